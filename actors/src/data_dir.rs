@@ -1,0 +1,208 @@
+//! The data directory (`~/.ollim-bot`, or `OLLIM_DATA_DIR`): its layout and its git history.
+//!
+//! Created on first use with every subdirectory, initialised as a git repository, and kept
+//! that way: markdown files that the bot or the agent write are committed (`auto: write
+//! routines/x.md`). `state/` is code-only and never committed. When git is missing, commits
+//! are skipped with one logged warning, never an error.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Subdirectories created on first use.
+const SUBDIRS: [&str; 6] = [
+    "routines",
+    "reminders",
+    "webhooks",
+    "skills",
+    "state",
+    ".claude/agents",
+];
+
+/// Ignore rules written on first start: state is never committed.
+const GITIGNORE: &str = "state/\n*.tmp\n";
+
+static GIT_MISSING_WARNED: AtomicBool = AtomicBool::new(false);
+
+/// What went wrong preparing the data directory.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A directory or file could not be created.
+    #[error("preparing {path}: {source}")]
+    Io {
+        /// The path concerned.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// The data directory and the paths inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataDir {
+    root: PathBuf,
+}
+
+impl DataDir {
+    /// A data directory at `root` (nothing is created until [`DataDir::ensure`]).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    /// The directory itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    /// `routines/`.
+    pub fn routines(&self) -> PathBuf {
+        self.root.join("routines")
+    }
+    /// `reminders/`.
+    pub fn reminders(&self) -> PathBuf {
+        self.root.join("reminders")
+    }
+    /// `webhooks/`.
+    pub fn webhooks(&self) -> PathBuf {
+        self.root.join("webhooks")
+    }
+    /// `skills/`.
+    pub fn skills(&self) -> PathBuf {
+        self.root.join("skills")
+    }
+    /// `state/` (code-only state).
+    pub fn state(&self) -> PathBuf {
+        self.root.join("state")
+    }
+    /// A file inside `state/`.
+    pub fn state_file(&self, name: &str) -> PathBuf {
+        self.state().join(name)
+    }
+
+    /// Creates the directory, its subdirectories, the `.claude/skills -> ../skills` link and
+    /// the git repository, whichever are missing. Safe to call on every start.
+    pub fn ensure(&self) -> Result<(), Error> {
+        let io_err = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Io { path, source }
+        };
+        for sub in SUBDIRS {
+            let dir = self.root.join(sub);
+            std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        }
+        let link = self.root.join(".claude/skills");
+        if std::fs::symlink_metadata(&link).is_err() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("../skills", &link).map_err(io_err(&link))?;
+        }
+        let ignore = self.root.join(".gitignore");
+        if !ignore.exists() {
+            std::fs::write(&ignore, GITIGNORE).map_err(io_err(&ignore))?;
+        }
+        if !self.root.join(".git").exists() {
+            if run_git(&self.root, &["init", "-q"]).is_some() {
+                tracing::info!(dir = %self.root.display(), "initialised the data directory as a git repository");
+            }
+        }
+        Ok(())
+    }
+
+    /// Commits `path` (added, changed or removed) with `message`. Files under `state/`
+    /// are never committed. Failures are logged; they never stop the caller.
+    pub fn commit(&self, path: &Path, message: &str) {
+        let Ok(rel) = path.strip_prefix(&self.root) else {
+            tracing::debug!(file = %path.display(), "not inside the data directory; not committed");
+            return;
+        };
+        if rel.starts_with("state") || !self.root.join(".git").exists() {
+            return;
+        }
+        let rel = rel.to_string_lossy();
+        if run_git(&self.root, &["add", "-A", "--", &rel]).is_none() {
+            return;
+        }
+        // Nothing staged for this path (content unchanged): nothing to commit.
+        let staged = Command::new("git")
+            .args(["diff", "--cached", "--quiet", "--", &rel])
+            .current_dir(&self.root)
+            .status()
+            .map(|s| !s.success())
+            .unwrap_or(false);
+        if staged {
+            run_git(
+                &self.root,
+                &[
+                    "-c",
+                    "user.name=ollim-bot",
+                    "-c",
+                    "user.email=ollim-bot@localhost",
+                    "commit",
+                    "-q",
+                    "-m",
+                    message,
+                    "--",
+                    &rel,
+                ],
+            );
+        }
+    }
+}
+
+/// Runs git in `dir`; `None` (logged) when git is missing or fails.
+fn run_git(dir: &Path, args: &[&str]) -> Option<()> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output();
+    match out {
+        Ok(out) if out.status.success() => Some(()),
+        Ok(out) => {
+            tracing::warn!(
+                args = ?args,
+                stderr = %String::from_utf8_lossy(&out.stderr).trim(),
+                "git command failed in the data directory"
+            );
+            None
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if !GIT_MISSING_WARNED.swap(true, Ordering::Relaxed) {
+                tracing::warn!("git is not installed: data-directory changes will not be committed");
+            }
+            None
+        }
+        Err(e) => {
+            tracing::warn!(cause = %e, "could not run git in the data directory");
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ensure_creates_layout_and_git_repo_and_commit_records_markdown() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dd = DataDir::new(tmp.path().join("data"));
+        dd.ensure().unwrap();
+        for sub in SUBDIRS {
+            assert!(dd.root().join(sub).is_dir(), "{sub} missing");
+        }
+        assert!(dd.root().join(".claude/skills").symlink_metadata().is_ok());
+        assert!(dd.root().join(".git").is_dir());
+        dd.ensure().unwrap(); // idempotent
+
+        let file = dd.routines().join("x.md");
+        std::fs::write(&file, "---\nid: \"a\"\n---\nhi\n").unwrap();
+        dd.commit(&file, "auto: write routines/x.md");
+        let log = Command::new("git")
+            .args(["log", "--format=%s"])
+            .current_dir(dd.root())
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&log.stdout).trim(), "auto: write routines/x.md");
+    }
+}

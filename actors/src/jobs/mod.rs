@@ -1,0 +1,247 @@
+//! Routines and reminders: the scheduled jobs, as the domain sees them (SPEC §3).
+//!
+//! On disk each job is a markdown file with YAML frontmatter (see [`frontmatter`]); this module
+//! holds the validated types every other part uses. Disk shapes and parsing live in
+//! [`routine`] and [`reminder`]; file names in [`slug`]; reading and writing a whole
+//! directory in [`store`].
+
+pub mod frontmatter;
+pub mod reminder;
+pub mod routine;
+pub mod slug;
+pub mod store;
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, FixedOffset};
+
+/// When a background job reports back to the main session (`update-main-session`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum UpdateMode {
+    /// Must call `report_updates` before finishing.
+    Always,
+    /// Must report if it pinged or sent an embed (the default).
+    #[default]
+    OnPing,
+    /// Reporting is optional.
+    Freely,
+    /// Reporting tools are removed.
+    Blocked,
+}
+
+impl UpdateMode {
+    /// Every mode, in the order the CLI lists them.
+    pub const ALL: [UpdateMode; 4] = [
+        UpdateMode::Always,
+        UpdateMode::OnPing,
+        UpdateMode::Freely,
+        UpdateMode::Blocked,
+    ];
+
+    /// The on-disk spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UpdateMode::Always => "always",
+            UpdateMode::OnPing => "on_ping",
+            UpdateMode::Freely => "freely",
+            UpdateMode::Blocked => "blocked",
+        }
+    }
+}
+
+impl fmt::Display for UpdateMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for UpdateMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        UpdateMode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s || m.as_str().replace('_', "-") == s)
+            .ok_or_else(|| {
+                format!("unknown update-main-session mode {s:?} (expected always, on_ping, freely or blocked)")
+            })
+    }
+}
+
+/// A model override for background jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModelChoice {
+    /// The most capable model.
+    Opus,
+    /// The balanced model.
+    Sonnet,
+    /// The small, fast model.
+    Haiku,
+}
+
+impl ModelChoice {
+    /// Every choice.
+    pub const ALL: [ModelChoice; 3] = [ModelChoice::Opus, ModelChoice::Sonnet, ModelChoice::Haiku];
+
+    /// The on-disk and CLI spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelChoice::Opus => "opus",
+            ModelChoice::Sonnet => "sonnet",
+            ModelChoice::Haiku => "haiku",
+        }
+    }
+}
+
+impl fmt::Display for ModelChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ModelChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ModelChoice::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| format!("unknown model {s:?} (expected opus, sonnet or haiku)"))
+    }
+}
+
+/// A job's id: 8 lowercase hex characters when we make it; any non-empty string when read.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JobId(pub String);
+
+impl JobId {
+    /// A fresh random id (8 hex characters, as the original makes them).
+    pub fn random() -> Self {
+        JobId(uuid::Uuid::new_v4().simple().to_string()[..8].to_owned())
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for JobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The settings routines and reminders share (everything except when they fire).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobSettings {
+    /// Run in a background fork instead of the main session.
+    pub background: bool,
+    /// Model override (background only).
+    pub model: Option<ModelChoice>,
+    /// Extended thinking on (background only; default true).
+    pub thinking: bool,
+    /// Fresh session instead of a fork of the main one (background only).
+    pub isolated: bool,
+    /// Short summary shown in listings and the forward schedule ("" = use the message).
+    pub description: String,
+    /// Reporting mode (background only).
+    pub update_main_session: UpdateMode,
+    /// Whether `ping_user` / `discord_embed` are available (background only; default true).
+    pub allow_ping: bool,
+    /// Extra tool patterns for a background job (`None` = the minimal set only).
+    pub allowed_tools: Option<Vec<String>>,
+    /// Skills whose instructions are loaded into the prompt.
+    pub skills: Option<Vec<String>>,
+}
+
+impl Default for JobSettings {
+    fn default() -> Self {
+        Self {
+            background: false,
+            model: None,
+            thinking: true,
+            isolated: false,
+            description: String::new(),
+            update_main_session: UpdateMode::OnPing,
+            allow_ping: true,
+            allowed_tools: None,
+            skills: None,
+        }
+    }
+}
+
+/// A recurring, cron-scheduled prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Routine {
+    /// The authoritative id (from the YAML, not the file name).
+    pub id: JobId,
+    /// The prompt (the markdown body).
+    pub message: String,
+    /// The five-field cron expression as written.
+    pub cron: String,
+    /// Shared settings.
+    pub settings: JobSettings,
+}
+
+/// A one-shot prompt at a given time, optionally one link of a follow-up chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reminder {
+    /// The authoritative id (from the YAML, not the file name).
+    pub id: JobId,
+    /// The prompt (the markdown body).
+    pub message: String,
+    /// When it fires.
+    pub run_at: DateTime<FixedOffset>,
+    /// `run-at` exactly as read from disk, so a rewrite keeps the original bytes.
+    pub run_at_raw: String,
+    /// This link's position in its chain (0 = the root).
+    pub chain_depth: u32,
+    /// How many follow-ups the chain may have (0 = a plain reminder).
+    pub max_chain: u32,
+    /// The chain root's id (a chain root carries its own id).
+    pub chain_parent: Option<String>,
+    /// Shared settings.
+    pub settings: JobSettings,
+}
+
+impl Reminder {
+    /// Whether this reminder may still schedule a follow-up link.
+    pub fn can_follow_up(&self) -> bool {
+        self.max_chain > 0 && self.chain_depth < self.max_chain
+    }
+}
+
+/// Either kind of job, as the scheduler fires it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Job {
+    /// A recurring job.
+    Routine(Routine),
+    /// A one-shot job.
+    Reminder(Reminder),
+}
+
+impl Job {
+    /// The job's id.
+    pub fn id(&self) -> &JobId {
+        match self {
+            Job::Routine(r) => &r.id,
+            Job::Reminder(r) => &r.id,
+        }
+    }
+
+    /// The job's prompt.
+    pub fn message(&self) -> &str {
+        match self {
+            Job::Routine(r) => &r.message,
+            Job::Reminder(r) => &r.message,
+        }
+    }
+
+    /// The job's settings.
+    pub fn settings(&self) -> &JobSettings {
+        match self {
+            Job::Routine(r) => &r.settings,
+            Job::Reminder(r) => &r.settings,
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! ollim-bot's actors and domain.
+//!
+//! Map of the crate (each actor owns its state; nobody else touches it):
+//!
+//! | module | owns | messages |
+//! | --- | --- | --- |
+//! | [`supervisor`] | start order, restarts, lifecycle logs | — |
+//! | [`ping_budget`] | the token bucket, `state/ping_budget.json` | `TryUse`, `RecordCritical`, `Status`, `Configure` |
+//! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
+//! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
+//!
+//! Domain modules without an actor: [`jobs`] (routines and reminders on disk), [`settings`]
+//! (the environment), [`data_dir`] (layout and git), [`state_file`] (atomic writes),
+//! [`clock`] (injectable time).
+#![warn(missing_docs)]
+
+pub mod clock;
+pub mod data_dir;
+pub mod jobs;
+pub mod settings;
+pub mod state_file;

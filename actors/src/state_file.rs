@@ -1,0 +1,202 @@
+//! The one way state files are written and read.
+//!
+//! Writes are atomic: the bytes go to a temporary file in the same directory, are flushed to
+//! disk, and the temporary file is renamed over the target, so a crash leaves either the old
+//! or the new content, never half of one. Reads never lose data: a file that cannot be parsed
+//! is moved aside to `<name>.corrupt-<timestamp>`, logged, and replaced by defaults.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use chrono::Utc;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What went wrong reading or writing a state file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file system refused.
+    #[error("{action} {path}: {source}")]
+    Io {
+        /// What we were doing.
+        action: &'static str,
+        /// The file concerned.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The value could not be encoded.
+    #[error("encoding {path}: {source}")]
+    Encode {
+        /// The file concerned.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let io_err = |action, source| Error::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| io_err("creating the directory of", e))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| io_err("creating a temporary file for", e))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| io_err("writing", e))?;
+    tmp.persist(path)
+        .map_err(|e| io_err("replacing", e.error))?;
+    Ok(())
+}
+
+/// Serialises `value` as pretty JSON and writes it atomically.
+pub fn save_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<(), Error> {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(|source| Error::Encode {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    bytes.push(b'\n');
+    write_atomic(path, &bytes)
+}
+
+/// How a state file was found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Loaded<T> {
+    /// The file parsed.
+    Found(T),
+    /// There was no file (or it was empty): defaults.
+    Missing(T),
+    /// The file did not parse and was moved aside to the given path: defaults.
+    Corrupt(T, PathBuf),
+}
+
+impl<T> Loaded<T> {
+    /// The value, whichever way it was obtained.
+    pub fn into_value(self) -> T {
+        match self {
+            Loaded::Found(v) | Loaded::Missing(v) | Loaded::Corrupt(v, _) => v,
+        }
+    }
+}
+
+/// Reads a state file with `parse`; a missing or empty file gives `default()`, and a file that
+/// `parse` rejects is moved aside to `<name>.corrupt-<timestamp>` (logged) and gives `default()`.
+pub fn load_with<T, E: std::fmt::Display>(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> Result<T, E>,
+    default: impl FnOnce() -> T,
+) -> Result<Loaded<T>, Error> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Loaded::Missing(default())),
+        Err(source) => {
+            return Err(Error::Io {
+                action: "reading",
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Loaded::Missing(default()));
+    }
+    match parse(&bytes) {
+        Ok(v) => Ok(Loaded::Found(v)),
+        Err(reason) => {
+            let aside = move_aside(path)?;
+            tracing::warn!(
+                file = %path.display(),
+                moved_to = %aside.display(),
+                %reason,
+                "state file did not parse; kept it aside and started from defaults"
+            );
+            Ok(Loaded::Corrupt(default(), aside))
+        }
+    }
+}
+
+/// Reads a JSON state file (see [`load_with`]).
+pub fn load_json<T: DeserializeOwned>(
+    path: &Path,
+    default: impl FnOnce() -> T,
+) -> Result<Loaded<T>, Error> {
+    load_with(path, |b| serde_json::from_slice::<T>(b), default)
+}
+
+/// Renames `path` to `<name>.corrupt-<UTC timestamp>` beside it and returns the new path.
+pub fn move_aside(path: &Path) -> Result<PathBuf, Error> {
+    let stamp = Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "state".to_owned());
+    let aside = path.with_file_name(format!("{name}.corrupt-{stamp}"));
+    fs::rename(path, &aside).map_err(|source| Error::Io {
+        action: "moving aside",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(aside)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_content_and_leaves_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state/x.json");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let names: Vec<_> = fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("x.json")]);
+    }
+
+    #[test]
+    fn corrupt_file_is_moved_aside_and_defaults_returned() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("budget.json");
+        fs::write(&path, b"{not json").unwrap();
+        let loaded = load_json::<Vec<u32>>(&path, Vec::new).unwrap();
+        let Loaded::Corrupt(v, aside) = loaded else {
+            panic!("expected corrupt, got {loaded:?}")
+        };
+        assert!(v.is_empty());
+        assert!(!path.exists());
+        assert_eq!(fs::read(&aside).unwrap(), b"{not json");
+        assert!(aside
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("budget.json.corrupt-"));
+    }
+
+    #[test]
+    fn missing_and_empty_files_give_defaults_without_moving_anything() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        assert_eq!(load_json::<Vec<u8>>(&path, Vec::new).unwrap(), Loaded::Missing(vec![]));
+        fs::write(&path, b"  \n").unwrap();
+        assert_eq!(load_json::<Vec<u8>>(&path, Vec::new).unwrap(), Loaded::Missing(vec![]));
+        assert!(path.exists());
+    }
+}
