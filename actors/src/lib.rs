@@ -19,3 +19,5 @@ pub mod data_dir;
 pub mod jobs;
 pub mod settings;
 pub mod state_file;
+pub mod skills;
+pub mod webhook_spec;
