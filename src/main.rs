@@ -1,1 +1,70 @@
-fn main() {}
+//! ollim-bot: parse the command line, set up logging, and run the bot or a subcommand.
+//!
+//! Errors reach here with context; they are printed once, as a chain, to stderr, and the
+//! process exits 1.
+
+mod cli;
+mod logging;
+mod startup;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use cli::{Cli, Command};
+use ollim_actors::settings;
+
+fn main() -> ExitCode {
+    // A missing .env is normal; a broken one is worth a word but not a stop.
+    if let Err(e) = dotenvy::dotenv() {
+        if !e.not_found() {
+            eprintln!("warning: .env could not be read: {e}");
+        }
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 1 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let bot_run = matches!(cli.command, None | Some(Command::Console));
+    logging::init(
+        logging::LogFormat::choose(cli.log_json),
+        if bot_run { "info" } else { "warn" },
+    );
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn env_lookup(key: &str) -> Option<String> {
+    std::env::var(key).ok()
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Some(Command::Help) => {
+            use clap::CommandFactory;
+            Cli::command().print_long_help()?;
+            println!();
+            Ok(())
+        }
+        Some(Command::Routine(cmd)) => {
+            let data = settings::data_dir_from(&env_lookup);
+            cli::routine::run(cmd, &data)
+        }
+        Some(Command::Reminder(cmd)) => {
+            let data = settings::data_dir_from(&env_lookup);
+            let tz = settings::zone_from(&env_lookup)
+                .map_err(|p| anyhow::anyhow!("{}: {}", p.variable, p.detail))?;
+            cli::reminder::run(cmd, &data, tz, chrono::Utc::now())
+        }
+        Some(Command::Console) => startup::run_bot(startup::SurfaceChoice::Console),
+        None => startup::run_bot(startup::SurfaceChoice::FromEnvironment),
+    }
+}

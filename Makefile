@@ -1,0 +1,24 @@
+# The README's commands. `make run` starts the bot; `make test` runs every test tier.
+CARGO ?= cargo
+
+.PHONY: run test lint bench fmt
+
+run:
+	$(CARGO) run --release --bin ollim-bot --
+
+test:
+	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
+		$(CARGO) nextest run --workspace --no-fail-fast; \
+	else \
+		$(CARGO) test --workspace --no-fail-fast; \
+	fi
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+bench:
+	$(CARGO) bench --bench bench
+
+fmt:
+	$(CARGO) fmt --all

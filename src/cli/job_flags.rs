@@ -1,0 +1,100 @@
+//! The flags routines and reminders share, and their translation into job settings.
+
+use clap::Args;
+use ollim_actors::jobs::{JobSettings, ModelChoice, UpdateMode};
+
+/// Options every job accepts.
+#[derive(Debug, Args)]
+pub struct JobFlags {
+    /// The prompt the agent receives when the job fires.
+    #[arg(short = 'm', long = "message")]
+    pub message: String,
+    /// Short summary shown in listings.
+    #[arg(short = 'd', long = "description", default_value = "")]
+    pub description: String,
+    /// Run in a background fork instead of the main conversation.
+    #[arg(long)]
+    pub background: bool,
+    /// Model for background runs: opus, sonnet or haiku.
+    #[arg(long, value_parser = parse_model)]
+    pub model: Option<ModelChoice>,
+    /// Turn extended thinking off (background runs).
+    #[arg(long)]
+    pub no_thinking: bool,
+    /// Start from a fresh session instead of a fork of the conversation (background runs).
+    #[arg(long)]
+    pub isolated: bool,
+    /// When a background run reports back: always, on_ping, freely or blocked.
+    #[arg(long, value_parser = parse_mode, default_value = "on_ping")]
+    pub update_main_session: UpdateMode,
+    /// Take ping_user and discord_embed away from background runs.
+    #[arg(long)]
+    pub no_ping: bool,
+    /// Extra tools a background run may use (patterns such as "Bash(git status:*)").
+    #[arg(long, num_args = 1..)]
+    pub allowed_tools: Option<Vec<String>>,
+    /// Skills whose instructions are loaded when the job fires.
+    #[arg(long, num_args = 1..)]
+    pub skills: Option<Vec<String>>,
+}
+
+fn parse_model(s: &str) -> Result<ModelChoice, String> {
+    s.parse()
+}
+
+fn parse_mode(s: &str) -> Result<UpdateMode, String> {
+    s.parse()
+}
+
+impl JobFlags {
+    /// The settings these flags describe.
+    pub fn settings(&self) -> JobSettings {
+        JobSettings {
+            background: self.background,
+            model: self.model,
+            thinking: !self.no_thinking,
+            isolated: self.isolated,
+            description: self.description.clone(),
+            update_main_session: self.update_main_session,
+            allow_ping: !self.no_ping,
+            allowed_tools: self.allowed_tools.clone(),
+            skills: self.skills.clone(),
+        }
+    }
+
+    /// Rejects a message that is empty once trimmed (the file's body would be blank).
+    pub fn checked_message(&self) -> Result<String, String> {
+        let m = self.message.trim();
+        if m.is_empty() {
+            Err("the message (-m) must not be empty".to_owned())
+        } else {
+            Ok(m.to_owned())
+        }
+    }
+}
+
+/// The schedule column shared by both listings: `[bg,isolated] <when>  (model: x)  (no-thinking)`.
+pub fn describe_schedule(when: String, s: &JobSettings) -> String {
+    let mut out = if s.background {
+        let tag = if s.isolated { "[bg,isolated]" } else { "[bg]" };
+        format!("{tag} {when}")
+    } else {
+        when
+    };
+    if let Some(m) = s.model {
+        out.push_str(&format!("  (model: {m})"));
+    }
+    if !s.thinking {
+        out.push_str("  (no-thinking)");
+    }
+    out
+}
+
+/// What a listing shows for a job: its description, else its message.
+pub fn summary<'a>(s: &'a JobSettings, message: &'a str) -> &'a str {
+    if s.description.is_empty() {
+        message
+    } else {
+        &s.description
+    }
+}

@@ -1,0 +1,51 @@
+//! The command line (SPEC §4): `ollim-bot` runs the bot; subcommands manage routines and
+//! reminders. The agent itself uses these commands through its Bash tool, so output is short,
+//! human-readable lines, errors go to stderr, and every rejected input exits 1 having written
+//! nothing.
+
+pub mod job_flags;
+pub mod reminder;
+pub mod routine;
+
+use clap::{Parser, Subcommand};
+
+/// ollim-bot: an ADHD-friendly personal assistant in your Discord DMs, powered by Claude Code.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ollim-bot",
+    version,
+    about,
+    after_help = EXAMPLES,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    /// Log as JSON lines instead of readable text (also OLLIM_LOG_FORMAT=json).
+    #[arg(long, global = true)]
+    pub log_json: bool,
+
+    /// What to do; nothing runs the bot.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+const EXAMPLES: &str = "\
+examples:
+  ollim-bot                                   run the bot (console when DISCORD_TOKEN is unset)
+  ollim-bot routine add --cron \"30 8 * * *\" -m \"Morning briefing\"
+  ollim-bot reminder add --delay 30 -m \"take a break\"
+  ollim-bot reminder add --delay 60 -m \"did you send the invoice?\" --background --max-chain 3";
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show this help.
+    Help,
+    /// Run the bot with the terminal as the DM channel.
+    Console,
+    /// Recurring, cron-scheduled prompts.
+    #[command(subcommand)]
+    Routine(routine::RoutineCommand),
+    /// One-shot prompts after a delay, optionally as a follow-up chain.
+    #[command(subcommand)]
+    Reminder(reminder::ReminderCommand),
+}
