@@ -1,0 +1,3 @@
+//! The scheduler: when routines and reminders fire (SPEC §3).
+
+pub mod cron;
