@@ -75,7 +75,9 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
     };
     let settings = Settings::from_lookup(&get, surface)?;
     if surface == SurfaceKind::Discord {
-        bail!("the Discord surface is not built yet; unset DISCORD_TOKEN or run `ollim-bot console`");
+        bail!(
+            "the Discord surface is not built yet; unset DISCORD_TOKEN or run `ollim-bot console`"
+        );
     }
     settings
         .data_dir

@@ -100,10 +100,8 @@ impl DataDir {
         if !ignore.exists() {
             std::fs::write(&ignore, GITIGNORE).map_err(io_err(&ignore))?;
         }
-        if !self.root.join(".git").exists() {
-            if run_git(&self.root, &["init", "-q"]).is_some() {
-                tracing::info!(dir = %self.root.display(), "initialised the data directory as a git repository");
-            }
+        if !self.root.join(".git").exists() && run_git(&self.root, &["init", "-q"]).is_some() {
+            tracing::info!(dir = %self.root.display(), "initialised the data directory as a git repository");
         }
         Ok(())
     }
@@ -168,7 +166,9 @@ fn run_git(dir: &Path, args: &[&str]) -> Option<()> {
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             if !GIT_MISSING_WARNED.swap(true, Ordering::Relaxed) {
-                tracing::warn!("git is not installed: data-directory changes will not be committed");
+                tracing::warn!(
+                    "git is not installed: data-directory changes will not be committed"
+                );
             }
             None
         }
@@ -203,6 +203,9 @@ mod tests {
             .current_dir(dd.root())
             .output()
             .unwrap();
-        assert_eq!(String::from_utf8_lossy(&log.stdout).trim(), "auto: write routines/x.md");
+        assert_eq!(
+            String::from_utf8_lossy(&log.stdout).trim(),
+            "auto: write routines/x.md"
+        );
     }
 }

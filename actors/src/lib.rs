@@ -19,6 +19,6 @@ pub mod data_dir;
 pub mod jobs;
 pub mod scheduler;
 pub mod settings;
-pub mod state_file;
 pub mod skills;
+pub mod state_file;
 pub mod webhook_spec;

@@ -30,7 +30,10 @@ impl fmt::Display for Error {
         for p in &self.0 {
             writeln!(f, "  {}: {}", p.variable, p.detail)?;
         }
-        write!(f, "set these in the environment or in a .env file in the working directory")
+        write!(
+            f,
+            "set these in the environment or in a .env file in the working directory"
+        )
     }
 }
 
@@ -131,9 +134,12 @@ impl Settings {
             "DISCORD_TOKEN",
             "the bot token from https://discord.com/developers/applications → your app → Bot → Reset Token",
         );
-        let user_name = required("OLLIM_USER_NAME", "your name, as the bot should address you")
-            .or_else(|| non_empty("USER"))
-            .unwrap_or_else(|| "you".to_owned());
+        let user_name = required(
+            "OLLIM_USER_NAME",
+            "your name, as the bot should address you",
+        )
+        .or_else(|| non_empty("USER"))
+        .unwrap_or_else(|| "you".to_owned());
         let bot_name = required("OLLIM_BOT_NAME", "the name your assistant goes by")
             .unwrap_or_else(|| "ollim".to_owned());
         let webhook = match (non_empty("WEBHOOK_PORT"), non_empty("WEBHOOK_SECRET")) {
@@ -175,8 +181,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> =
-            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         move |k| map.get(k).cloned()
     }
 
@@ -193,18 +201,25 @@ mod tests {
         let ok = Settings::from_lookup(&env(&[("OLLIM_DATA_DIR", "/tmp/x")]), SurfaceKind::Console)
             .unwrap();
         assert_eq!(ok.data_dir.root(), std::path::Path::new("/tmp/x"));
-        let err = Settings::from_lookup(&env(&[("OLLIM_TIMEZONE", "Mars/Base")]), SurfaceKind::Console)
-            .unwrap_err();
+        let err = Settings::from_lookup(
+            &env(&[("OLLIM_TIMEZONE", "Mars/Base")]),
+            SurfaceKind::Console,
+        )
+        .unwrap_err();
         assert_eq!(err.0[0].variable, "OLLIM_TIMEZONE");
-        let tz = Settings::from_lookup(&env(&[("OLLIM_TIMEZONE", "Europe/Berlin")]), SurfaceKind::Console)
-            .unwrap()
-            .tz;
+        let tz = Settings::from_lookup(
+            &env(&[("OLLIM_TIMEZONE", "Europe/Berlin")]),
+            SurfaceKind::Console,
+        )
+        .unwrap()
+        .tz;
         assert_eq!(tz, chrono_tz::Europe::Berlin);
     }
 
     #[test]
     fn webhook_port_without_secret_leaves_the_server_off() {
-        let s = Settings::from_lookup(&env(&[("WEBHOOK_PORT", "8080")]), SurfaceKind::Console).unwrap();
+        let s =
+            Settings::from_lookup(&env(&[("WEBHOOK_PORT", "8080")]), SurfaceKind::Console).unwrap();
         assert!(s.webhook.is_none());
         let err = Settings::from_lookup(
             &env(&[("WEBHOOK_PORT", "eighty"), ("WEBHOOK_SECRET", "s")]),

@@ -194,9 +194,15 @@ mod tests {
     fn missing_and_empty_files_give_defaults_without_moving_anything() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.json");
-        assert_eq!(load_json::<Vec<u8>>(&path, Vec::new).unwrap(), Loaded::Missing(vec![]));
+        assert_eq!(
+            load_json::<Vec<u8>>(&path, Vec::new).unwrap(),
+            Loaded::Missing(vec![])
+        );
         fs::write(&path, b"  \n").unwrap();
-        assert_eq!(load_json::<Vec<u8>>(&path, Vec::new).unwrap(), Loaded::Missing(vec![]));
+        assert_eq!(
+            load_json::<Vec<u8>>(&path, Vec::new).unwrap(),
+            Loaded::Missing(vec![])
+        );
         assert!(path.exists());
     }
 }

@@ -79,7 +79,9 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
                 bail!("--chain-depth {chain_depth} is above --max-chain {max_chain}");
             }
             let message = job.checked_message().map_err(anyhow::Error::msg)?;
-            let run_at = (now + Duration::minutes(delay)).with_timezone(&tz).fixed_offset();
+            let run_at = (now + Duration::minutes(delay))
+                .with_timezone(&tz)
+                .fixed_offset();
             let id = JobId::random();
             let chain_parent = chain_parent
                 .filter(|p| !p.trim().is_empty())

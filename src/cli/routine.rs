@@ -44,7 +44,8 @@ pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
     match cmd {
         RoutineCommand::Add { cron, job } => {
             let cron = cron.trim().to_owned();
-            CronSchedule::parse(&cron).map_err(|e| anyhow::anyhow!("invalid cron {cron:?}: {e}"))?;
+            CronSchedule::parse(&cron)
+                .map_err(|e| anyhow::anyhow!("invalid cron {cron:?}: {e}"))?;
             let message = job.checked_message().map_err(anyhow::Error::msg)?;
             let routine = Routine {
                 id: JobId::random(),
