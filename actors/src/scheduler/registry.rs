@@ -1,0 +1,140 @@
+//! What the job directories hold, re-read incrementally.
+//!
+//! A [`DirIndex`] remembers each `*.md` file's size and modification time with what it parsed
+//! to. A refresh lists the directory and re-parses only files that are new or changed, so a
+//! directory of thousands of jobs costs one `read_dir` and a `stat` per file when nothing
+//! moved. A file that does not parse is warned about once (naming the file and the reason)
+//! and skipped until it changes again. Reading never writes.
+
+use std::collections::HashMap;
+use std::fmt::Display;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// A file's identity for change detection.
+type Mark = (u64, Option<SystemTime>);
+
+#[derive(Debug)]
+struct Entry<T> {
+    mark: Mark,
+    item: Option<T>,
+}
+
+/// The parsed `*.md` files of one directory.
+#[derive(Debug)]
+pub struct DirIndex<T> {
+    dir: PathBuf,
+    entries: HashMap<PathBuf, Entry<T>>,
+}
+
+/// Whether a refresh saw any difference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Changed(pub bool);
+
+impl<T> DirIndex<T> {
+    /// An empty index of `dir` (nothing read until [`DirIndex::refresh`]).
+    pub fn new(dir: PathBuf) -> Self {
+        Self {
+            dir,
+            entries: HashMap::new(),
+        }
+    }
+
+    /// The directory indexed.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Re-reads new and changed files with `parse`, forgets removed ones.
+    pub fn refresh<E: Display>(&mut self, parse: impl Fn(&Path) -> Result<T, E>) -> Changed {
+        let listing = match std::fs::read_dir(&self.dir) {
+            Ok(rd) => rd,
+            Err(e) => {
+                tracing::warn!(dir = %self.dir.display(), cause = %e, "cannot list job directory");
+                let had = !self.entries.is_empty();
+                self.entries.clear();
+                return Changed(had);
+            }
+        };
+        let mut seen: HashMap<PathBuf, Mark> = HashMap::new();
+        for entry in listing.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("md") {
+                continue;
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            if !meta.is_file() {
+                continue;
+            }
+            seen.insert(path, (meta.len(), meta.modified().ok()));
+        }
+        let before = self.entries.len();
+        self.entries.retain(|p, _| seen.contains_key(p));
+        let mut changed = self.entries.len() != before;
+        for (path, mark) in seen {
+            if self.entries.get(&path).is_some_and(|e| e.mark == mark) {
+                continue;
+            }
+            changed = true;
+            let item = match parse(&path) {
+                Ok(item) => Some(item),
+                Err(reason) => {
+                    tracing::warn!(file = %path.display(), %reason, "skipping job file that does not parse");
+                    None
+                }
+            };
+            self.entries.insert(path, Entry { mark, item });
+        }
+        Changed(changed)
+    }
+
+    /// Every file that parsed, with its path.
+    pub fn items(&self) -> impl Iterator<Item = (&Path, &T)> {
+        self.entries
+            .iter()
+            .filter_map(|(p, e)| e.item.as_ref().map(|i| (p.as_path(), i)))
+    }
+
+    /// How many files parsed.
+    pub fn len(&self) -> usize {
+        self.entries.values().filter(|e| e.item.is_some()).count()
+    }
+
+    /// Whether no file parsed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(p: &Path) -> Result<String, String> {
+        let text = std::fs::read_to_string(p).map_err(|e| e.to_string())?;
+        if text.starts_with("bad") {
+            Err("starts with bad".into())
+        } else {
+            Ok(text)
+        }
+    }
+
+    #[test]
+    fn refresh_tracks_additions_edits_removals_and_skips_bad_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut idx = DirIndex::new(dir.path().to_path_buf());
+        assert_eq!(idx.refresh(parse), Changed(false));
+        std::fs::write(dir.path().join("a.md"), "one").unwrap();
+        std::fs::write(dir.path().join("b.md"), "bad file").unwrap();
+        std::fs::write(dir.path().join("c.txt"), "ignored").unwrap();
+        assert_eq!(idx.refresh(parse), Changed(true));
+        assert_eq!(idx.len(), 1);
+        assert_eq!(idx.refresh(parse), Changed(false));
+        std::fs::write(dir.path().join("a.md"), "one, edited").unwrap();
+        assert_eq!(idx.refresh(parse), Changed(true));
+        assert_eq!(idx.items().next().unwrap().1, "one, edited");
+        std::fs::remove_file(dir.path().join("a.md")).unwrap();
+        assert_eq!(idx.refresh(parse), Changed(true));
+        assert!(idx.is_empty());
+    }
+}
