@@ -7,6 +7,7 @@
 
 pub mod forward;
 pub mod preamble;
+pub mod skill_section;
 
 #[cfg(test)]
 mod test_jobs;
