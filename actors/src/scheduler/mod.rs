@@ -7,6 +7,7 @@
 
 pub mod forward;
 pub mod preamble;
+pub mod prompt;
 pub mod skill_section;
 
 #[cfg(test)]
