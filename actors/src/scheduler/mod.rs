@@ -9,6 +9,7 @@ pub mod forward;
 pub mod preamble;
 pub mod prompt;
 pub mod skill_section;
+pub mod webhook_prompt;
 
 #[cfg(test)]
 mod test_jobs;
