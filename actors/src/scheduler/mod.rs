@@ -5,6 +5,7 @@
 //! `` !`command` `` expansion), [`prompt`] (tags and whole job prompts), [`webhook_prompt`]
 //! and [`fork_prompt`].
 
+pub mod fork_prompt;
 pub mod forward;
 pub mod preamble;
 pub mod prompt;
