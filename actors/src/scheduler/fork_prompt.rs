@@ -1,0 +1,106 @@
+//! Prompts sent into interactive forks and for button clicks (SPEC §6, §9, §10).
+//!
+//! `[fork-started]` opens a fork (with a topic, without one, resumed by replying to a
+//! background message, or resumed by a button click); `[fork-timeout]` nudges an idle fork,
+//! then forces it to exit; `[button]` carries a button's stored prompt into the main session.
+
+/// A fork opened with a topic (by `/fork topic` or `enter_fork(topic)`).
+pub fn fork_started_with_topic(user_name: &str, topic: &str) -> String {
+    format!(
+        "[fork-started] You are now in an interactive forked session. Topic: {topic}\n\n\
+         Take up the topic, then wait for {user_name} to answer before thinking about \
+         leaving: they opened this fork to talk it through."
+    )
+}
+
+/// A fork opened without a topic: the user leads.
+pub fn fork_started_without_topic(user_name: &str) -> String {
+    format!(
+        "[fork-started] You are now in an interactive forked session. There is no topic: \
+         {user_name} will lead, so wait for their message."
+    )
+}
+
+/// A fork resumed because the user replied to a background fork's message; `message` is
+/// the user's reply as the main session would have received it.
+pub fn fork_resumed_from_reply(message: &str) -> String {
+    format!(
+        "[fork-started] You are now in an interactive forked session, resumed from a \
+         background fork because the user replied to its message.\n\n{message}"
+    )
+}
+
+/// A background fork resumed because the user clicked one of its buttons.
+pub fn fork_resumed_by_button(user_name: &str, inquiry_prompt: &str) -> String {
+    format!(
+        "[fork-started] You are now in an interactive fork resumed from a background \
+         session; what happened in that session is in your history.\n\n\
+         {user_name} clicked a button on your output: {inquiry_prompt}\n\n\
+         Deal with their request, then keep the conversation going: this is an interactive \
+         fork, not a one-off answer."
+    )
+}
+
+/// A button click outside any fork: its stored prompt, tagged.
+pub fn button_prompt(inquiry_prompt: &str) -> String {
+    format!("[button] {inquiry_prompt}")
+}
+
+/// The first idle notice, after `idle_minutes` without activity.
+pub fn fork_idle_prompt(user_name: &str, idle_minutes: u32) -> String {
+    format!(
+        "[fork-timeout] This fork has been idle for {idle_minutes} minutes. If {user_name} \
+         still seems engaged, ask them; otherwise exit the fork."
+    )
+}
+
+/// The forced exit, one more idle period after the notice; `idle_minutes` is the configured
+/// timeout, so the fork has been idle twice that long.
+pub fn fork_forced_exit_prompt(idle_minutes: u32) -> String {
+    format!(
+        "[fork-timeout] This fork has been idle for {} minutes and already had a timeout \
+         notice. You MUST exit the fork now.",
+        idle_minutes.saturating_mul(2)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fork_start_prompts_are_tagged_and_carry_their_inputs() {
+        let with_topic = fork_started_with_topic("Sam", "tax forms");
+        assert!(with_topic.starts_with("[fork-started] "));
+        assert!(with_topic.contains("Topic: tax forms\n\n"));
+        assert!(with_topic.contains("Sam"));
+
+        let without = fork_started_without_topic("Sam");
+        assert!(without.starts_with("[fork-started] "));
+        assert!(without.contains("no topic") && without.contains("Sam will lead"));
+
+        let reply = fork_resumed_from_reply("[2026-02-24 Tue 02:30 PM PST] done yet?");
+        assert!(reply.starts_with("[fork-started] "));
+        assert!(reply.contains("background fork"));
+        assert!(reply.ends_with("\n\n[2026-02-24 Tue 02:30 PM PST] done yet?"));
+
+        let button = fork_resumed_by_button("Sam", "snooze the workout");
+        assert!(button.starts_with("[fork-started] "));
+        assert!(button.contains("\n\nSam clicked a button on your output: snooze the workout\n\n"));
+    }
+
+    #[test]
+    fn button_outside_a_fork_is_tagged_button() {
+        assert_eq!(button_prompt("mark it done"), "[button] mark it done");
+    }
+
+    #[test]
+    fn idle_notice_then_forced_exit_at_twice_the_timeout() {
+        let notice = fork_idle_prompt("Sam", 10);
+        assert!(notice.starts_with("[fork-timeout] This fork has been idle for 10 minutes."));
+        assert!(notice.contains("Sam"));
+        let forced = fork_forced_exit_prompt(10);
+        assert!(forced.starts_with("[fork-timeout] This fork has been idle for 20 minutes"));
+        assert!(forced.contains("MUST exit"));
+    }
+}

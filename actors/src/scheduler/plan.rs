@@ -1,0 +1,266 @@
+//! The scheduler's bookkeeping, without the actor: which jobs are registered, when each is
+//! due, and which are due now. Pure apart from reading the job directories, so the timing rules
+//! are tested here without an actor system.
+//!
+//! Rules:
+//! - a routine's next fire is computed from its cron when it is first seen or its cron
+//!   changes, and advanced past "now" each time it fires (no catch-up of fires missed while
+//!   the bot was down — cron semantics);
+//! - a reminder is due at `run-at`; one already overdue when the scheduler starts is due
+//!   [`STARTUP_DELAY`] after the start; a reminder that fires more than [`LATE_AFTER`] past its
+//!   time gets the `[late: …]` marker;
+//! - a fired reminder is never fired again, even if deleting its file failed.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, Utc};
+use chrono_tz::Tz;
+
+use super::cron::CronSchedule;
+use super::forward::ScheduledItem;
+use super::registry::DirIndex;
+use super::UpcomingJob;
+use crate::data_dir::DataDir;
+use crate::jobs::{store, Job, JobId, Reminder, Routine};
+
+/// How long after start overdue reminders fire (lets the rest of the bot come up first).
+pub const STARTUP_DELAY: Duration = Duration::seconds(2);
+/// How far past its time a reminder must fire to be marked late.
+pub const LATE_AFTER: Duration = Duration::seconds(60);
+/// The forward schedule looks this far back for "just fired" items.
+const GRACE: Duration = Duration::minutes(15);
+/// ... and at most this far ahead.
+const HORIZON: Duration = Duration::hours(12);
+
+/// A job that is due.
+#[derive(Debug, Clone)]
+pub struct Due {
+    /// The job.
+    pub job: Job,
+    /// Its file.
+    pub path: PathBuf,
+    /// Its file relative to the data directory.
+    pub rel_path: String,
+    /// When it was due.
+    pub due_at: DateTime<Utc>,
+    /// For a late reminder, when it was scheduled.
+    pub late_since: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone)]
+struct RoutineTimer {
+    cron_text: String,
+    schedule: CronSchedule,
+    next: Option<DateTime<Utc>>,
+}
+
+/// Registered jobs and their timers.
+#[derive(Debug)]
+pub struct Plan {
+    root: PathBuf,
+    tz: Tz,
+    started_at: DateTime<Utc>,
+    routines: DirIndex<Routine>,
+    reminders: DirIndex<Reminder>,
+    timers: HashMap<JobId, RoutineTimer>,
+    fired: HashSet<JobId>,
+}
+
+fn rel(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+impl Plan {
+    /// An empty plan over `data`'s job directories, for a scheduler started at `started_at`.
+    pub fn new(data: &DataDir, tz: Tz, started_at: DateTime<Utc>) -> Self {
+        Self {
+            root: data.root().to_path_buf(),
+            tz,
+            started_at,
+            routines: DirIndex::new(data.routines()),
+            reminders: DirIndex::new(data.reminders()),
+            timers: HashMap::new(),
+            fired: HashSet::new(),
+        }
+    }
+
+    /// Re-reads changed files; returns whether anything changed.
+    pub fn refresh(&mut self, now: DateTime<Utc>) -> bool {
+        let r = self.routines.refresh(store::load_file::<Routine>).0;
+        let m = self.reminders.refresh(store::load_file::<Reminder>).0;
+        if r {
+            self.retime_routines(now);
+        }
+        if m {
+            let present: HashSet<&JobId> = self.reminders.items().map(|(_, r)| &r.id).collect();
+            self.fired.retain(|id| present.contains(id));
+        }
+        r || m
+    }
+
+    fn retime_routines(&mut self, now: DateTime<Utc>) {
+        let tz = self.tz;
+        let mut next_timers = HashMap::with_capacity(self.routines.len());
+        for (path, routine) in self.routines.items() {
+            if next_timers.contains_key(&routine.id) {
+                tracing::warn!(file = %path.display(), id = %routine.id, "two routine files share an id; using one of them");
+                continue;
+            }
+            let timer = match self.timers.remove(&routine.id) {
+                Some(t) if t.cron_text == routine.cron => t,
+                _ => match CronSchedule::parse(&routine.cron) {
+                    Ok(schedule) => RoutineTimer {
+                        next: schedule.next_after(now, tz),
+                        cron_text: routine.cron.clone(),
+                        schedule,
+                    },
+                    Err(e) => {
+                        tracing::warn!(file = %path.display(), cause = %e, "skipping routine with an invalid cron");
+                        continue;
+                    }
+                },
+            };
+            next_timers.insert(routine.id.clone(), timer);
+        }
+        self.timers = next_timers;
+    }
+
+    /// How many jobs are registered.
+    pub fn len(&self) -> usize {
+        self.timers.len() + self.reminders.len()
+    }
+
+    /// Whether no job is registered.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn reminder_due(&self, r: &Reminder) -> DateTime<Utc> {
+        let at = r.run_at.with_timezone(&Utc);
+        if at < self.started_at {
+            self.started_at + STARTUP_DELAY
+        } else {
+            at
+        }
+    }
+
+    /// The earliest instant at which something is due.
+    pub fn earliest(&self) -> Option<DateTime<Utc>> {
+        let routines = self.timers.values().filter_map(|t| t.next);
+        let reminders = self
+            .reminders
+            .items()
+            .filter(|(_, r)| !self.fired.contains(&r.id))
+            .map(|(_, r)| self.reminder_due(r));
+        routines.chain(reminders).min()
+    }
+
+    /// Everything due at `now`, advancing routines and marking reminders fired.
+    pub fn take_due(&mut self, now: DateTime<Utc>) -> Vec<Due> {
+        let mut due = Vec::new();
+        for (path, routine) in self.routines.items() {
+            let Some(timer) = self.timers.get_mut(&routine.id) else {
+                continue;
+            };
+            let Some(at) = timer.next.filter(|at| *at <= now) else {
+                continue;
+            };
+            timer.next = timer.schedule.next_after(now, self.tz);
+            due.push(Due {
+                job: Job::Routine(routine.clone()),
+                path: path.to_path_buf(),
+                rel_path: rel(&self.root, path),
+                due_at: at,
+                late_since: None,
+            });
+        }
+        let mut fired_now = Vec::new();
+        for (path, reminder) in self.reminders.items() {
+            if self.fired.contains(&reminder.id) || fired_now.contains(&reminder.id) {
+                continue;
+            }
+            let at = self.reminder_due(reminder);
+            if at > now {
+                continue;
+            }
+            let scheduled = reminder.run_at.with_timezone(&Utc);
+            fired_now.push(reminder.id.clone());
+            due.push(Due {
+                job: Job::Reminder(reminder.clone()),
+                path: path.to_path_buf(),
+                rel_path: rel(&self.root, path),
+                due_at: at,
+                late_since: (now - scheduled > LATE_AFTER).then_some(scheduled),
+            });
+        }
+        self.fired.extend(fired_now);
+        due.sort_by_key(|d| d.due_at);
+        due
+    }
+
+    /// Background jobs around `now` for the forward schedule: routines' fires from the grace
+    /// window up to the horizon, and pending reminders.
+    pub fn forward_items(&self, now: DateTime<Utc>) -> Vec<ScheduledItem> {
+        let mut items = Vec::new();
+        for (path, routine) in self.routines.items() {
+            if !routine.settings.background {
+                continue;
+            }
+            let Some(timer) = self.timers.get(&routine.id) else {
+                continue;
+            };
+            for fire_at in timer.schedule.fires_within(now - GRACE, now + HORIZON, self.tz) {
+                items.push(ScheduledItem {
+                    fire_at,
+                    job: Job::Routine(routine.clone()),
+                    rel_path: rel(&self.root, path),
+                });
+            }
+        }
+        for (path, reminder) in self.reminders.items() {
+            if !reminder.settings.background {
+                continue;
+            }
+            items.push(ScheduledItem {
+                fire_at: reminder.run_at.with_timezone(&Utc),
+                job: Job::Reminder(reminder.clone()),
+                rel_path: rel(&self.root, path),
+            });
+        }
+        items
+    }
+
+    /// Every registered job with its next fire time, soonest first.
+    pub fn upcoming(&self) -> Vec<UpcomingJob> {
+        let mut v: Vec<UpcomingJob> = self
+            .routines
+            .items()
+            .filter_map(|(path, r)| {
+                let t = self.timers.get(&r.id)?;
+                Some(UpcomingJob {
+                    id: r.id.clone(),
+                    next: t.next,
+                    background: r.settings.background,
+                    rel_path: rel(&self.root, path),
+                })
+            })
+            .chain(
+                self.reminders
+                    .items()
+                    .filter(|(_, r)| !self.fired.contains(&r.id))
+                    .map(|(path, r)| UpcomingJob {
+                        id: r.id.clone(),
+                        next: Some(self.reminder_due(r)),
+                        background: r.settings.background,
+                        rel_path: rel(&self.root, path),
+                    }),
+            )
+            .collect();
+        v.sort_by(|a, b| a.next.cmp(&b.next).then(a.id.cmp(&b.id)));
+        v
+    }
+}

@@ -1,0 +1,400 @@
+//! Whole job prompts: tags, late marker, chain context and assembly (SPEC §9, §3).
+//!
+//! Foreground: tag, skills section, body. Background: tag, preamble, skills section, body.
+//! Reminders put each part on its own line: the tag, the late marker when overdue, the
+//! preamble, then skills, chain context and body after a blank line. Routines follow the tag
+//! with a space and run the parts together, each of which ends with its own blank line.
+
+use std::fmt;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use crate::jobs::{Job, Reminder, Routine, UpdateMode};
+use crate::scheduler::forward::{build_forward_schedule, clock_time, ScheduledItem};
+use crate::scheduler::preamble::{build_preamble, BudgetFacts, PreambleInput};
+use crate::scheduler::skill_section::{build_skills_section, CommandLimits};
+use crate::skills::Skill;
+
+/// What kind of prompt a tag announces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagKind {
+    /// A routine in the main session.
+    Routine,
+    /// A routine in a background fork.
+    RoutineBg,
+    /// A reminder in the main session.
+    Reminder,
+    /// A reminder in a background fork.
+    ReminderBg,
+    /// A webhook job (always background).
+    Webhook,
+}
+
+/// A prompt tag such as `[routine-bg:a1b2c3d4]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tag<'a> {
+    /// The kind of prompt.
+    pub kind: TagKind,
+    /// The job or webhook id.
+    pub id: &'a str,
+}
+
+impl fmt::Display for Tag<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            TagKind::Routine => "routine",
+            TagKind::RoutineBg => "routine-bg",
+            TagKind::Reminder => "reminder",
+            TagKind::ReminderBg => "reminder-bg",
+            TagKind::Webhook => "webhook",
+        };
+        write!(f, "[{kind}:{}]", self.id)
+    }
+}
+
+/// The tag for a job, background or not.
+pub fn tag_for(job: &Job) -> Tag<'_> {
+    let background = job.settings().background;
+    let kind = match (job, background) {
+        (Job::Routine(_), false) => TagKind::Routine,
+        (Job::Routine(_), true) => TagKind::RoutineBg,
+        (Job::Reminder(_), false) => TagKind::Reminder,
+        (Job::Reminder(_), true) => TagKind::ReminderBg,
+    };
+    Tag {
+        kind,
+        id: job.id().as_str(),
+    }
+}
+
+/// The marker for a reminder that fires late: `[late: was scheduled for 2:30 PM, running now]`.
+pub fn late_marker(scheduled_for: DateTime<Utc>, tz: Tz) -> String {
+    format!(
+        "[late: was scheduled for {}, running now]",
+        clock_time(scheduled_for, tz)
+    )
+}
+
+/// Chain context for a reminder with `max-chain > 0`: which check this is and whether
+/// `follow_up_chain` can schedule another. `None` for plain reminders.
+pub fn chain_context(reminder: &Reminder) -> Option<String> {
+    if reminder.max_chain == 0 {
+        return None;
+    }
+    let check = reminder.chain_depth + 1;
+    let total = reminder.max_chain + 1;
+    let settings = &reminder.settings;
+    let reporting_blocked =
+        settings.background && settings.update_main_session == UpdateMode::Blocked;
+    let text = if !reminder.can_follow_up() {
+        format!(
+            "CHAIN CONTEXT: This is the FINAL check of a follow-up chain (check {check} of \
+             {total}). `follow_up_chain` is NOT available: no further check will come, so this \
+             is the last chance to act on this reminder. If it is still unresolved and the user \
+             would regret missing it, reach out now; otherwise leave a note with \
+             `report_updates`."
+        )
+    } else if reporting_blocked {
+        format!(
+            "CHAIN CONTEXT: This is a follow-up chain reminder (check {check} of {total}). \
+             `follow_up_chain` is NOT available here because reporting is blocked for this \
+             task, so the chain ends with this check."
+        )
+    } else {
+        format!(
+            "CHAIN CONTEXT: This is a follow-up chain reminder (check {check} of {total}). \
+             `follow_up_chain` is available: call follow_up_chain(minutes_from_now=N) to \
+             schedule another check. If the task is done or needs no more follow-up, don't \
+             call it and the chain ends. When you reach out, say briefly that this is a \
+             follow-up (\"checking in again\") so the user knows it is on purpose."
+        )
+    };
+    Some(text)
+}
+
+/// A routine's prompt: `[routine:ID] ` then the preamble (background only), skills and body.
+pub fn routine_prompt(routine: &Routine, preamble: Option<&str>, skills_section: &str) -> String {
+    let job_tag = Tag {
+        kind: if routine.settings.background {
+            TagKind::RoutineBg
+        } else {
+            TagKind::Routine
+        },
+        id: routine.id.as_str(),
+    };
+    let preamble = preamble
+        .filter(|_| routine.settings.background)
+        .unwrap_or("");
+    format!("{job_tag} {preamble}{skills_section}{}", routine.message)
+}
+
+/// A reminder's prompt, one part per line: tag, late marker, preamble (background only), then
+/// skills, chain context and body, each after a blank line.
+pub fn reminder_prompt(
+    reminder: &Reminder,
+    preamble: Option<&str>,
+    skills_section: &str,
+    late_marker: Option<&str>,
+) -> String {
+    let background = reminder.settings.background;
+    let job_tag = Tag {
+        kind: if background {
+            TagKind::ReminderBg
+        } else {
+            TagKind::Reminder
+        },
+        id: reminder.id.as_str(),
+    };
+    let mut parts = vec![job_tag.to_string()];
+    parts.extend(late_marker.map(str::to_owned));
+    if let Some(preamble) = preamble.filter(|_| background) {
+        parts.push(preamble.trim_end().to_owned());
+    }
+    let skills_section = skills_section.trim_end();
+    if !skills_section.is_empty() {
+        parts.push(format!("\n{skills_section}"));
+    }
+    parts.extend(chain_context(reminder).map(|c| format!("\n{c}")));
+    parts.push(format!("\n{}", reminder.message));
+    parts.join("\n")
+}
+
+/// What every background prompt's preamble is built from, besides the job itself.
+#[derive(Debug, Clone, Copy)]
+pub struct BackgroundContext<'a> {
+    /// When the job fires.
+    pub now: DateTime<Utc>,
+    /// The configured zone.
+    pub tz: Tz,
+    /// The user is mid-conversation.
+    pub busy: bool,
+    /// The ping budget now.
+    pub budget: BudgetFacts,
+    /// Fire times of all jobs around now (see [`ScheduledItem`]).
+    pub schedule_items: &'a [ScheduledItem],
+    /// The job's effective tool list; `None` when tools are not restricted.
+    pub allowed_tools: Option<&'a [String]>,
+}
+
+impl BackgroundContext<'_> {
+    /// The preamble for the job `current` (its entries are marked `[this task]`).
+    pub fn preamble(&self, current: Option<&str>, allow_ping: bool, mode: UpdateMode) -> String {
+        let schedule = build_forward_schedule(self.schedule_items, current, self.now);
+        build_preamble(&PreambleInput {
+            allow_ping,
+            update_mode: mode,
+            busy: self.busy,
+            allowed_tools: self.allowed_tools,
+            budget: self.budget,
+            schedule: &schedule,
+            tz: self.tz,
+        })
+    }
+}
+
+/// Everything [`assemble_job_prompt`] needs besides the job.
+#[derive(Debug, Clone, Copy)]
+pub struct JobPromptContext<'a> {
+    /// Inputs of the preamble (used for background jobs only).
+    pub background: BackgroundContext<'a>,
+    /// All loaded skills; the job's `skills` are looked up here.
+    pub skills: &'a [Skill],
+    /// The data directory: where `` !`command` `` markers run.
+    pub data_dir: &'a Path,
+    /// Bounds on command expansion.
+    pub limits: CommandLimits,
+    /// For an overdue reminder, when it was due.
+    pub late_since: Option<DateTime<Utc>>,
+}
+
+/// Builds the full prompt for a firing job: runs the skills' commands, then assembles.
+pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> String {
+    let settings = job.settings();
+    let requested = settings.skills.as_deref().unwrap_or(&[]);
+    let skills = build_skills_section(requested, ctx.skills, ctx.data_dir, &ctx.limits).await;
+    let preamble = settings.background.then(|| {
+        ctx.background.preamble(
+            Some(job.id().as_str()),
+            settings.allow_ping,
+            settings.update_main_session,
+        )
+    });
+    match job {
+        Job::Routine(routine) => routine_prompt(routine, preamble.as_deref(), &skills),
+        Job::Reminder(reminder) => {
+            let late = ctx
+                .late_since
+                .map(|due| late_marker(due, ctx.background.tz));
+            reminder_prompt(reminder, preamble.as_deref(), &skills, late.as_deref())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scheduler::test_jobs::*;
+    use chrono::TimeZone;
+
+    const SKILLS: &str = "SKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\n";
+    const PREAMBLE: &str = "Preamble text.\n\n";
+
+    #[test]
+    fn tags_name_kind_and_id() {
+        let cases = [
+            (TagKind::Routine, "[routine:a1]"),
+            (TagKind::RoutineBg, "[routine-bg:a1]"),
+            (TagKind::Reminder, "[reminder:a1]"),
+            (TagKind::ReminderBg, "[reminder-bg:a1]"),
+            (TagKind::Webhook, "[webhook:a1]"),
+        ];
+        for (kind, expected) in cases {
+            assert_eq!(Tag { kind, id: "a1" }.to_string(), expected);
+        }
+        let fg = Job::Routine(routine("r1", settings(false)));
+        assert_eq!(tag_for(&fg).to_string(), "[routine:r1]");
+        let bg_rem = Job::Reminder(reminder("m1", 0, 0, settings(true)));
+        assert_eq!(tag_for(&bg_rem).to_string(), "[reminder-bg:m1]");
+    }
+
+    #[test]
+    fn foreground_routine_is_tag_skills_body_without_preamble() {
+        let r = routine("r1", settings(false));
+        assert_eq!(
+            routine_prompt(&r, Some(PREAMBLE), SKILLS),
+            "[routine:r1] SKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\nmessage of r1"
+        );
+        assert_eq!(routine_prompt(&r, None, ""), "[routine:r1] message of r1");
+    }
+
+    #[test]
+    fn background_routine_is_tag_preamble_skills_body() {
+        let r = routine("r1", settings(true));
+        assert_eq!(
+            routine_prompt(&r, Some(PREAMBLE), SKILLS),
+            "[routine-bg:r1] Preamble text.\n\nSKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\nmessage of r1"
+        );
+    }
+
+    #[test]
+    fn foreground_reminder_puts_each_part_on_its_own_line() {
+        let r = reminder("m1", 0, 0, settings(false));
+        assert_eq!(
+            reminder_prompt(&r, Some(PREAMBLE), SKILLS, None),
+            "[reminder:m1]\n\nSKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\nmessage of m1"
+        );
+        assert_eq!(
+            reminder_prompt(&r, None, "", None),
+            "[reminder:m1]\n\nmessage of m1"
+        );
+    }
+
+    #[test]
+    fn overdue_reminder_gets_late_marker_after_the_tag() {
+        let r = reminder("m1", 0, 0, settings(true));
+        let late = late_marker(Utc.with_ymd_and_hms(2026, 2, 24, 22, 30, 0).unwrap(), TZ);
+        assert_eq!(late, "[late: was scheduled for 2:30 PM, running now]");
+        assert_eq!(
+            reminder_prompt(&r, Some(PREAMBLE), SKILLS, Some(&late)),
+            "[reminder-bg:m1]\n[late: was scheduled for 2:30 PM, running now]\nPreamble text.\n\n\
+             SKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\nmessage of m1"
+        );
+    }
+
+    #[test]
+    fn plain_reminder_has_no_chain_context() {
+        let r = reminder("m1", 0, 0, settings(true));
+        assert_eq!(chain_context(&r), None);
+        assert!(!reminder_prompt(&r, None, "", None).contains("CHAIN CONTEXT"));
+    }
+
+    #[test]
+    fn first_and_middle_links_offer_follow_up_chain() {
+        for (depth, check) in [(0, "check 1 of 4"), (2, "check 3 of 4")] {
+            let r = reminder("m1", depth, 3, settings(true));
+            let text = chain_context(&r).unwrap_or_default();
+            assert!(text.starts_with(&format!(
+                "CHAIN CONTEXT: This is a follow-up chain reminder ({check})."
+            )));
+            assert!(text.contains("`follow_up_chain` is available"));
+            assert!(text.contains("follow_up_chain(minutes_from_now=N)"));
+            assert!(!text.contains("NOT available"));
+        }
+    }
+
+    #[test]
+    fn final_link_says_follow_up_chain_is_not_available() {
+        let r = reminder("m1", 3, 3, settings(true));
+        let text = chain_context(&r).unwrap_or_default();
+        assert!(text.contains("FINAL check"));
+        assert!(text.contains("(check 4 of 4)"));
+        assert!(text.contains("`follow_up_chain` is NOT available"));
+        assert!(!text.contains("minutes_from_now"));
+    }
+
+    #[test]
+    fn blocked_background_chain_cannot_follow_up() {
+        let blocked = crate::jobs::JobSettings {
+            update_main_session: UpdateMode::Blocked,
+            ..settings(true)
+        };
+        let text = chain_context(&reminder("m1", 0, 2, blocked)).unwrap_or_default();
+        assert!(text.contains("(check 1 of 3)"));
+        assert!(text.contains("`follow_up_chain` is NOT available"));
+    }
+
+    #[test]
+    fn chain_context_sits_between_skills_and_body() {
+        let r = reminder("m1", 1, 4, settings(false));
+        let text = reminder_prompt(&r, None, SKILLS, None);
+        let skills = text.find("### focus").unwrap_or(usize::MAX);
+        let chain = text.find("\n\nCHAIN CONTEXT: ").unwrap_or(usize::MAX);
+        let body = text.find("\n\nmessage of m1").unwrap_or(usize::MAX);
+        assert!(skills < chain && chain < body && body != usize::MAX);
+        assert!(text.ends_with("\n\nmessage of m1"));
+    }
+
+    fn context<'a>(items: &'a [ScheduledItem], dir: &'a Path) -> JobPromptContext<'a> {
+        JobPromptContext {
+            background: BackgroundContext {
+                now: now(),
+                tz: TZ,
+                busy: false,
+                budget: partial_budget(),
+                schedule_items: items,
+                allowed_tools: None,
+            },
+            skills: &[],
+            data_dir: dir,
+            limits: CommandLimits::default(),
+            late_since: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn background_job_prompt_marks_itself_in_the_schedule() {
+        let job = Job::Reminder(reminder("m1", 0, 1, settings(true)));
+        let items = [at(0, job.clone()), at(45, bg("r2"))];
+        let dir = std::env::temp_dir();
+        let mut ctx = context(&items, &dir);
+        ctx.late_since = Some(now() - chrono::Duration::minutes(90));
+        let text = assemble_job_prompt(&job, &ctx).await;
+        assert!(text.starts_with(
+            "[reminder-bg:m1]\n[late: was scheduled for 7:30 AM, running now]\nWhatever you write"
+        ));
+        assert!(text.contains("budget: 3/5 (next refill in 42 min)\n"));
+        assert!(text.contains("(reminders/m1-file.md) [this task]\n"));
+        assert!(text.contains("(check 1 of 2)"));
+        assert!(text.ends_with("\n\nmessage of m1"));
+    }
+
+    #[tokio::test]
+    async fn foreground_job_prompt_has_no_preamble() {
+        let job = Job::Routine(routine("r1", settings(false)));
+        let dir = std::env::temp_dir();
+        let text = assemble_job_prompt(&job, &context(&[], &dir)).await;
+        assert_eq!(text, "[routine:r1] message of r1");
+    }
+}
