@@ -17,6 +17,7 @@
 pub mod clock;
 pub mod data_dir;
 pub mod jobs;
+pub mod ping_budget;
 pub mod settings;
 pub mod state_file;
 pub mod skills;
