@@ -17,8 +17,9 @@
 pub mod clock;
 pub mod data_dir;
 pub mod jobs;
+pub mod pending_updates;
 pub mod ping_budget;
 pub mod settings;
-pub mod state_file;
 pub mod skills;
+pub mod state_file;
 pub mod webhook_spec;
