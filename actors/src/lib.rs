@@ -20,6 +20,6 @@ pub mod jobs;
 pub mod pending_updates;
 pub mod ping_budget;
 pub mod settings;
-pub mod skills;
 pub mod state_file;
+pub mod skills;
 pub mod webhook_spec;
