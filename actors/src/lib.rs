@@ -17,6 +17,8 @@
 pub mod clock;
 pub mod data_dir;
 pub mod jobs;
+pub mod pending_updates;
+pub mod ping_budget;
 pub mod scheduler;
 pub mod settings;
 pub mod skills;

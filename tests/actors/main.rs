@@ -1,1 +1,4 @@
+//! Actor tier: single actors driven through their mailboxes, with a manual clock and a fresh
+//! directory per test.
 
+mod state_actors;

@@ -1,0 +1,255 @@
+//! The PingBudget actor (SPEC §7): the one owner of the ping token bucket and of
+//! `state/ping_budget.json`.
+//!
+//! | message | sent by | answer |
+//! | --- | --- | --- |
+//! | [`TryUse`] | a background fork's non-critical ping, after its own and the busy checks | [`PingDecision`] |
+//! | [`RecordCritical`] | a background fork's critical ping (which bypasses the budget) | critical pings today |
+//! | [`Status`] | the background preamble | `budget: 3/5 (next refill in 42 min)` |
+//! | [`FullStatus`] | `/ping-budget` without arguments | status plus today's counters |
+//! | [`Configure`] | `/ping-budget capacity refill_rate` | [`ConfigureOutcome`] |
+//! | [`Snapshot`] | the preamble builder (forward schedule, refill estimates) | [`BudgetSnapshot`] |
+//!
+//! Because every request passes through this mailbox, two forks can never both spend the last
+//! token. Queries compute the refill from elapsed time without writing anything; every change is
+//! written atomically in the original's file shape, so stopping the actor and starting a new one
+//! on the same file (or going back to the original program) continues where it was. All time
+//! comes from the injected clock; daily counters reset at midnight in the configured zone.
+
+mod bucket;
+mod status;
+
+use std::path::{Path, PathBuf};
+
+use actix::{Actor, Context, Handler, Message, MessageResult, Supervised};
+use chrono_tz::Tz;
+
+use crate::clock::SharedClock;
+use crate::data_dir::DataDir;
+use crate::state_file::{self, Loaded};
+
+pub use bucket::{
+    refills_between, Bucket, BucketFile, FileError, DEFAULT_CAPACITY, DEFAULT_REFILL_MINUTES,
+};
+pub use status::{BudgetSnapshot, ConfigureOutcome, ConfigureRefusal, PingDecision, Refusal};
+
+/// Name of the budget's file inside `state/`.
+pub const FILE_NAME: &str = "ping_budget.json";
+
+/// Asks to spend one token on a non-critical background ping. A refusal spends nothing.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "PingDecision")]
+pub struct TryUse;
+
+/// Counts a critical ping for today. It consumes no token; the answer is today's count.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "u32")]
+pub struct RecordCritical;
+
+/// Asks for the one-line status (`budget: 3/5 (next refill in 42 min)`).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "String")]
+pub struct Status;
+
+/// Asks for the status plus today's non-zero counters, as `/ping-budget` shows it.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "String")]
+pub struct FullStatus;
+
+/// Asks for a typed view of the budget now.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "BudgetSnapshot")]
+pub struct Snapshot;
+
+/// Changes the capacity and/or the refill rate; fields left `None` stay as they are.
+/// Tokens earned so far are counted at the old rate before the new one applies.
+#[derive(Debug, Clone, Copy, Default, Message)]
+#[rtype(result = "ConfigureOutcome")]
+pub struct Configure {
+    /// New capacity (most tokens held).
+    pub capacity: Option<u32>,
+    /// New refill rate in minutes per token; zero is refused.
+    pub refill_rate: Option<u32>,
+}
+
+/// The actor owning the bucket and its file.
+pub struct PingBudget {
+    /// Where the bucket is persisted.
+    path: PathBuf,
+    /// The source of every instant.
+    clock: SharedClock,
+    /// The zone whose midnight resets the daily counters and whose offset timestamps carry.
+    zone: Tz,
+    /// The bucket as of its `last_refill`; (re)loaded from disk in `started`.
+    bucket: Bucket,
+    /// Entered by every handler.
+    span: tracing::Span,
+}
+
+impl PingBudget {
+    /// An actor persisting to `path`; it reads the file when started.
+    pub fn new(path: impl Into<PathBuf>, clock: SharedClock, zone: Tz) -> Self {
+        let bucket = Bucket::fresh(clock.now(), zone);
+        PingBudget {
+            path: path.into(),
+            clock,
+            zone,
+            bucket,
+            span: tracing::Span::none(),
+        }
+    }
+
+    /// An actor persisting to `state/ping_budget.json` in `data_dir`.
+    pub fn in_data_dir(data_dir: &DataDir, clock: SharedClock, zone: Tz) -> Self {
+        Self::new(data_dir.state_file(FILE_NAME), clock, zone)
+    }
+
+    /// The file this actor owns.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The bucket brought up to the clock's now, without changing the stored one.
+    fn current(&self) -> Bucket {
+        self.bucket.settled(self.clock.now(), self.zone)
+    }
+
+    /// Replaces the bucket and writes it. A failed write is logged: the bucket in memory stays
+    /// authoritative and the next change tries again.
+    fn commit(&mut self, bucket: Bucket) {
+        self.bucket = bucket;
+        let file = BucketFile::new(&self.bucket, self.zone);
+        if let Err(err) = state_file::save_json(&self.path, &file) {
+            tracing::error!(cause = %err, "could not save the ping budget");
+        }
+    }
+
+    fn load(&mut self) {
+        let now = self.clock.now();
+        let zone = self.zone;
+        let loaded =
+            state_file::load_with(&self.path, BucketFile::parse, || Bucket::fresh(now, zone));
+        self.bucket = match loaded {
+            Ok(Loaded::Found(bucket)) => {
+                tracing::debug!(file = %self.path.display(), "ping budget loaded");
+                bucket
+            }
+            Ok(Loaded::Missing(bucket) | Loaded::Corrupt(bucket, _)) => bucket,
+            Err(err) => {
+                tracing::error!(cause = %err, "could not read the ping budget; starting full");
+                Bucket::fresh(now, zone)
+            }
+        };
+    }
+}
+
+impl Actor for PingBudget {
+    type Context = Context<Self>;
+
+    fn started(&mut self, _ctx: &mut Self::Context) {
+        self.span =
+            tracing::info_span!("actor", actor = "ping_budget", file = %self.path.display());
+        let span = self.span.clone();
+        let _entered = span.enter();
+        self.load();
+        tracing::info!("started");
+    }
+}
+
+/// After a restart `started` runs again and reloads the file.
+impl Supervised for PingBudget {}
+
+impl Handler<TryUse> for PingBudget {
+    type Result = MessageResult<TryUse>;
+
+    fn handle(&mut self, _msg: TryUse, _ctx: &mut Self::Context) -> Self::Result {
+        let span = self.span.clone();
+        let _entered = span.enter();
+        let mut bucket = self.current();
+        if !bucket.has_token() {
+            tracing::info!(
+                available = bucket.available,
+                "ping refused: budget exhausted"
+            );
+            return MessageResult(PingDecision::Refused {
+                reason: Refusal::BudgetExhausted,
+            });
+        }
+        bucket.spend();
+        let remaining = bucket.whole_tokens();
+        self.commit(bucket);
+        tracing::info!(remaining, "ping token spent");
+        MessageResult(PingDecision::Allowed { remaining })
+    }
+}
+
+impl Handler<RecordCritical> for PingBudget {
+    type Result = u32;
+
+    fn handle(&mut self, _msg: RecordCritical, _ctx: &mut Self::Context) -> u32 {
+        let span = self.span.clone();
+        let _entered = span.enter();
+        let mut bucket = self.current();
+        bucket.critical_used += 1;
+        let count = bucket.critical_used;
+        self.commit(bucket);
+        tracing::info!(critical_used = count, "critical ping recorded");
+        count
+    }
+}
+
+impl Handler<Status> for PingBudget {
+    type Result = String;
+
+    fn handle(&mut self, _msg: Status, _ctx: &mut Self::Context) -> String {
+        BudgetSnapshot::of(&self.current(), self.clock.now()).status_line()
+    }
+}
+
+impl Handler<FullStatus> for PingBudget {
+    type Result = String;
+
+    fn handle(&mut self, _msg: FullStatus, _ctx: &mut Self::Context) -> String {
+        BudgetSnapshot::of(&self.current(), self.clock.now()).full_status()
+    }
+}
+
+impl Handler<Snapshot> for PingBudget {
+    type Result = MessageResult<Snapshot>;
+
+    fn handle(&mut self, _msg: Snapshot, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(BudgetSnapshot::of(&self.current(), self.clock.now()))
+    }
+}
+
+impl Handler<Configure> for PingBudget {
+    type Result = MessageResult<Configure>;
+
+    fn handle(&mut self, msg: Configure, _ctx: &mut Self::Context) -> Self::Result {
+        let span = self.span.clone();
+        let _entered = span.enter();
+        if msg.refill_rate == Some(0) {
+            return MessageResult(ConfigureOutcome::Refused {
+                reason: ConfigureRefusal::ZeroRefillRate,
+            });
+        }
+        let now = self.clock.now();
+        let mut bucket = self.current();
+        if let Some(capacity) = msg.capacity {
+            bucket.capacity = capacity;
+            bucket.available = bucket.available.min(f64::from(capacity));
+        }
+        if let Some(minutes) = msg.refill_rate {
+            bucket.refill_rate_minutes = minutes;
+        }
+        self.commit(bucket);
+        tracing::info!(
+            capacity = self.bucket.capacity,
+            refill_rate_minutes = self.bucket.refill_rate_minutes,
+            "ping budget configured"
+        );
+        MessageResult(ConfigureOutcome::Updated {
+            status: BudgetSnapshot::of(&self.bucket, now).status_line(),
+        })
+    }
+}
