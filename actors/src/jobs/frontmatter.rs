@@ -1,1 +1,366 @@
-//! placeholder
+//! Markdown files with YAML frontmatter: splitting, parsing, writing (SPEC §3).
+//!
+//! Routines, reminders, webhook specs and skills all share one shape on disk:
+//!
+//! ```text
+//! ---
+//! id: "a1b2c3d4"
+//! cron: "30 8 * * *"
+//! ---
+//! The prompt, as markdown.
+//! ```
+//!
+//! This module owns that shape and nothing about any one kind: [`split`] finds the YAML and the
+//! body, [`parse_yaml`] turns the YAML into a kind's raw `…File` struct, [`ParseError`] says why a
+//! file was rejected, and [`Writer`] produces the exact bytes the original wrote (key per line,
+//! strings double-quoted, lists as `  - "x"` lines, then `---`, the body and a final newline).
+//!
+//! Two ways we differ from the original on purpose: the closing `---` must be a line of its own
+//! (the original split on the first `---` anywhere, so a description holding `---` broke the
+//! file), and quoted strings escape `"`, `\` and control characters (the original wrote them raw,
+//! which produced invalid or different YAML).
+
+use chrono::NaiveDateTime;
+use serde::de::DeserializeOwned;
+
+/// Why a markdown file was rejected. The store adds the file's path.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// The text does not start with a `---` line.
+    #[error("no YAML frontmatter (the file must start with a `---` line)")]
+    NoFrontmatter,
+    /// The opening `---` is never followed by a closing one (often a file cut short).
+    #[error("the YAML frontmatter is never closed by a `---` line")]
+    Unterminated,
+    /// The YAML does not parse, or a value has the wrong type.
+    #[error("the YAML frontmatter does not parse: {0}")]
+    Yaml(#[source] serde_yaml::Error),
+    /// The YAML parses but is a scalar or a list, not `key: value` pairs.
+    #[error("the YAML frontmatter is not a mapping of keys to values")]
+    NotAMapping,
+    /// A required key is absent (or null).
+    #[error("missing required field `{field}`")]
+    Missing {
+        /// The key as written on disk.
+        field: &'static str,
+    },
+    /// The `id` is present but blank.
+    #[error("`id` is empty")]
+    EmptyId,
+    /// A routine's `cron` does not have five fields.
+    #[error("`cron` {cron:?} must have 5 fields separated by spaces, found {found}")]
+    CronFieldCount {
+        /// The expression as written.
+        cron: String,
+        /// How many fields it has.
+        found: usize,
+    },
+    /// `model` is not one of the known choices.
+    #[error("`model` {value:?} is not one of opus, sonnet, haiku")]
+    UnknownModel {
+        /// The value as written.
+        value: String,
+    },
+    /// `update-main-session` is not one of the four modes.
+    #[error("`update-main-session` {value:?} is not one of always, on_ping, freely, blocked")]
+    UnknownUpdateMode {
+        /// The value as written.
+        value: String,
+    },
+    /// `run-at` is not an ISO 8601 date and time.
+    #[error("`run-at` {raw:?} is not an ISO 8601 date and time")]
+    BadRunAt {
+        /// The value as written.
+        raw: String,
+    },
+    /// `run-at` is a valid date and time but has no UTC offset; the caller may interpret it in
+    /// the configured zone (see `reminder::parse_in`).
+    #[error("`run-at` {raw:?} has no UTC offset (write it like 2026-02-24T14:00:00-08:00)")]
+    RunAtWithoutOffset {
+        /// The value as written.
+        raw: String,
+        /// The wall-clock time it names.
+        naive: NaiveDateTime,
+    },
+    /// A chain link claims a position past the chain's end.
+    #[error("`chain-depth` {depth} is greater than `max-chain` {max}")]
+    ChainTooDeep {
+        /// `chain-depth` as written.
+        depth: u32,
+        /// `max-chain` as written.
+        max: u32,
+    },
+    /// A skill name holds characters other than lowercase letters, digits and hyphens.
+    #[error("`name` {name:?} may only hold lowercase letters, digits and hyphens")]
+    BadSkillName {
+        /// The name as written.
+        name: String,
+    },
+    /// A skill's `name` differs from the directory it lives in.
+    #[error("`name` {name:?} does not match its directory {dir:?}")]
+    SkillNameMismatch {
+        /// The name as written.
+        name: String,
+        /// The directory's name.
+        dir: String,
+    },
+    /// A webhook spec's `fields` is not a JSON Schema object.
+    #[error("`fields` must be a JSON Schema object: {reason}")]
+    BadWebhookFields {
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// A file split into its two parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts<'a> {
+    /// The YAML between the `---` lines.
+    pub yaml: &'a str,
+    /// The markdown after the closing `---`, trimmed of surrounding whitespace.
+    pub body: &'a str,
+}
+
+/// Splits `---\n<yaml>\n---\n<body>` into its YAML and its trimmed body.
+///
+/// A byte-order mark and blank lines before the opening `---` are tolerated; both delimiters
+/// must be lines of their own (trailing spaces allowed).
+pub fn split(text: &str) -> Result<Parts<'_>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.trim_start().split_inclusive('\n');
+    let opening = lines.next().ok_or(ParseError::NoFrontmatter)?;
+    if !is_delimiter(opening) {
+        return Err(ParseError::NoFrontmatter);
+    }
+    let yaml_start = offset_in(text, opening) + opening.len();
+    for line in lines {
+        if is_delimiter(line) {
+            let at = offset_in(text, line);
+            return Ok(Parts {
+                yaml: &text[yaml_start..at],
+                body: text[at + line.len()..].trim(),
+            });
+        }
+    }
+    Err(ParseError::Unterminated)
+}
+
+fn is_delimiter(line: &str) -> bool {
+    line.trim_end() == "---"
+}
+
+/// Byte offset of `part` (a sub-slice of `whole`) inside `whole`.
+fn offset_in(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
+}
+
+/// Parses frontmatter YAML into a kind's raw struct, telling "not a mapping" apart from
+/// other YAML errors so the reason a file is skipped reads well.
+pub fn parse_yaml<T: DeserializeOwned>(yaml: &str) -> Result<T, ParseError> {
+    match serde_yaml::from_str::<T>(yaml) {
+        Ok(raw) => Ok(raw),
+        Err(err) => match serde_yaml::from_str::<serde_yaml::Value>(yaml) {
+            Ok(serde_yaml::Value::Mapping(_)) | Err(_) => Err(ParseError::Yaml(err)),
+            Ok(_) => Err(ParseError::NotAMapping),
+        },
+    }
+}
+
+/// Builds a file's bytes key by key, in the original's format.
+#[derive(Debug)]
+pub struct Writer {
+    out: String,
+}
+
+impl Default for Writer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Writer {
+    /// Starts a file with its opening `---`.
+    pub fn new() -> Self {
+        Self {
+            out: String::from("---\n"),
+        }
+    }
+
+    /// `key: "value"`.
+    pub fn text(&mut self, key: &str, value: &str) -> &mut Self {
+        self.out.push_str(key);
+        self.out.push_str(": ");
+        self.out.push_str(&quote(value));
+        self.out.push('\n');
+        self
+    }
+
+    /// `key: true` / `key: false`.
+    pub fn flag(&mut self, key: &str, value: bool) -> &mut Self {
+        self.out.push_str(&format!("{key}: {value}\n"));
+        self
+    }
+
+    /// `key: 3`.
+    pub fn number(&mut self, key: &str, value: u32) -> &mut Self {
+        self.out.push_str(&format!("{key}: {value}\n"));
+        self
+    }
+
+    /// `key:` then one `  - "entry"` line per entry; an empty list is written `key: []` so it
+    /// reads back as empty rather than null (the original wrote a bare `key:`).
+    pub fn list(&mut self, key: &str, entries: &[String]) -> &mut Self {
+        if entries.is_empty() {
+            self.out.push_str(&format!("{key}: []\n"));
+            return self;
+        }
+        self.out.push_str(key);
+        self.out.push_str(":\n");
+        for entry in entries {
+            self.out.push_str("  - ");
+            self.out.push_str(&quote(entry));
+            self.out.push('\n');
+        }
+        self
+    }
+
+    /// `key:` followed by an already-rendered YAML block, indented two spaces. A one-line
+    /// block (a scalar or `{}`) goes on the key's line.
+    pub fn block(&mut self, key: &str, yaml: &str) -> &mut Self {
+        let yaml = yaml.trim_end_matches('\n');
+        if !yaml.contains('\n') {
+            self.out.push_str(&format!("{key}: {yaml}\n"));
+            return self;
+        }
+        self.out.push_str(key);
+        self.out.push_str(":\n");
+        for line in yaml.lines() {
+            if !line.is_empty() {
+                self.out.push_str("  ");
+                self.out.push_str(line);
+            }
+            self.out.push('\n');
+        }
+        self
+    }
+
+    /// Closes the frontmatter and appends the body and a final newline.
+    pub fn finish(&mut self, body: &str) -> String {
+        let mut out = std::mem::take(&mut self.out);
+        out.push_str("---\n");
+        out.push_str(body);
+        out.push('\n');
+        out
+    }
+}
+
+/// A YAML double-quoted scalar holding exactly `value`.
+pub fn quote(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_finds_yaml_and_trims_body() {
+        let parts = split("---\nid: \"x\"\n---\n\n  Hello there.\n\n").unwrap();
+        assert_eq!(parts.yaml, "id: \"x\"\n");
+        assert_eq!(parts.body, "Hello there.");
+    }
+
+    #[test]
+    fn split_tolerates_bom_blank_lines_and_trailing_spaces() {
+        let parts = split("\u{feff}\n---  \nid: 1\n--- \r\nbody").unwrap();
+        assert_eq!(parts.yaml, "id: 1\n");
+        assert_eq!(parts.body, "body");
+    }
+
+    #[test]
+    fn split_keeps_dashes_inside_values_and_body() {
+        let parts = split("---\ndescription: \"a---b\"\n---\nline\n---\nmore\n").unwrap();
+        assert_eq!(parts.yaml, "description: \"a---b\"\n");
+        assert_eq!(parts.body, "line\n---\nmore");
+    }
+
+    #[test]
+    fn split_rejects_text_without_opening_line() {
+        assert!(matches!(
+            split("id: x\n---\nbody"),
+            Err(ParseError::NoFrontmatter)
+        ));
+        assert!(matches!(split(""), Err(ParseError::NoFrontmatter)));
+        assert!(matches!(
+            split("----\nid: x\n---\n"),
+            Err(ParseError::NoFrontmatter)
+        ));
+    }
+
+    #[test]
+    fn split_rejects_unclosed_frontmatter() {
+        assert!(matches!(
+            split("---\nid: \"abc"),
+            Err(ParseError::Unterminated)
+        ));
+    }
+
+    #[test]
+    fn parse_yaml_names_a_non_mapping() {
+        let err = parse_yaml::<std::collections::BTreeMap<String, String>>("- a\n- b\n");
+        assert!(matches!(err, Err(ParseError::NotAMapping)));
+    }
+
+    #[test]
+    fn quote_escapes_what_yaml_needs_and_reads_back() {
+        let original = "say \"hi\" \\ then\nnew line\ttab \u{7}";
+        let quoted = quote(original);
+        assert_eq!(
+            quoted,
+            "\"say \\\"hi\\\" \\\\ then\\nnew line\\ttab \\u0007\""
+        );
+        let back: String = serde_yaml::from_str(&quoted).unwrap();
+        assert_eq!(back, original);
+    }
+
+    #[test]
+    fn writer_produces_the_original_layout() {
+        let text = Writer::new()
+            .text("id", "abc")
+            .flag("background", true)
+            .number("max-chain", 2)
+            .list("skills", &["a".to_owned(), "b".to_owned()])
+            .list("allowed-tools", &[])
+            .finish("Body");
+        assert_eq!(
+            text,
+            "---\nid: \"abc\"\nbackground: true\nmax-chain: 2\nskills:\n  - \"a\"\n  - \"b\"\nallowed-tools: []\n---\nBody\n"
+        );
+    }
+
+    #[test]
+    fn writer_indents_blocks_and_inlines_one_liners() {
+        let text = Writer::new()
+            .block("fields", "type: object\nrequired:\n- a\n")
+            .block("empty", "{}\n")
+            .finish("");
+        assert_eq!(
+            text,
+            "---\nfields:\n  type: object\n  required:\n  - a\nempty: {}\n---\n\n"
+        );
+    }
+}

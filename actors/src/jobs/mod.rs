@@ -2,14 +2,16 @@
 //!
 //! On disk each job is a markdown file with YAML frontmatter (see [`frontmatter`]); this module
 //! holds the validated types every other part uses. Disk shapes and parsing live in
-//! [`routine`] and [`reminder`]; file names in [`slug`]; reading and writing a whole
-//! directory in [`store`].
+//! [`routine`] and [`reminder`] (with [`settings_file`] and [`yaml_scalars`] for what they
+//! share); file names in [`slug`]; reading and writing a whole directory in [`store`].
 
 pub mod frontmatter;
 pub mod reminder;
 pub mod routine;
+pub mod settings_file;
 pub mod slug;
 pub mod store;
+pub mod yaml_scalars;
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,1 +1,331 @@
-//! placeholder
+//! A directory of markdown items: load all, write one, remove one by id (SPEC §3).
+//!
+//! Routines, reminders and webhook specs each live one per `*.md` file in their directory and
+//! implement [`Item`]; the functions here are generic over it.
+//!
+//! - [`load_dir`] reads every `*.md` (sorted by name, hidden files skipped). A file that cannot
+//!   be read or parsed is logged as a warning naming the file and the reason, listed in
+//!   [`Loaded::skipped`], and the rest load regardless. Reading never rewrites a file.
+//! - [`write`] writes atomically (through [`state_file::write_atomic`]). If a file in the
+//!   directory already holds the item's id it is overwritten in place, whatever its name;
+//!   otherwise the name is `<stem>.md`, or `<stem>-2.md`, `-3`, … when that name holds a
+//!   different id (or does not parse). Committing to git is the caller's job.
+//! - [`remove`] deletes the first file (by name) whose YAML `id` matches.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::frontmatter::{self, ParseError};
+use super::yaml_scalars::Text;
+use super::{reminder, routine, slug, Reminder, Routine};
+use crate::state_file;
+
+/// What went wrong with a file in a store directory. Each variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The directory could not be listed.
+    #[error("listing {path}: {source}")]
+    ListDir {
+        /// The directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The file could not be read (missing permissions, not UTF-8, …).
+    #[error("reading {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The file was read but is not a valid item.
+    #[error("{path}: {source}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Why it was rejected.
+        #[source]
+        source: ParseError,
+    },
+    /// The file could not be written.
+    #[error(transparent)]
+    Write(#[from] state_file::Error),
+    /// The file could not be deleted.
+    #[error("removing {path}: {source}")]
+    Remove {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// A kind of item kept one per markdown file in a directory.
+pub trait Item: Sized {
+    /// What to call it in logs ("routine").
+    const KIND: &'static str;
+    /// Its authoritative id (the YAML `id`).
+    fn id(&self) -> &str;
+    /// The file name it gets when new, without `.md` (before collision suffixes).
+    fn file_stem(&self) -> String;
+    /// Parses a whole file.
+    fn from_markdown(text: &str) -> Result<Self, ParseError>;
+    /// The whole file's bytes.
+    fn to_markdown(&self) -> String;
+}
+
+impl Item for Routine {
+    const KIND: &'static str = "routine";
+    fn id(&self) -> &str {
+        self.id.as_str()
+    }
+    fn file_stem(&self) -> String {
+        slug::file_stem(&self.message, self.id.as_str())
+    }
+    fn from_markdown(text: &str) -> Result<Self, ParseError> {
+        routine::parse(text)
+    }
+    fn to_markdown(&self) -> String {
+        routine::to_markdown(self)
+    }
+}
+
+impl Item for Reminder {
+    const KIND: &'static str = "reminder";
+    fn id(&self) -> &str {
+        self.id.as_str()
+    }
+    fn file_stem(&self) -> String {
+        slug::file_stem(&self.message, self.id.as_str())
+    }
+    fn from_markdown(text: &str) -> Result<Self, ParseError> {
+        reminder::parse(text)
+    }
+    fn to_markdown(&self) -> String {
+        reminder::to_markdown(self)
+    }
+}
+
+/// The result of loading a directory: what loaded and what was skipped, each with its file.
+#[derive(Debug)]
+pub struct Loaded<T> {
+    /// Items that parsed, in file-name order.
+    pub items: Vec<(PathBuf, T)>,
+    /// Files that did not, with the reason (already logged).
+    pub skipped: Vec<(PathBuf, Error)>,
+}
+
+impl<T> Default for Loaded<T> {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+}
+
+impl<T> Loaded<T> {
+    /// Just the items, without their paths.
+    pub fn into_items(self) -> Vec<T> {
+        self.items.into_iter().map(|(_, item)| item).collect()
+    }
+}
+
+/// Loads every `*.md` in `dir` as a `T`; a missing directory is empty.
+pub fn load_dir<T: Item>(dir: &Path) -> Result<Loaded<T>, Error> {
+    load_dir_with(dir, T::KIND, T::from_markdown)
+}
+
+/// Loads every `*.md` in `dir` with a parser of the caller's choosing (for example
+/// `reminder::parse_in` to read offset-less times in the configured zone).
+pub fn load_dir_with<T>(
+    dir: &Path,
+    kind: &str,
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+) -> Result<Loaded<T>, Error> {
+    let mut loaded = Loaded::default();
+    for path in markdown_files(dir)? {
+        match read_and_parse(&path, &parse) {
+            Ok(item) => loaded.items.push((path, item)),
+            Err(err) => {
+                tracing::warn!(kind, file = %path.display(), reason = %err, "skipping file");
+                loaded.skipped.push((path, err));
+            }
+        }
+    }
+    Ok(loaded)
+}
+
+/// Reads and parses one file.
+pub fn load_file<T: Item>(path: &Path) -> Result<T, Error> {
+    read_and_parse(path, T::from_markdown)
+}
+
+fn read_and_parse<T>(
+    path: &Path,
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+) -> Result<T, Error> {
+    let text = fs::read_to_string(path).map_err(|source| Error::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text).map_err(|source| Error::Parse {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The visible `*.md` files directly in `dir`, sorted by name; none if `dir` does not exist.
+pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(Error::ListDir {
+                path: dir.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|source| Error::ListDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || !name.ends_with(".md") {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Writes `item` into `dir` (created if needed) and returns the file's path.
+pub fn write<T: Item>(dir: &Path, item: &T) -> Result<PathBuf, Error> {
+    let target = match find_path(dir, item.id())? {
+        Some(existing) => existing,
+        None => free_name(dir, &item.file_stem()),
+    };
+    state_file::write_atomic(&target, item.to_markdown().as_bytes())?;
+    tracing::debug!(kind = T::KIND, id = item.id(), file = %target.display(), "wrote file");
+    Ok(target)
+}
+
+/// The first of `<stem>.md`, `<stem>-2.md`, … that does not exist yet (a file holding the
+/// item's own id was already found by [`find_path`]).
+fn free_name(dir: &Path, stem: &str) -> PathBuf {
+    slug::candidates(stem)
+        .map(|name| dir.join(name))
+        .find(|path| !path.exists())
+        .unwrap_or_else(|| dir.join(format!("{stem}.md")))
+}
+
+/// Deletes the file in `dir` whose YAML `id` is `id`; returns its path, or `None` if no file
+/// holds that id.
+pub fn remove(dir: &Path, id: &str) -> Result<Option<PathBuf>, Error> {
+    let Some(path) = find_path(dir, id)? else {
+        return Ok(None);
+    };
+    fs::remove_file(&path).map_err(|source| Error::Remove {
+        path: path.clone(),
+        source,
+    })?;
+    tracing::debug!(id, file = %path.display(), "removed file");
+    Ok(Some(path))
+}
+
+/// The first file (by name) in `dir` whose YAML `id` is `id`, whether or not the rest of it
+/// is valid.
+pub fn find_path(dir: &Path, id: &str) -> Result<Option<PathBuf>, Error> {
+    Ok(markdown_files(dir)?
+        .into_iter()
+        .find(|path| yaml_id_of(path).as_deref() == Some(id)))
+}
+
+/// Just the `id` key of a file, if it can be read.
+fn yaml_id_of(path: &Path) -> Option<String> {
+    #[derive(Deserialize)]
+    struct IdOnly {
+        id: Option<Text>,
+    }
+    let text = fs::read_to_string(path).ok()?;
+    let parts = frontmatter::split(&text).ok()?;
+    let peek: IdOnly = serde_yaml::from_str(parts.yaml).ok()?;
+    peek.id.map(|t| t.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::JobSettings;
+
+    fn routine(id: &str, message: &str) -> Routine {
+        Routine {
+            id: crate::jobs::JobId(id.to_owned()),
+            message: message.to_owned(),
+            cron: "0 9 * * *".to_owned(),
+            settings: JobSettings::default(),
+        }
+    }
+
+    #[test]
+    fn missing_directory_loads_empty() {
+        let tmp = tempfile::tempdir().unwrap();
+        let loaded = load_dir::<Routine>(&tmp.path().join("nope")).unwrap();
+        assert!(loaded.items.is_empty() && loaded.skipped.is_empty());
+    }
+
+    #[test]
+    fn hidden_and_non_markdown_files_are_ignored() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join(".swap.md"), "junk").unwrap();
+        fs::write(tmp.path().join("notes.txt"), "junk").unwrap();
+        let loaded = load_dir::<Routine>(tmp.path()).unwrap();
+        assert!(loaded.items.is_empty() && loaded.skipped.is_empty());
+    }
+
+    #[test]
+    fn rewrite_keeps_a_renamed_file_in_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let first = write(tmp.path(), &routine("aaaa0001", "Old words")).unwrap();
+        let second = write(tmp.path(), &routine("aaaa0001", "New words")).unwrap();
+        assert_eq!(first, second);
+        assert_eq!(markdown_files(tmp.path()).unwrap().len(), 1);
+        let back: Routine = load_file(&second).unwrap();
+        assert_eq!(back.message, "New words");
+    }
+
+    #[test]
+    fn unparseable_file_at_the_slug_counts_as_taken() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("hello.md"), "not frontmatter").unwrap();
+        let path = write(tmp.path(), &routine("aaaa0002", "Hello")).unwrap();
+        assert_eq!(path, tmp.path().join("hello-2.md"));
+        assert_eq!(
+            fs::read_to_string(tmp.path().join("hello.md")).unwrap(),
+            "not frontmatter"
+        );
+    }
+
+    #[test]
+    fn remove_unknown_id_is_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), &routine("aaaa0003", "Keep me")).unwrap();
+        assert_eq!(remove(tmp.path(), "ffffffff").unwrap(), None);
+        assert_eq!(markdown_files(tmp.path()).unwrap().len(), 1);
+    }
+}
