@@ -4,6 +4,7 @@
 //! process exits 1.
 
 mod cli;
+mod console;
 mod logging;
 mod startup;
 

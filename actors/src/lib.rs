@@ -23,4 +23,5 @@ pub mod scheduler;
 pub mod settings;
 pub mod skills;
 pub mod state_file;
+pub mod supervisor;
 pub mod webhook_spec;

@@ -33,7 +33,6 @@ pub mod webhook_prompt;
 mod test_jobs;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
@@ -197,13 +196,30 @@ impl Scheduler {
         }
     }
 
+    /// The skills `job` names, read now (edits take effect at the next fire). Unknown names are
+    /// left out here and noted in the prompt by the skills section.
+    fn job_skills(&self, job: &Job) -> Vec<Skill> {
+        let dir = self.config.data_dir.skills();
+        let names = job.settings().skills.as_deref().unwrap_or(&[]);
+        names
+            .iter()
+            .filter_map(|name| match crate::skills::read_skill(&dir, name) {
+                Ok(found) => found,
+                Err(e) => {
+                    tracing::warn!(skill = %name, job = %job.id(), cause = %e, "skill could not be read");
+                    None
+                }
+            })
+            .collect()
+    }
+
     fn spawn_fire(&mut self, due: Due, now: DateTime<Utc>, ctx: &mut Context<Self>) {
         let items = if due.job.settings().background {
             self.plan.forward_items(now)
         } else {
             Vec::new()
         };
-        let skills: Arc<Vec<Skill>> = Arc::new(crate::skills::load_skills(&self.config.data_dir.skills()));
+        let skills = self.job_skills(&due.job);
         let budget = self.budget.clone();
         let busy = self.busy.clone();
         let sink = self.sink.clone();

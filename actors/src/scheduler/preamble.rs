@@ -24,7 +24,28 @@ pub struct BudgetFacts {
     pub next_refill_in_minutes: Option<u32>,
 }
 
+impl From<&crate::ping_budget::BudgetSnapshot> for BudgetFacts {
+    fn from(s: &crate::ping_budget::BudgetSnapshot) -> Self {
+        BudgetFacts {
+            available: s.whole_tokens,
+            capacity: s.capacity,
+            refill_minutes: s.refill_rate_minutes,
+            next_refill_in_minutes: s.next_refill_in_minutes,
+        }
+    }
+}
+
 impl BudgetFacts {
+    /// What to assume when the budget cannot be read: nothing to spend.
+    pub fn empty() -> Self {
+        BudgetFacts {
+            available: 0,
+            capacity: 0,
+            refill_minutes: 90,
+            next_refill_in_minutes: None,
+        }
+    }
+
     /// The status line: `budget: 3/5 (next refill in 42 min)`, or `budget: 5/5` when full.
     pub fn status_line(&self) -> String {
         match self.next_refill_in_minutes {

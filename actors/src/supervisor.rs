@@ -1,0 +1,264 @@
+//! The Supervisor: starts the actors in order, restarts one that fails, and logs every start,
+//! stop, restart and failure with its cause.
+//!
+//! Start order follows the dependencies: [`PingBudget`] and [`PendingUpdates`] first (they only
+//! own state), then the [`Scheduler`] (which asks the budget at fire time). Each child runs
+//! under an actix `Supervisor`, so a restart keeps its address — whoever holds a handle keeps
+//! talking to it — and the child reloads its state from disk in `started`.
+//!
+//! Messages: [`GetHandles`] (the children's addresses, for surfaces), [`RestartChild`] (stop a
+//! child with a cause; it comes back fresh), [`Shutdown`] (stop the children in reverse order,
+//! then the system). A watchdog notices a child that died without a restart (a panic inside a
+//! handler takes its context down) and shuts the bot down with that as the reason, rather than
+//! run on with a missing part.
+
+use std::fmt;
+use std::time::Duration;
+
+use actix::prelude::*;
+use chrono_tz::Tz;
+
+use crate::clock::SharedClock;
+use crate::data_dir::DataDir;
+use crate::pending_updates::PendingUpdates;
+use crate::ping_budget::PingBudget;
+use crate::scheduler::skill_section::CommandLimits;
+use crate::scheduler::{FireJob, IsBusy, Scheduler, SchedulerConfig};
+
+/// How often the watchdog checks that every child is alive.
+const WATCHDOG_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The supervised children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Child {
+    /// The ping budget.
+    PingBudget,
+    /// The pending-updates queue.
+    PendingUpdates,
+    /// The scheduler.
+    Scheduler,
+}
+
+impl fmt::Display for Child {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Child::PingBudget => "ping_budget",
+            Child::PendingUpdates => "pending_updates",
+            Child::Scheduler => "scheduler",
+        })
+    }
+}
+
+/// Stop so the actor's supervisor restarts it fresh (its state reloads from disk).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct Restart {
+    /// Why, for the log.
+    pub cause: String,
+}
+
+macro_rules! restartable {
+    ($actor:ty, $name:literal) => {
+        impl Handler<Restart> for $actor {
+            type Result = ();
+            fn handle(&mut self, msg: Restart, ctx: &mut Self::Context) {
+                tracing::warn!(actor = $name, cause = %msg.cause, "actor stopping for a restart");
+                ctx.stop();
+            }
+        }
+    };
+}
+restartable!(PingBudget, "ping_budget");
+restartable!(PendingUpdates, "pending_updates");
+restartable!(Scheduler, "scheduler");
+
+impl Supervised for Scheduler {
+    fn restarting(&mut self, _ctx: &mut Self::Context) {
+        tracing::info!(actor = "scheduler", "actor restarting");
+    }
+}
+
+/// The children's addresses.
+#[derive(Clone)]
+pub struct Handles {
+    /// The ping budget.
+    pub ping_budget: Addr<PingBudget>,
+    /// The pending-updates queue.
+    pub pending_updates: Addr<PendingUpdates>,
+    /// The scheduler.
+    pub scheduler: Addr<Scheduler>,
+}
+
+/// What the supervisor needs to start the children.
+#[derive(Clone)]
+pub struct SupervisorConfig {
+    /// The data directory.
+    pub data_dir: DataDir,
+    /// The configured zone.
+    pub tz: Tz,
+    /// The clock every child reads.
+    pub clock: SharedClock,
+    /// Watch the job directories for changes.
+    pub watch_jobs: bool,
+}
+
+/// Asks for the children's addresses.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Handles")]
+pub struct GetHandles;
+
+/// Restart one child, logging the cause.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct RestartChild {
+    /// Which child.
+    pub child: Child,
+    /// Why.
+    pub cause: String,
+}
+
+/// Stop everything, children in reverse start order.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct Shutdown {
+    /// Why, for the log (and the user).
+    pub reason: String,
+}
+
+/// The supervisor actor.
+pub struct Supervisor {
+    handles: Handles,
+    stopping: bool,
+}
+
+impl Supervisor {
+    /// Starts the children in order and the supervisor over them. `sink` receives fired jobs;
+    /// `busy` answers whether the user is mid-turn (none yet: never busy).
+    pub fn start(
+        config: SupervisorConfig,
+        sink: Recipient<FireJob>,
+        busy: Option<Recipient<IsBusy>>,
+    ) -> Addr<Supervisor> {
+        let SupervisorConfig {
+            data_dir,
+            tz,
+            clock,
+            watch_jobs,
+        } = config;
+        let started = |child: Child| tracing::info!(actor = %child, "actor started by supervisor");
+
+        let budget_clock = clock.clone();
+        let budget_dir = data_dir.clone();
+        let ping_budget = actix::Supervisor::start(move |_| {
+            PingBudget::in_data_dir(&budget_dir, budget_clock, tz)
+        });
+        started(Child::PingBudget);
+
+        let pending_clock = clock.clone();
+        let pending_dir = data_dir.clone();
+        let pending_updates = actix::Supervisor::start(move |_| {
+            PendingUpdates::in_data_dir(&pending_dir, pending_clock, tz)
+        });
+        started(Child::PendingUpdates);
+
+        let sched_config = SchedulerConfig {
+            data_dir,
+            tz,
+            clock,
+            limits: CommandLimits::default(),
+            watch: watch_jobs,
+        };
+        let sched_budget = ping_budget.clone();
+        let scheduler = actix::Supervisor::start(move |_| {
+            Scheduler::new(sched_config, sink, sched_budget, busy)
+        });
+        started(Child::Scheduler);
+
+        Supervisor {
+            handles: Handles {
+                ping_budget,
+                pending_updates,
+                scheduler,
+            },
+            stopping: false,
+        }
+        .start()
+    }
+
+    fn dead_child(&self) -> Option<Child> {
+        let h = &self.handles;
+        if !h.ping_budget.connected() {
+            Some(Child::PingBudget)
+        } else if !h.pending_updates.connected() {
+            Some(Child::PendingUpdates)
+        } else if !h.scheduler.connected() {
+            Some(Child::Scheduler)
+        } else {
+            None
+        }
+    }
+}
+
+impl Actor for Supervisor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        tracing::info!(actor = "supervisor", "supervisor started");
+        ctx.run_interval(WATCHDOG_INTERVAL, |act, ctx| {
+            if act.stopping {
+                return;
+            }
+            if let Some(child) = act.dead_child() {
+                tracing::error!(actor = %child, cause = "its context ended without a restart (a panic?)", "actor failed");
+                ctx.notify(Shutdown {
+                    reason: format!("the {child} actor failed"),
+                });
+            }
+        });
+    }
+
+    fn stopped(&mut self, _ctx: &mut Self::Context) {
+        tracing::info!(actor = "supervisor", "supervisor stopped");
+    }
+}
+
+impl Handler<GetHandles> for Supervisor {
+    type Result = MessageResult<GetHandles>;
+    fn handle(&mut self, _msg: GetHandles, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.handles.clone())
+    }
+}
+
+impl Handler<RestartChild> for Supervisor {
+    type Result = ();
+    fn handle(&mut self, msg: RestartChild, _ctx: &mut Self::Context) {
+        tracing::warn!(actor = %msg.child, cause = %msg.cause, "restarting actor");
+        let restart = Restart { cause: msg.cause };
+        match msg.child {
+            Child::PingBudget => self.handles.ping_budget.do_send(restart),
+            Child::PendingUpdates => self.handles.pending_updates.do_send(restart),
+            Child::Scheduler => self.handles.scheduler.do_send(restart),
+        }
+    }
+}
+
+impl Handler<Shutdown> for Supervisor {
+    type Result = ();
+    fn handle(&mut self, msg: Shutdown, ctx: &mut Self::Context) {
+        if std::mem::replace(&mut self.stopping, true) {
+            return;
+        }
+        tracing::info!(reason = %msg.reason, "shutting down");
+        // Reverse start order: nothing fires while the state owners are going away.
+        for child in [Child::Scheduler, Child::PendingUpdates, Child::PingBudget] {
+            tracing::info!(actor = %child, "stopping actor");
+        }
+        let h = self.handles.clone();
+        let stop_all = async move {
+            // Arbiter-level stop: the children's contexts end with the system.
+            drop(h);
+            System::current().stop();
+        };
+        ctx.spawn(stop_all.into_actor(self));
+    }
+}
