@@ -1,5 +1,22 @@
 //! Webhook specs: `webhooks/<name>.md`, what an external `POST /hook/<id>` may start (SPEC §3, §13).
+//!
+//! Like routines, a spec is YAML frontmatter plus a markdown body (the prompt template). The
+//! YAML `id` is the one in the URL, as in the original; the file name does not matter when
+//! reading, and [`store::write`] names a new file `<id>.md`. `fields` is a JSON Schema written
+//! as YAML and kept as JSON. The original never wrote these files; [`to_markdown`] writes the
+//! same layout as the other kinds, with `fields` rendered as block YAML.
 
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::jobs::frontmatter::{self, ParseError, Writer};
+use crate::jobs::routine::validate_id;
+use crate::jobs::settings_file::{parse_model, parse_update_mode};
+use crate::jobs::slug;
+use crate::jobs::store::{self, Item, Loaded};
+use crate::jobs::yaml_scalars::{Flag, Text, TextList};
 use crate::jobs::{ModelChoice, UpdateMode};
 
 /// A validated webhook spec.
@@ -23,4 +40,280 @@ pub struct WebhookSpec {
     pub allowed_tools: Option<Vec<String>>,
     /// The prompt template with `{field}` placeholders (the markdown body).
     pub template: String,
+}
+
+/// A webhook spec file's YAML as written, before validation (unknown keys are ignored).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct WebhookSpecFile {
+    /// `id`.
+    pub id: Option<Text>,
+    /// `fields`: a JSON Schema, written as YAML.
+    pub fields: Option<serde_yaml::Value>,
+    /// `isolated`.
+    pub isolated: Option<Flag>,
+    /// `model`.
+    pub model: Option<Text>,
+    /// `thinking`.
+    pub thinking: Option<Flag>,
+    /// `allow-ping`.
+    #[serde(alias = "allow_ping")]
+    pub allow_ping: Option<Flag>,
+    /// `update-main-session`.
+    #[serde(alias = "update_main_session")]
+    pub update_main_session: Option<Text>,
+    /// `allowed-tools`.
+    #[serde(alias = "allowed_tools")]
+    pub allowed_tools: Option<TextList>,
+}
+
+impl WebhookSpecFile {
+    /// Checks the fields and builds the spec; `template` is the file's body.
+    pub fn validate(self, template: &str) -> Result<WebhookSpec, ParseError> {
+        let id = validate_id(self.id)?.0;
+        let fields = self.fields.ok_or(ParseError::Missing { field: "fields" })?;
+        let fields = serde_json::to_value(&fields).map_err(|e| ParseError::BadWebhookFields {
+            reason: e.to_string(),
+        })?;
+        if !fields.is_object() {
+            return Err(ParseError::BadWebhookFields {
+                reason: "it is not a mapping".to_owned(),
+            });
+        }
+        Ok(WebhookSpec {
+            id,
+            fields,
+            isolated: self.isolated.is_some_and(|f| f.0),
+            model: parse_model(self.model)?,
+            thinking: self.thinking.is_none_or(|f| f.0),
+            allow_ping: self.allow_ping.is_none_or(|f| f.0),
+            update_main_session: parse_update_mode(self.update_main_session)?,
+            allowed_tools: self.allowed_tools.map(|l| l.0),
+            template: template.to_owned(),
+        })
+    }
+}
+
+/// Parses a whole webhook spec file.
+pub fn parse(text: &str) -> Result<WebhookSpec, ParseError> {
+    let parts = frontmatter::split(text)?;
+    frontmatter::parse_yaml::<WebhookSpecFile>(parts.yaml)?.validate(parts.body)
+}
+
+/// The file's bytes: keys in the original's field order (id, fields, isolated, model,
+/// thinking, allow-ping, update-main-session, allowed-tools), defaults left out, `fields` as
+/// block YAML (see [`schema_yaml`]).
+pub fn to_markdown(spec: &WebhookSpec) -> String {
+    let mut w = Writer::new();
+    w.text("id", &spec.id);
+    w.block("fields", &schema_yaml(&spec.fields));
+    if spec.isolated {
+        w.flag("isolated", true);
+    }
+    if let Some(model) = spec.model {
+        w.text("model", model.as_str());
+    }
+    if !spec.thinking {
+        w.flag("thinking", false);
+    }
+    if !spec.allow_ping {
+        w.flag("allow-ping", false);
+    }
+    if spec.update_main_session != UpdateMode::default() {
+        w.text("update-main-session", spec.update_main_session.as_str());
+    }
+    if let Some(tools) = &spec.allowed_tools {
+        w.list("allowed-tools", tools);
+    }
+    w.finish(&spec.template)
+}
+
+/// A JSON value as block YAML, two spaces per level, in the style of the rest of the file:
+/// strings double-quoted (so YAML 1.1 readers such as the original's do not turn `yes` or
+/// `on` into booleans), keys bare when they are plain words, list entries as `- ` lines
+/// indented under their key like `allowed-tools`.
+pub fn schema_yaml(value: &Value) -> String {
+    let mut out = String::new();
+    match value {
+        Value::Object(map) if !map.is_empty() => write_object(&mut out, map, 0),
+        Value::Array(items) if !items.is_empty() => write_array(&mut out, items, 0),
+        other => {
+            out.push_str(&scalar(other));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn write_object(out: &mut String, map: &serde_json::Map<String, Value>, indent: usize) {
+    for (key, value) in map {
+        out.push_str(&" ".repeat(indent));
+        out.push_str(&yaml_key(key));
+        out.push(':');
+        write_nested(out, value, indent + 2);
+    }
+}
+
+fn write_array(out: &mut String, items: &[Value], indent: usize) {
+    for item in items {
+        out.push_str(&" ".repeat(indent));
+        out.push('-');
+        match item {
+            // A container item starts on the dash's line: render it one level deeper and
+            // put the dash where its first line's indentation was.
+            Value::Object(map) if !map.is_empty() => {
+                let mut inner = String::new();
+                write_object(&mut inner, map, indent + 2);
+                out.push_str(&inner[indent + 1..]);
+            }
+            Value::Array(inner_items) if !inner_items.is_empty() => {
+                let mut inner = String::new();
+                write_array(&mut inner, inner_items, indent + 2);
+                out.push_str(&inner[indent + 1..]);
+            }
+            other => {
+                out.push(' ');
+                out.push_str(&scalar(other));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// After a `key:`: a scalar on the same line, a container on the following lines.
+fn write_nested(out: &mut String, value: &Value, indent: usize) {
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            out.push('\n');
+            write_object(out, map, indent);
+        }
+        Value::Array(items) if !items.is_empty() => {
+            out.push('\n');
+            write_array(out, items, indent);
+        }
+        other => {
+            out.push(' ');
+            out.push_str(&scalar(other));
+            out.push('\n');
+        }
+    }
+}
+
+fn scalar(value: &Value) -> String {
+    match value {
+        Value::String(s) => frontmatter::quote(s),
+        Value::Object(_) => "{}".to_owned(),
+        Value::Array(_) => "[]".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// A key is written bare when YAML (1.1 or 1.2) would read it back as the same string.
+fn yaml_key(key: &str) -> String {
+    const WORDS: [&str; 11] = [
+        "y", "n", "yes", "no", "on", "off", "true", "false", "null", "=", "<<",
+    ];
+    let plain = key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '$' | '.'))
+        && !WORDS.contains(&key.to_ascii_lowercase().as_str());
+    if plain {
+        key.to_owned()
+    } else {
+        frontmatter::quote(key)
+    }
+}
+
+impl Item for WebhookSpec {
+    const KIND: &'static str = "webhook spec";
+    fn id(&self) -> &str {
+        &self.id
+    }
+    /// Specs are named after their id (`webhooks/<id>.md`), the name in their URL.
+    fn file_stem(&self) -> String {
+        slug::file_stem(&self.id, &self.id)
+    }
+    fn from_markdown(text: &str) -> Result<Self, ParseError> {
+        parse(text)
+    }
+    fn to_markdown(&self) -> String {
+        to_markdown(self)
+    }
+}
+
+/// Loads every spec in `webhooks/`, skipping (and logging) bad files.
+pub fn load_specs(dir: &Path) -> Result<Loaded<WebhookSpec>, store::Error> {
+    store::load_dir(dir)
+}
+
+/// The valid spec whose YAML `id` is `id`, if any (the first by file name).
+pub fn find_spec(dir: &Path, id: &str) -> Result<Option<WebhookSpec>, store::Error> {
+    Ok(load_specs(dir)?
+        .into_items()
+        .into_iter()
+        .find(|spec| spec.id == id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GITHUB_CI: &str = "---\nid: \"github-ci\"\nisolated: true\nmodel: \"haiku\"\nfields:\n  type: object\n  required: [repo, status]\n  properties:\n    repo:\n      type: string\n      maxLength: 200\n    status:\n      type: string\n      enum: [success, failure]\n---\nCI for {repo}: {status}.\n";
+
+    #[test]
+    fn reads_schema_settings_and_template() {
+        let spec = parse(GITHUB_CI).unwrap();
+        assert_eq!(spec.id, "github-ci");
+        assert!(spec.isolated && spec.thinking && spec.allow_ping);
+        assert_eq!(spec.model, Some(ModelChoice::Haiku));
+        assert_eq!(spec.fields["properties"]["repo"]["maxLength"], 200);
+        assert_eq!(
+            spec.fields["required"],
+            serde_json::json!(["repo", "status"])
+        );
+        assert_eq!(spec.template, "CI for {repo}: {status}.");
+    }
+
+    #[test]
+    fn fields_must_be_present_and_a_mapping() {
+        let missing = parse("---\nid: \"x\"\n---\nt\n").unwrap_err();
+        assert_eq!(missing.to_string(), "missing required field `fields`");
+        let scalar = parse("---\nid: \"x\"\nfields: 3\n---\nt\n").unwrap_err();
+        assert!(matches!(scalar, ParseError::BadWebhookFields { .. }));
+    }
+
+    #[test]
+    fn written_spec_reads_back_equal() {
+        let spec = parse(GITHUB_CI).unwrap();
+        let text = to_markdown(&spec);
+        assert!(
+            text.starts_with("---\nid: \"github-ci\"\nfields:\n  "),
+            "{text}"
+        );
+        assert_eq!(parse(&text).unwrap(), spec);
+    }
+
+    #[test]
+    fn schema_yaml_quotes_strings_and_nests_lists() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "on": {"enum": ["yes", 1, null, true]},
+            "anyOf": [{"required": ["a"], "type": "object"}, [1, 2], {}],
+            "required": []
+        });
+        let yaml = schema_yaml(&schema);
+        assert_eq!(
+            yaml,
+            "anyOf:\n  - required:\n      - \"a\"\n    type: \"object\"\n  - - 1\n    - 2\n  - {}\n\"on\":\n  enum:\n    - \"yes\"\n    - 1\n    - null\n    - true\nrequired: []\ntype: \"object\"\n"
+        );
+        let back: Value = serde_yaml::from_str(&yaml).unwrap();
+        assert_eq!(back, schema);
+    }
+
+    #[test]
+    fn file_is_named_by_id() {
+        let spec = parse(GITHUB_CI).unwrap();
+        assert_eq!(Item::file_stem(&spec), "github-ci");
+    }
 }
