@@ -108,7 +108,8 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
             );
         }
         ReminderCommand::List => {
-            let loaded = store::load_dir::<Reminder>(&data.reminders());
+            let loaded = store::load_dir::<Reminder>(&data.reminders())
+                .with_context(|| format!("reading {}", data.reminders().display()))?;
             if loaded.items.is_empty() {
                 println!("no pending reminders");
             }
@@ -124,7 +125,7 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
             }
         }
         ReminderCommand::Cancel { id } => {
-            match store::remove::<Reminder>(&data.reminders(), &id)
+            match store::remove(&data.reminders(), &id)
                 .with_context(|| format!("removing reminder {id}"))?
             {
                 Some(path) => {

@@ -65,7 +65,8 @@ pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
             );
         }
         RoutineCommand::List => {
-            let loaded = store::load_dir::<Routine>(&data.routines());
+            let loaded = store::load_dir::<Routine>(&data.routines())
+                .with_context(|| format!("reading {}", data.routines().display()))?;
             if loaded.items.is_empty() {
                 println!("no routines");
             }
@@ -79,7 +80,7 @@ pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
             }
         }
         RoutineCommand::Cancel { id } => {
-            match store::remove::<Routine>(&data.routines(), &id)
+            match store::remove(&data.routines(), &id)
                 .with_context(|| format!("removing routine {id}"))?
             {
                 Some(path) => {

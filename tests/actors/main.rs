@@ -1,4 +1,5 @@
 //! Actor tier: single actors driven through their mailboxes, with a manual clock and a fresh
 //! directory per test.
 
+mod scheduler;
 mod state_actors;

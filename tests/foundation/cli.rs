@@ -46,7 +46,13 @@ fn stderr(o: &Output) -> String {
 }
 
 fn assert_rejected(o: &Output, needle: &str) {
-    assert_eq!(o.status.code(), Some(1), "stdout: {}\nstderr: {}", stdout(o), stderr(o));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "stdout: {}\nstderr: {}",
+        stdout(o),
+        stderr(o)
+    );
     assert!(
         stderr(o).contains(needle),
         "stderr should mention {needle:?}: {}",
@@ -57,7 +63,9 @@ fn assert_rejected(o: &Output, needle: &str) {
 /// The id printed by `scheduled <id>: ...`.
 fn scheduled_id(o: &Output) -> String {
     let out = stdout(o);
-    let rest = out.strip_prefix("scheduled ").unwrap_or_else(|| panic!("unexpected output {out:?}"));
+    let rest = out
+        .strip_prefix("scheduled ")
+        .unwrap_or_else(|| panic!("unexpected output {out:?}"));
     rest.split(':').next().unwrap().to_owned()
 }
 
@@ -79,7 +87,14 @@ fn help_lists_the_job_commands() {
 #[test]
 fn routine_add_writes_a_slug_named_file_and_prints_the_schedule() {
     let env = Env::new();
-    let o = env.run(&["routine", "add", "--cron", "30 8 * * 1-5", "-m", "Morning briefing!"]);
+    let o = env.run(&[
+        "routine",
+        "add",
+        "--cron",
+        "30 8 * * 1-5",
+        "-m",
+        "Morning briefing!",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let id = scheduled_id(&o);
     assert_eq!(id.len(), 8);
@@ -100,10 +115,27 @@ fn routine_add_writes_a_slug_named_file_and_prints_the_schedule() {
 fn routine_add_with_every_flag_writes_every_field() {
     let env = Env::new();
     let o = env.run(&[
-        "routine", "add", "--cron", "0 9 * * *", "-m", "check email", "-d", "email triage",
-        "--background", "--model", "haiku", "--no-thinking", "--isolated",
-        "--update-main-session", "always", "--no-ping", "--allowed-tools", "Read", "Bash(git status:*)",
-        "--skills", "inbox-zero",
+        "routine",
+        "add",
+        "--cron",
+        "0 9 * * *",
+        "-m",
+        "check email",
+        "-d",
+        "email triage",
+        "--background",
+        "--model",
+        "haiku",
+        "--no-thinking",
+        "--isolated",
+        "--update-main-session",
+        "always",
+        "--no-ping",
+        "--allowed-tools",
+        "Read",
+        "Bash(git status:*)",
+        "--skills",
+        "inbox-zero",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let id = scheduled_id(&o);
@@ -131,23 +163,65 @@ fn routine_list_and_cancel_round_trip() {
     assert_eq!(stdout(&empty), "no routines\n");
     let id = scheduled_id(&env.run(&["routine", "add", "--cron", "0 7 * * *", "-m", "wake up"]));
     let list = stdout(&env.run(&["routine", "list"]));
-    assert!(list.contains(&id) && list.contains("cron '0 7 * * *'") && list.contains("wake up"), "{list}");
+    assert!(
+        list.contains(&id) && list.contains("cron '0 7 * * *'") && list.contains("wake up"),
+        "{list}"
+    );
     let cancel = env.run(&["routine", "cancel", &id]);
     assert_eq!(stdout(&cancel), format!("cancelled {id}\n"));
     assert!(env.files("routines").is_empty());
-    assert_rejected(&env.run(&["routine", "cancel", &id]), &format!("routine {id} not found"));
+    assert_rejected(
+        &env.run(&["routine", "cancel", &id]),
+        &format!("routine {id} not found"),
+    );
 }
 
 #[test]
 fn bad_routine_input_is_rejected_and_writes_nothing() {
     let env = Env::new();
     let cases: &[(&[&str], &str)] = &[
-        (&["routine", "add", "--cron", "0 9 * *", "-m", "x"], "invalid cron"),
-        (&["routine", "add", "--cron", "61 9 * * *", "-m", "x"], "invalid cron"),
-        (&["routine", "add", "--cron", "0 9 * * 8", "-m", "x"], "invalid cron"),
-        (&["routine", "add", "--cron", "0 9 * * *", "-m", "x", "--update-main-session", "sometimes"], "sometimes"),
-        (&["routine", "add", "--cron", "0 9 * * *", "-m", "x", "--model", "gpt"], "gpt"),
-        (&["routine", "add", "--cron", "0 9 * * *", "-m", "   "], "must not be empty"),
+        (
+            &["routine", "add", "--cron", "0 9 * *", "-m", "x"],
+            "invalid cron",
+        ),
+        (
+            &["routine", "add", "--cron", "61 9 * * *", "-m", "x"],
+            "invalid cron",
+        ),
+        (
+            &["routine", "add", "--cron", "0 9 * * 8", "-m", "x"],
+            "invalid cron",
+        ),
+        (
+            &[
+                "routine",
+                "add",
+                "--cron",
+                "0 9 * * *",
+                "-m",
+                "x",
+                "--update-main-session",
+                "sometimes",
+            ],
+            "sometimes",
+        ),
+        (
+            &[
+                "routine",
+                "add",
+                "--cron",
+                "0 9 * * *",
+                "-m",
+                "x",
+                "--model",
+                "gpt",
+            ],
+            "gpt",
+        ),
+        (
+            &["routine", "add", "--cron", "0 9 * * *", "-m", "   "],
+            "must not be empty",
+        ),
         (&["routine", "add", "-m", "no cron"], "--cron"),
     ];
     for (args, needle) in cases {
@@ -165,28 +239,56 @@ fn reminder_add_fires_after_the_delay_in_the_configured_zone() {
     assert!(o.status.success(), "{}", stderr(&o));
     let id = scheduled_id(&o);
     let text = read(&env.files("reminders")[0]);
-    let run_at_line = text.lines().find(|l| l.starts_with("run-at: ")).expect("run-at line");
+    let run_at_line = text
+        .lines()
+        .find(|l| l.starts_with("run-at: "))
+        .expect("run-at line");
     let raw = run_at_line.trim_start_matches("run-at: ").trim_matches('"');
     let run_at = chrono::DateTime::parse_from_rfc3339(raw).expect("ISO datetime with offset");
     let offset = run_at.offset().local_minus_utc();
-    assert!(offset == -5 * 3600 || offset == -4 * 3600, "New York offset, got {offset}");
+    assert!(
+        offset == -5 * 3600 || offset == -4 * 3600,
+        "New York offset, got {offset}"
+    );
     let delta = run_at.with_timezone(&chrono::Utc) - before;
     assert!(delta >= chrono::Duration::minutes(30) && delta < chrono::Duration::minutes(31));
-    assert!(stdout(&o).starts_with(&format!("scheduled {id}: at {} -- take a break", &raw[..16])));
-    assert!(!text.contains("chain"), "plain reminder carries no chain fields: {text}");
+    assert!(stdout(&o).starts_with(&format!(
+        "scheduled {id}: at {} -- take a break",
+        &raw[..16]
+    )));
+    assert!(
+        !text.contains("chain"),
+        "plain reminder carries no chain fields: {text}"
+    );
 }
 
 #[test]
 fn chain_root_records_its_own_id_as_parent() {
     let env = Env::new();
-    let o = env.run(&["reminder", "add", "--delay", "5", "-m", "did you start?", "--background", "--max-chain", "3"]);
+    let o = env.run(&[
+        "reminder",
+        "add",
+        "--delay",
+        "5",
+        "-m",
+        "did you start?",
+        "--background",
+        "--max-chain",
+        "3",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let id = scheduled_id(&o);
     assert!(stdout(&o).contains("  (chain 0/3)"), "{}", stdout(&o));
     let text = read(&env.files("reminders")[0]);
     assert!(text.contains("max-chain: 3\n"), "{text}");
-    assert!(text.contains(&format!("chain-parent: \"{id}\"\n")), "{text}");
-    assert!(!text.contains("chain-depth"), "depth 0 is the default: {text}");
+    assert!(
+        text.contains(&format!("chain-parent: \"{id}\"\n")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("chain-depth"),
+        "depth 0 is the default: {text}"
+    );
 }
 
 #[test]
@@ -195,9 +297,47 @@ fn bad_reminder_input_is_rejected_and_writes_nothing() {
     let cases: &[(&[&str], &str)] = &[
         (&["reminder", "add", "--delay", "-5", "-m", "x"], "--delay"),
         (&["reminder", "add", "--delay", "soon", "-m", "x"], "soon"),
-        (&["reminder", "add", "--delay", "5", "-m", "x", "--max-chain", "2", "--chain-depth", "3"], "--chain-depth 3"),
-        (&["reminder", "add", "--delay", "5", "-m", "x", "--update-main-session", "never"], "never"),
-        (&["reminder", "add", "--delay", "5", "-m", "x", "--max-chain", "-1"], "-1"),
+        (
+            &[
+                "reminder",
+                "add",
+                "--delay",
+                "5",
+                "-m",
+                "x",
+                "--max-chain",
+                "2",
+                "--chain-depth",
+                "3",
+            ],
+            "--chain-depth 3",
+        ),
+        (
+            &[
+                "reminder",
+                "add",
+                "--delay",
+                "5",
+                "-m",
+                "x",
+                "--update-main-session",
+                "never",
+            ],
+            "never",
+        ),
+        (
+            &[
+                "reminder",
+                "add",
+                "--delay",
+                "5",
+                "-m",
+                "x",
+                "--max-chain",
+                "-1",
+            ],
+            "-1",
+        ),
     ];
     for (args, needle) in cases {
         assert_rejected(&env.run(args), needle);
@@ -208,15 +348,24 @@ fn bad_reminder_input_is_rejected_and_writes_nothing() {
 #[test]
 fn reminder_list_orders_by_time_and_cancel_removes() {
     let env = Env::new();
-    assert_eq!(stdout(&env.run(&["reminder", "list"])), "no pending reminders\n");
+    assert_eq!(
+        stdout(&env.run(&["reminder", "list"])),
+        "no pending reminders\n"
+    );
     let late = scheduled_id(&env.run(&["reminder", "add", "--delay", "90", "-m", "later one"]));
     let soon = scheduled_id(&env.run(&["reminder", "add", "--delay", "10", "-m", "sooner one"]));
     let list = stdout(&env.run(&["reminder", "list"]));
     let (a, b) = (list.find(&soon).unwrap(), list.find(&late).unwrap());
     assert!(a < b, "sooner first: {list}");
-    assert_eq!(stdout(&env.run(&["reminder", "cancel", &soon])), format!("cancelled {soon}\n"));
+    assert_eq!(
+        stdout(&env.run(&["reminder", "cancel", &soon])),
+        format!("cancelled {soon}\n")
+    );
     assert_eq!(env.files("reminders").len(), 1);
-    assert_rejected(&env.run(&["reminder", "cancel", "ffffffff"]), "reminder ffffffff not found");
+    assert_rejected(
+        &env.run(&["reminder", "cancel", "ffffffff"]),
+        "reminder ffffffff not found",
+    );
 }
 
 #[test]
@@ -230,7 +379,10 @@ fn writes_are_committed_to_the_data_directory_repo() {
         .output()
         .expect("git log");
     let log = String::from_utf8_lossy(&log.stdout);
-    assert_eq!(log.lines().collect::<Vec<_>>(), [format!("remove routine {id}"), format!("add routine {id}")]);
+    assert_eq!(
+        log.lines().collect::<Vec<_>>(),
+        [format!("remove routine {id}"), format!("add routine {id}")]
+    );
 }
 
 #[test]

@@ -1,1 +1,3 @@
+//! Tier 1, foundation: the CLI and the on-disk formats, through the real binary and files.
 
+mod cli;

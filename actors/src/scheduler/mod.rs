@@ -298,7 +298,9 @@ impl Handler<Reload> for Scheduler {
             return;
         }
         self.reload_queued = true;
-        ctx.run_later(std::time::Duration::from_millis(20), |act, ctx| act.reload(ctx));
+        ctx.run_later(std::time::Duration::from_millis(20), |act, ctx| {
+            act.reload(ctx)
+        });
     }
 }
 

@@ -213,7 +213,10 @@ impl Plan {
             let Some(timer) = self.timers.get(&routine.id) else {
                 continue;
             };
-            for fire_at in timer.schedule.fires_within(now - GRACE, now + HORIZON, self.tz) {
+            for fire_at in timer
+                .schedule
+                .fires_within(now - GRACE, now + HORIZON, self.tz)
+            {
                 items.push(ScheduledItem {
                     fire_at,
                     job: Job::Routine(routine.clone()),

@@ -67,11 +67,12 @@ pub fn watch(dirs: Vec<PathBuf>, on_change: impl Fn() + Send + Sync + 'static) -
     let on_change = Arc::new(on_change);
     let events = {
         let notify_change = Arc::clone(&on_change);
-        let made = notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
-            Ok(ev) if ev.kind.is_access() => {}
-            Ok(_) => notify_change(),
-            Err(e) => tracing::warn!(cause = %e, "file watch error; relying on polling"),
-        });
+        let made =
+            notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
+                Ok(ev) if ev.kind.is_access() => {}
+                Ok(_) => notify_change(),
+                Err(e) => tracing::warn!(cause = %e, "file watch error; relying on polling"),
+            });
         match made {
             Ok(mut w) => {
                 let mut ok = true;
