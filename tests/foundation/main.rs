@@ -1,1 +1,4 @@
+//! Foundation tier: the pieces everything else stands on, tested from outside the crate.
 
+mod fixtures;
+mod formats;
