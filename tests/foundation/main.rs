@@ -1,3 +1,5 @@
 //! Tier 1, foundation: the CLI and the on-disk formats, through the real binary and files.
 
 mod cli;
+mod fixtures;
+mod formats;

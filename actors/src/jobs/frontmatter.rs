@@ -154,16 +154,16 @@ fn offset_in(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
-/// Parses frontmatter YAML into a kind's raw struct, telling "not a mapping" apart from
-/// other YAML errors so the reason a file is skipped reads well.
+/// Parses frontmatter YAML into a kind's raw struct. Empty YAML, a scalar or a list is
+/// [`ParseError::NotAMapping`] (as in the original); other failures keep serde_yaml's message,
+/// which names the key and the line.
 pub fn parse_yaml<T: DeserializeOwned>(yaml: &str) -> Result<T, ParseError> {
-    match serde_yaml::from_str::<T>(yaml) {
-        Ok(raw) => Ok(raw),
-        Err(err) => match serde_yaml::from_str::<serde_yaml::Value>(yaml) {
-            Ok(serde_yaml::Value::Mapping(_)) | Err(_) => Err(ParseError::Yaml(err)),
-            Ok(_) => Err(ParseError::NotAMapping),
-        },
+    let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(ParseError::Yaml)?;
+    if !value.is_mapping() {
+        return Err(ParseError::NotAMapping);
     }
+    // Parsed again from the text rather than from `value`, so errors carry line numbers.
+    serde_yaml::from_str(yaml).map_err(ParseError::Yaml)
 }
 
 /// Builds a file's bytes key by key, in the original's format.
@@ -321,8 +321,23 @@ mod tests {
 
     #[test]
     fn parse_yaml_names_a_non_mapping() {
-        let err = parse_yaml::<std::collections::BTreeMap<String, String>>("- a\n- b\n");
-        assert!(matches!(err, Err(ParseError::NotAMapping)));
+        type Map = std::collections::BTreeMap<String, String>;
+        assert!(matches!(
+            parse_yaml::<Map>("- a\n- b\n"),
+            Err(ParseError::NotAMapping)
+        ));
+        assert!(matches!(
+            parse_yaml::<Map>(""),
+            Err(ParseError::NotAMapping)
+        ));
+        assert!(matches!(
+            parse_yaml::<Map>("just text\n"),
+            Err(ParseError::NotAMapping)
+        ));
+        assert!(matches!(
+            parse_yaml::<Map>("a: [\n"),
+            Err(ParseError::Yaml(_))
+        ));
     }
 
     #[test]
