@@ -84,5 +84,6 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         .ensure()
         .with_context(|| format!("preparing {}", settings.data_dir.root().display()))?;
     let _pid = claim_pid_file(&settings.data_dir.state_file("bot.pid"))?;
+    ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
     crate::console::run(settings)
 }

@@ -22,6 +22,7 @@ pub mod ping_budget;
 pub mod scheduler;
 pub mod settings;
 pub mod skills;
+pub mod spec_docs;
 pub mod state_file;
 pub mod supervisor;
 pub mod webhook_spec;
