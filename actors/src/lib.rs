@@ -9,8 +9,6 @@
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
 //!
-//! The [`brain`] drives the Claude Code CLI (one process per session or fork).
-//!
 //! Domain modules without an actor: [`jobs`] (routines and reminders on disk), [`settings`]
 //! (the environment), [`data_dir`] (layout and git), [`state_file`] (atomic writes),
 //! [`clock`] (injectable time).
@@ -21,6 +19,6 @@ pub mod clock;
 pub mod data_dir;
 pub mod jobs;
 pub mod settings;
-pub mod skills;
 pub mod state_file;
+pub mod skills;
 pub mod webhook_spec;
