@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use ollim_actors::brain::{BrainEvent, UserMessage};
+use ollim_actors::brain::{BrainEvent, ImageBlock, UserMessage};
 
 use crate::harness::{streamed_text, until_result, Harness, ECHO_TOOL};
 use crate::support::mock_model_api::Reply;
@@ -121,5 +121,36 @@ async fn interrupt_ends_a_slow_answer_with_an_error_and_the_next_message_is_answ
     let (seen, result) = until_result(&mut events).await;
     assert!(!result.is_error, "{result:?}");
     assert_eq!(streamed_text(&seen), "second answer");
+    process.shutdown().await;
+}
+
+/// A 1×1 PNG.
+const PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+#[tokio::test]
+async fn images_reach_the_model_as_base64_blocks() {
+    let harness = Harness::new(|_| Reply::Text("a pixel".into())).await;
+    let (process, mut events, _) = harness.start(harness.options()).await;
+    let message = UserMessage {
+        text: "what is this?".into(),
+        images: vec![ImageBlock {
+            media_type: "image/png".into(),
+            data: PIXEL_PNG.into(),
+        }],
+    };
+    process.send_user(&message).expect("sent");
+    let (_, result) = until_result(&mut events).await;
+    assert!(!result.is_error, "{result:?}");
+    let request = harness.mock.agent_requests().pop().expect("a model call");
+    let images: Vec<_> = request
+        .messages()
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "image")
+        .collect();
+    assert_eq!(images.len(), 1, "{:?}", request.messages());
+    assert_eq!(images[0]["source"]["type"], "base64");
+    assert!(request.latest_user_text().contains("what is this?"));
     process.shutdown().await;
 }

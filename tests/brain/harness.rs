@@ -44,6 +44,8 @@ pub fn claude_binary() -> PathBuf {
 pub struct TestHost {
     /// When set, every permission prompt is denied with this message.
     pub deny_with: Option<String>,
+    /// When set, every PreToolUse hook refuses the tool with this reason.
+    pub pre_tool_deny: Option<String>,
     /// How many Stop hooks to block before answering `{}`.
     pub stop_blocks: AtomicU32,
     /// Permission prompts seen.
@@ -81,6 +83,8 @@ impl Host for TestHost {
                     .is_ok();
             if block {
                 HookCall::block("Say STOP-ACK before finishing.")
+            } else if let (HookEvent::PreToolUse, Some(reason)) = (event, &self.pre_tool_deny) {
+                HookCall::deny_tool(reason.clone())
             } else {
                 HookCall::no_opinion()
             }

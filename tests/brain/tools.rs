@@ -1,6 +1,6 @@
 //! Tools and hooks: the in-process MCP server, permission prompts, the Stop hook.
 
-use ollim_actors::brain::{BrainEvent, HookEvent, UserMessage};
+use ollim_actors::brain::{BrainEvent, HookEvent, HookRegistration, UserMessage};
 use serde_json::json;
 use std::sync::atomic::AtomicU32;
 
@@ -131,5 +131,44 @@ async fn stop_hook_blocking_once_makes_the_model_continue_then_empty_answer_ends
         "second stop follows the continuation"
     );
     assert_eq!(harness.mock.agent_requests().len(), 2);
+    process.shutdown().await;
+}
+
+#[tokio::test]
+async fn pre_tool_use_hook_can_refuse_a_tool_before_any_prompt() {
+    let host = TestHost {
+        pre_tool_deny: Some("state/ is off limits".into()),
+        ..TestHost::default()
+    };
+    let harness = Harness::with_host(host, echo_then_report).await;
+    let mut options = harness.options();
+    options.hooks = vec![HookRegistration::on_tools(
+        HookEvent::PreToolUse,
+        "mcp__discord__.*",
+    )];
+    let (process, mut events, _) = harness.start(options).await;
+    process
+        .send_user(&UserMessage::text("use the echo tool"))
+        .expect("sent");
+    until_result(&mut events).await;
+    let hooks = harness.host.hooks.lock().clone();
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
+    assert_eq!(hooks[0].tool_name(), Some(ECHO_TOOL));
+    assert!(harness.host.prompts.lock().is_empty(), "the hook decided");
+    assert!(
+        harness.host.tool_calls.lock().is_empty(),
+        "refused tool never ran"
+    );
+    let requests = harness.mock.agent_requests();
+    let results = requests
+        .last()
+        .map(ModelRequest::tool_results)
+        .unwrap_or_default();
+    assert!(
+        results
+            .first()
+            .is_some_and(|r| r.2 && r.1.contains("state/ is off limits")),
+        "{results:?}"
+    );
     process.shutdown().await;
 }

@@ -8,6 +8,9 @@
 //! makes on its own (titles, summaries of nothing) get a short default text. Every request is
 //! recorded so tests can assert on `system`, `messages` and `tools`.
 
+mod http;
+mod sse;
+
 use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
@@ -17,7 +20,7 @@ use std::time::Duration;
 
 use parking_lot::Mutex;
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
@@ -240,10 +243,10 @@ async fn serve_connection(stream: TcpStream, state: Arc<State>) -> io::Result<()
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     loop {
-        let Some((path, headers)) = read_head(&mut reader).await? else {
+        let Some((path, headers)) = http::read_head(&mut reader).await? else {
             return Ok(());
         };
-        let body = read_body(&mut reader, &headers).await?;
+        let body = http::read_body(&mut reader, &headers).await?;
         let request = ModelRequest {
             path,
             body: serde_json::from_slice(&body).unwrap_or(Value::Null),
@@ -253,82 +256,16 @@ async fn serve_connection(stream: TcpStream, state: Arc<State>) -> io::Result<()
     }
 }
 
-/// Reads the request line and headers; `None` at a clean end of the connection.
-async fn read_head<R: AsyncBufReadExt + Unpin>(
-    reader: &mut R,
-) -> io::Result<Option<(String, BTreeMap<String, String>)>> {
-    let mut line = String::new();
-    if reader.read_line(&mut line).await? == 0 {
-        return Ok(None);
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("/").to_owned();
-    let mut headers = BTreeMap::new();
-    loop {
-        line.clear();
-        if reader.read_line(&mut line).await? == 0 {
-            return Ok(None);
-        }
-        let header = line.trim_end();
-        if header.is_empty() {
-            return Ok(Some((path, headers)));
-        }
-        if let Some((name, value)) = header.split_once(':') {
-            headers.insert(name.trim().to_ascii_lowercase(), value.trim().to_owned());
-        }
-    }
-}
-
-async fn read_body<R: AsyncBufReadExt + Unpin>(
-    reader: &mut R,
-    headers: &BTreeMap<String, String>,
-) -> io::Result<Vec<u8>> {
-    let chunked = headers
-        .get("transfer-encoding")
-        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
-    if !chunked {
-        let length = headers
-            .get("content-length")
-            .and_then(|v| v.parse::<usize>().ok())
-            .unwrap_or(0);
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body).await?;
-        return Ok(body);
-    }
-    let mut body = Vec::new();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        reader.read_line(&mut line).await?;
-        let size_text = line.trim().split(';').next().unwrap_or("0");
-        let size = usize::from_str_radix(size_text, 16)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-        if size == 0 {
-            // Trailers (usually none) end with an empty line.
-            loop {
-                line.clear();
-                if reader.read_line(&mut line).await? == 0 || line.trim().is_empty() {
-                    return Ok(body);
-                }
-            }
-        }
-        let start = body.len();
-        body.resize(start + size, 0);
-        reader.read_exact(&mut body[start..]).await?;
-        line.clear();
-        reader.read_line(&mut line).await?;
-    }
-}
-
 async fn respond<W: AsyncWriteExt + Unpin>(
     write: &mut W,
     state: &State,
     request: &ModelRequest,
 ) -> io::Result<()> {
     if request.path.contains("count_tokens") {
-        return send_json(write, 200, &json!({"input_tokens": 1200})).await;
+        return http::send_json(write, 200, &json!({"input_tokens": 1200})).await;
     }
     if !request.is_message_call() {
-        return send_json(write, 200, &json!({})).await;
+        return http::send_json(write, 200, &json!({})).await;
     }
     let reply = if request.is_agent_call() {
         (state.script)(request)
@@ -342,10 +279,10 @@ async fn respond<W: AsyncWriteExt + Unpin>(
     if let Reply::PromptTooLong = reply {
         let error = json!({"type": "error", "error": {"type": "invalid_request_error",
             "message": "prompt is too long: 210000 tokens > 200000 maximum"}});
-        return send_json(write, 400, &error).await;
+        return http::send_json(write, 400, &error).await;
     }
     if request.body["stream"] != json!(true) {
-        return send_json(write, 200, &whole_message(&id, model, &reply)).await;
+        return http::send_json(write, 200, &sse::whole_message(&id, model, &reply)).await;
     }
     write
         .write_all(
@@ -353,7 +290,7 @@ async fn respond<W: AsyncWriteExt + Unpin>(
               transfer-encoding: chunked\r\n\r\n",
         )
         .await?;
-    for (delay, event) in sse_events(&id, model, &reply) {
+    for (delay, event) in sse::sse_events(&id, model, &reply) {
         if !delay.is_zero() {
             tokio::time::sleep(delay).await;
         }
@@ -366,101 +303,4 @@ async fn respond<W: AsyncWriteExt + Unpin>(
     }
     write.write_all(b"0\r\n\r\n").await?;
     write.flush().await
-}
-
-async fn send_json<W: AsyncWriteExt + Unpin>(
-    write: &mut W,
-    status: u16,
-    body: &Value,
-) -> io::Result<()> {
-    let text = body.to_string();
-    let reason = if status == 200 { "OK" } else { "Bad Request" };
-    let head = format!(
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
-        text.len()
-    );
-    write.write_all(head.as_bytes()).await?;
-    write.write_all(text.as_bytes()).await?;
-    write.flush().await
-}
-
-fn usage() -> Value {
-    json!({"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0,
-        "cache_read_input_tokens": 0})
-}
-
-fn whole_message(id: &str, model: &str, reply: &Reply) -> Value {
-    let (content, stop) = match reply {
-        Reply::ToolUse { name, input } => (
-            json!([{"type": "tool_use", "id": format!("toolu_{id}"), "name": name, "input": input}]),
-            "tool_use",
-        ),
-        Reply::Text(text) => (json!([{"type": "text", "text": text}]), "end_turn"),
-        Reply::SlowText { chunks, .. } => (
-            json!([{"type": "text", "text": chunks.concat()}]),
-            "end_turn",
-        ),
-        Reply::PromptTooLong => (json!([]), "end_turn"),
-    };
-    json!({"id": id, "type": "message", "role": "assistant", "model": model, "content": content,
-        "stop_reason": stop, "stop_sequence": null, "usage": usage()})
-}
-
-/// The SSE events of a streamed reply, each with the pause to take before sending it.
-fn sse_events(id: &str, model: &str, reply: &Reply) -> Vec<(Duration, Value)> {
-    let now = Duration::ZERO;
-    let mut events = vec![(
-        now,
-        json!({"type": "message_start", "message": {"id": id, "type": "message",
-            "role": "assistant", "model": model, "content": [], "stop_reason": null,
-            "stop_sequence": null, "usage": usage()}}),
-    )];
-    let (pieces, delay, stop) = match reply {
-        Reply::Text(text) => (split_in_three(text), now, "end_turn"),
-        Reply::SlowText { chunks, delay } => (chunks.clone(), *delay, "end_turn"),
-        Reply::ToolUse { name, input } => {
-            events.push((
-                now,
-                json!({"type": "content_block_start", "index": 0,
-                "content_block": {"type": "tool_use", "id": format!("toolu_{id}"),
-                    "name": name, "input": {}}}),
-            ));
-            events.push((
-                now,
-                json!({"type": "content_block_delta", "index": 0,
-                "delta": {"type": "input_json_delta", "partial_json": input.to_string()}}),
-            ));
-            (Vec::new(), now, "tool_use")
-        }
-        Reply::PromptTooLong => (Vec::new(), now, "end_turn"),
-    };
-    if stop == "end_turn" {
-        events.push((
-            now,
-            json!({"type": "content_block_start", "index": 0,
-            "content_block": {"type": "text", "text": ""}}),
-        ));
-        for piece in pieces {
-            events.push((
-                delay,
-                json!({"type": "content_block_delta", "index": 0,
-                "delta": {"type": "text_delta", "text": piece}}),
-            ));
-        }
-    }
-    events.push((now, json!({"type": "content_block_stop", "index": 0})));
-    events.push((
-        now,
-        json!({"type": "message_delta",
-        "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 5}}),
-    ));
-    events.push((now, json!({"type": "message_stop"})));
-    events
-}
-
-/// Splits text into up to three pieces at character boundaries, so replies really stream.
-fn split_in_three(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let size = chars.len().div_ceil(3).max(1);
-    chars.chunks(size).map(|c| c.iter().collect()).collect()
 }

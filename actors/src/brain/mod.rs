@@ -10,10 +10,11 @@
 //!
 //! Layout: [`options`] (what to spawn), [`locate`] (finding the binary), [`process`] (the child and
 //! its tasks), [`control`] (request/response bookkeeping), [`host`] (callbacks into the bot),
-//! [`mcp`] (JSON-RPC for the tool server), [`protocol`] (the lines we write), [`events`] (what the
-//! CLI reports, typed).
+//! [`mcp`] (JSON-RPC for the tool server), [`protocol`] (the lines we write), [`reader`] (stdout),
+//! [`events`] (what the CLI reports, typed) and [`event_parser`] (frames to events).
 
 pub mod control;
+pub mod event_parser;
 pub mod events;
 pub mod host;
 pub mod locate;
@@ -21,6 +22,7 @@ pub mod mcp;
 pub mod options;
 pub mod process;
 pub mod protocol;
+pub mod reader;
 
 use std::future::Future;
 use std::path::PathBuf;
