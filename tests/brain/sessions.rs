@@ -1,6 +1,6 @@
 //! Sessions across processes: resume, fork, a chosen id, an unknown id.
 
-use ollim_actors::brain::{Error, SessionStart, UserMessage};
+use ollim_actors::brain::{BrainEvent, Error, SessionStart, UserMessage};
 
 use crate::harness::{until_result, Harness};
 use crate::support::mock_model_api::Reply;
@@ -115,4 +115,50 @@ async fn resuming_an_unknown_session_fails_to_start_with_the_cli_reason() {
         Err(other) => panic!("expected StartFailed, got {other}"),
         Ok(_) => panic!("an unknown session must not start"),
     }
+}
+
+#[tokio::test]
+async fn clear_resets_the_conversation_under_a_new_session_id() {
+    let harness = Harness::new(|_| Reply::Text("ok".into())).await;
+    let (process, mut events, _) = harness.start(harness.options()).await;
+    process
+        .send_user(&UserMessage::text("remember MANGO-55"))
+        .expect("sent");
+    let (_, first) = until_result(&mut events).await;
+    process
+        .send_user(&UserMessage::text("/clear"))
+        .expect("sent");
+    let (seen, cleared) = until_result(&mut events).await;
+    let old = seen.iter().find_map(|e| match e {
+        BrainEvent::ConversationReset { old_session_id, .. } => Some(old_session_id.clone()),
+        _ => None,
+    });
+    let old = old.expect("a conversation_reset event");
+    assert_eq!(old.as_deref(), Some(first.session_id.as_str()));
+    assert_ne!(
+        cleared.session_id, first.session_id,
+        "/clear moves to a new session"
+    );
+    process
+        .send_user(&UserMessage::text("after"))
+        .expect("sent");
+    let (seen, after) = until_result(&mut events).await;
+    assert_eq!(
+        after.session_id, cleared.session_id,
+        "the new session sticks"
+    );
+    let init = seen.iter().find_map(|e| match e {
+        BrainEvent::Init { session_id, .. } => Some(session_id.clone()),
+        _ => None,
+    });
+    assert_eq!(init.as_deref(), Some(cleared.session_id.as_str()));
+    assert!(
+        !harness
+            .mock
+            .agent_requests()
+            .pop()
+            .is_some_and(|r| r.mentions("MANGO-55")),
+        "history is gone after /clear"
+    );
+    process.shutdown().await;
 }

@@ -27,7 +27,7 @@ impl EventParser {
                 .unwrap_or_default(),
             "conversation_reset" => vec![BrainEvent::ConversationReset {
                 old_session_id: str_field(&frame, "session_id"),
-                new_session_id: str_field(&frame, "new_conversation_id").unwrap_or_default(),
+                new_conversation_id: str_field(&frame, "new_conversation_id").unwrap_or_default(),
             }],
             _ => Vec::new(),
         };
@@ -259,7 +259,7 @@ mod tests {
             parse(json!({"type":"conversation_reset","new_conversation_id":"n","session_id":"o"})),
             vec![BrainEvent::ConversationReset {
                 old_session_id: Some("o".into()),
-                new_session_id: "n".into()
+                new_conversation_id: "n".into()
             }]
         );
     }

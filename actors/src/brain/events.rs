@@ -57,12 +57,14 @@ pub enum BrainEvent {
     },
     /// The compaction boundary with its figures.
     CompactBoundary(CompactBoundary),
-    /// `/clear` started a new conversation; later frames carry `new_session_id`.
+    /// `/clear` started a new conversation. With CLI 2.1.330 `new_conversation_id` is *not* the
+    /// new session id: that one first appears in the next [`BrainEvent::Init`] and in the
+    /// `/clear` turn's [`TurnResult::session_id`], which is what to persist.
     ConversationReset {
         /// The session that was cleared.
         old_session_id: Option<String>,
-        /// The new session.
-        new_session_id: String,
+        /// The CLI's id for the new conversation.
+        new_conversation_id: String,
     },
     /// `session_state_changed`: `running`, `requires_action` or `idle`.
     SessionState(String),
