@@ -14,6 +14,7 @@
 //! [`clock`] (injectable time).
 #![warn(missing_docs)]
 
+pub mod brain;
 pub mod clock;
 pub mod data_dir;
 pub mod jobs;

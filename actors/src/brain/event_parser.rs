@@ -1,0 +1,301 @@
+//! Turning stdout frames into [`BrainEvent`]s (protocol reference §10). Lenient: unknown fields
+//! are ignored, unknown frames are passed on whole as [`BrainEvent::Other`], and subagent traffic
+//! (a non-null `parent_tool_use_id`) never shows up as the main agent's text or tools.
+
+use serde_json::Value;
+
+use super::events::BrainEvent;
+
+/// Turns frames into events; keeps the little state that needs (which block is thinking).
+#[derive(Debug, Default)]
+pub struct EventParser {
+    thinking_index: Option<u64>,
+}
+
+impl EventParser {
+    /// The events of one non-control frame.
+    pub fn parse(&mut self, frame: Value) -> Vec<BrainEvent> {
+        let kind = frame.get("type").and_then(Value::as_str).unwrap_or("");
+        let top_level = frame.get("parent_tool_use_id").is_none_or(Value::is_null);
+        let events = match kind {
+            "system" => system(&frame),
+            "stream_event" if top_level => self.stream_event(&frame),
+            "assistant" if top_level => assistant(&frame),
+            "user" if top_level => tool_results(&frame),
+            "result" => serde_json::from_value(frame.clone())
+                .map(|r| vec![BrainEvent::Result(r)])
+                .unwrap_or_default(),
+            "conversation_reset" => vec![BrainEvent::ConversationReset {
+                old_session_id: str_field(&frame, "session_id"),
+                new_conversation_id: str_field(&frame, "new_conversation_id").unwrap_or_default(),
+            }],
+            _ => Vec::new(),
+        };
+        if events.is_empty() {
+            vec![BrainEvent::Other(frame)]
+        } else {
+            events
+        }
+    }
+
+    fn stream_event(&mut self, frame: &Value) -> Vec<BrainEvent> {
+        let Some(event) = frame.get("event") else {
+            return Vec::new();
+        };
+        let index = event.get("index").and_then(Value::as_u64);
+        match event.get("type").and_then(Value::as_str) {
+            Some("content_block_start") => {
+                let block = event.pointer("/content_block/type").and_then(Value::as_str);
+                if matches!(block, Some("thinking" | "redacted_thinking")) {
+                    self.thinking_index = index;
+                    return vec![BrainEvent::ThinkingStarted];
+                }
+                Vec::new()
+            }
+            Some("content_block_delta") => {
+                let delta = &event["delta"];
+                match (delta["type"].as_str(), delta["text"].as_str()) {
+                    (Some("text_delta"), Some(text)) if !text.is_empty() => {
+                        vec![BrainEvent::TextDelta(text.to_owned())]
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            Some("content_block_stop") if index.is_some() && index == self.thinking_index => {
+                self.thinking_index = None;
+                vec![BrainEvent::ThinkingFinished]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn str_field(frame: &Value, key: &str) -> Option<String> {
+    frame.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+fn system(frame: &Value) -> Vec<BrainEvent> {
+    match frame.get("subtype").and_then(Value::as_str) {
+        Some("init") => vec![BrainEvent::Init {
+            session_id: str_field(frame, "session_id").unwrap_or_default(),
+            model: str_field(frame, "model"),
+            tools: frame
+                .get("tools")
+                .and_then(Value::as_array)
+                .map(|tools| {
+                    tools
+                        .iter()
+                        .filter_map(|t| t.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }],
+        Some("status") => match (frame.get("status"), str_field(frame, "compact_result")) {
+            (Some(Value::String(s)), _) if s == "compacting" => vec![BrainEvent::Compacting],
+            (_, Some(result)) => vec![BrainEvent::CompactFinished { result }],
+            _ => Vec::new(),
+        },
+        Some("compact_boundary") => frame
+            .get("compact_metadata")
+            .cloned()
+            .and_then(|m| serde_json::from_value(m).ok())
+            .map(|b| vec![BrainEvent::CompactBoundary(b)])
+            .unwrap_or_default(),
+        Some("session_state_changed") => str_field(frame, "state")
+            .map(|s| vec![BrainEvent::SessionState(s)])
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+fn assistant(frame: &Value) -> Vec<BrainEvent> {
+    let Some(blocks) = frame.pointer("/message/content").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let mut events = Vec::new();
+    let mut texts = Vec::new();
+    for block in blocks {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => texts.extend(block.get("text").and_then(Value::as_str)),
+            Some("tool_use") => events.push(BrainEvent::ToolUse {
+                id: str_field(block, "id").unwrap_or_default(),
+                name: str_field(block, "name").unwrap_or_default(),
+                input: block.get("input").cloned().unwrap_or(Value::Null),
+            }),
+            _ => {}
+        }
+    }
+    events.push(BrainEvent::AssistantMessage {
+        message_id: frame
+            .pointer("/message/id")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        text: texts.join("\n"),
+        is_api_error: frame
+            .get("is_api_error_message")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+    });
+    events
+}
+
+fn tool_results(frame: &Value) -> Vec<BrainEvent> {
+    let Some(blocks) = frame.pointer("/message/content").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+        .map(|b| BrainEvent::ToolResult {
+            tool_use_id: str_field(b, "tool_use_id").unwrap_or_default(),
+            is_error: b.get("is_error").and_then(Value::as_bool).unwrap_or(false),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::events::CompactBoundary;
+    use serde_json::json;
+
+    fn parse(frame: Value) -> Vec<BrainEvent> {
+        EventParser::default().parse(frame)
+    }
+
+    fn delta(parent: Value) -> Value {
+        json!({"type":"stream_event","parent_tool_use_id":parent,"event":{
+            "type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}})
+    }
+
+    #[test]
+    fn top_level_text_delta_is_an_event_but_subagent_text_is_not() {
+        assert_eq!(
+            parse(delta(Value::Null)),
+            vec![BrainEvent::TextDelta("hi".into())]
+        );
+        assert!(matches!(
+            parse(delta(json!("toolu_9")))[..],
+            [BrainEvent::Other(_)]
+        ));
+    }
+
+    #[test]
+    fn thinking_block_starts_and_finishes_by_index() {
+        let mut parser = EventParser::default();
+        let start = json!({"type":"stream_event","event":{"type":"content_block_start","index":0,
+            "content_block":{"type":"thinking","thinking":""}}});
+        let stop =
+            |i: u64| json!({"type":"stream_event","event":{"type":"content_block_stop","index":i}});
+        assert_eq!(parser.parse(start), vec![BrainEvent::ThinkingStarted]);
+        assert!(matches!(parser.parse(stop(1))[..], [BrainEvent::Other(_)]));
+        assert_eq!(parser.parse(stop(0)), vec![BrainEvent::ThinkingFinished]);
+    }
+
+    #[test]
+    fn assistant_frame_yields_tool_use_and_message() {
+        let events = parse(
+            json!({"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_1",
+            "content":[{"type":"tool_use","id":"toolu_1","name":"Write","input":{"file_path":"a"}}]}}),
+        );
+        assert_eq!(
+            events[0],
+            BrainEvent::ToolUse {
+                id: "toolu_1".into(),
+                name: "Write".into(),
+                input: json!({"file_path":"a"})
+            }
+        );
+        assert_eq!(
+            events[1],
+            BrainEvent::AssistantMessage {
+                message_id: Some("msg_1".into()),
+                text: String::new(),
+                is_api_error: false
+            }
+        );
+    }
+
+    #[test]
+    fn init_status_boundary_and_reset_are_typed() {
+        let init = parse(
+            json!({"type":"system","subtype":"init","session_id":"s1","model":"m",
+            "tools":["Bash","mcp__discord__ping_user"],"future_field":1}),
+        );
+        assert_eq!(
+            init,
+            vec![BrainEvent::Init {
+                session_id: "s1".into(),
+                model: Some("m".into()),
+                tools: vec!["Bash".into(), "mcp__discord__ping_user".into()]
+            }]
+        );
+        assert_eq!(
+            parse(json!({"type":"system","subtype":"status","status":"compacting"})),
+            vec![BrainEvent::Compacting]
+        );
+        assert_eq!(
+            parse(
+                json!({"type":"system","subtype":"status","status":null,"compact_result":"success"})
+            ),
+            vec![BrainEvent::CompactFinished {
+                result: "success".into()
+            }]
+        );
+        let boundary = parse(
+            json!({"type":"system","subtype":"compact_boundary","compact_metadata":
+            {"trigger":"auto","pre_tokens":150000,"post_tokens":2638,"duration_ms":86}}),
+        );
+        assert_eq!(
+            boundary,
+            vec![BrainEvent::CompactBoundary(CompactBoundary {
+                trigger: "auto".into(),
+                pre_tokens: Some(150000),
+                post_tokens: Some(2638),
+                duration_ms: Some(86)
+            })]
+        );
+        assert_eq!(
+            parse(json!({"type":"conversation_reset","new_conversation_id":"n","session_id":"o"})),
+            vec![BrainEvent::ConversationReset {
+                old_session_id: Some("o".into()),
+                new_conversation_id: "n".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn result_keeps_error_flag_reason_and_uuids() {
+        let events = parse(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,
+            "num_turns":2,"result":null,"terminal_reason":"aborted_streaming","session_id":"s",
+            "user_message_uuids":["u1"],"usage":{"input_tokens":10,"output_tokens":3},"total_cost_usd":0.5}),
+        );
+        let [BrainEvent::Result(result)] = &events[..] else {
+            panic!("{events:?}")
+        };
+        assert!(result.is_error);
+        assert_eq!(result.num_turns, 2);
+        assert_eq!(result.terminal_reason.as_deref(), Some("aborted_streaming"));
+        assert_eq!(result.user_message_uuids, vec!["u1".to_owned()]);
+        assert_eq!(result.usage.input_tokens, 10);
+        assert_eq!(result.total_cost_usd, Some(0.5));
+    }
+
+    #[test]
+    fn tool_result_frames_report_errors_and_unknown_frames_are_kept() {
+        let events = parse(
+            json!({"type":"user","parent_tool_use_id":null,"message":{"content":[
+            {"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":"denied"}]}}),
+        );
+        assert_eq!(
+            events,
+            vec![BrainEvent::ToolResult {
+                tool_use_id: "toolu_1".into(),
+                is_error: true
+            }]
+        );
+        let odd = json!({"type":"rate_limit_event","x":1});
+        assert_eq!(parse(odd.clone()), vec![BrainEvent::Other(odd)]);
+    }
+}

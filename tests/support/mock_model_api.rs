@@ -1,0 +1,306 @@
+//! A scripted stand-in for the Anthropic Messages API on 127.0.0.1, for running the real `claude`
+//! CLI offline (protocol reference §3.5).
+//!
+//! It speaks just enough HTTP/1.1 (Content-Length or chunked request bodies, keep-alive) to serve
+//! `POST /v1/messages` as an SSE stream, `POST /v1/messages/count_tokens`, and `200 {}` for
+//! anything else. A test gives it a script: a function from the recorded request to a [`Reply`].
+//! Only the agent's own calls (requests that offer tools) go to the script; side calls the CLI
+//! makes on its own (titles, summaries of nothing) get a short default text. Every request is
+//! recorded so tests can assert on `system`, `messages` and `tools`.
+
+mod http;
+mod sse;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use serde_json::{json, Value};
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+
+/// What the mock model answers to one agent request.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// Stream this text in a few chunks.
+    Text(String),
+    /// Stream these chunks with a pause before each (for interrupt tests).
+    SlowText {
+        /// The pieces of the answer.
+        chunks: Vec<String>,
+        /// The pause before each piece.
+        delay: Duration,
+    },
+    /// Call a tool.
+    ToolUse {
+        /// Full tool name as the model sees it (`mcp__discord__echo`, `Bash`).
+        name: String,
+        /// Its arguments.
+        input: Value,
+    },
+    /// Fail with HTTP 400 "prompt is too long" (provokes compaction).
+    PromptTooLong,
+}
+
+/// One recorded HTTP request.
+#[derive(Debug, Clone)]
+pub struct ModelRequest {
+    /// Request path including the query (`/v1/messages?beta=true`).
+    pub path: String,
+    /// The JSON body (`Null` when there was none or it was not JSON).
+    pub body: Value,
+}
+
+impl ModelRequest {
+    /// True for a model call (`/v1/messages`, not `count_tokens`).
+    pub fn is_message_call(&self) -> bool {
+        self.path.starts_with("/v1/messages") && !self.path.contains("count_tokens")
+    }
+
+    /// True for the agent's own calls, which offer tools; side calls offer none.
+    pub fn is_agent_call(&self) -> bool {
+        self.is_message_call()
+            && self.body["tools"]
+                .as_array()
+                .is_some_and(|tools| !tools.is_empty())
+    }
+
+    /// The messages array.
+    pub fn messages(&self) -> &[Value] {
+        self.body["messages"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// The text of the last user-role message (its text blocks joined).
+    pub fn latest_user_text(&self) -> String {
+        self.messages()
+            .iter()
+            .rev()
+            .find(|m| m["role"] == "user")
+            .map(|m| text_of(&m["content"]))
+            .unwrap_or_default()
+    }
+
+    /// Tool results in the last user message: (tool_use_id, text, is_error).
+    pub fn tool_results(&self) -> Vec<(String, String, bool)> {
+        let Some(last) = self.messages().iter().rev().find(|m| m["role"] == "user") else {
+            return Vec::new();
+        };
+        last["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|b| b["type"] == "tool_result")
+            .map(|b| {
+                (
+                    b["tool_use_id"].as_str().unwrap_or("").to_owned(),
+                    text_of(&b["content"]),
+                    b["is_error"].as_bool().unwrap_or(false),
+                )
+            })
+            .collect()
+    }
+
+    /// All text of the `system` blocks, joined.
+    pub fn system_text(&self) -> String {
+        text_of(&self.body["system"])
+    }
+
+    /// Names of the tools offered.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// True when any message (any role) contains `needle` in its text.
+    pub fn mentions(&self, needle: &str) -> bool {
+        self.messages()
+            .iter()
+            .any(|m| text_of(&m["content"]).contains(needle))
+    }
+}
+
+/// Text of a content value: a string, or the `text` of its blocks (tool results included).
+fn text_of(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .map(|b| match &b["content"] {
+                Value::Null => b["text"].as_str().unwrap_or("").to_owned(),
+                inner => text_of(inner),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+type Script = dyn Fn(&ModelRequest) -> Reply + Send + Sync;
+
+struct State {
+    script: Box<Script>,
+    requests: Mutex<Vec<ModelRequest>>,
+    next_id: AtomicU64,
+}
+
+/// The running mock; stops when dropped.
+pub struct MockModelApi {
+    addr: SocketAddr,
+    state: Arc<State>,
+    server: JoinHandle<()>,
+}
+
+impl Drop for MockModelApi {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+impl MockModelApi {
+    /// Starts the mock on an ephemeral port with `script` deciding each agent reply.
+    pub async fn start(
+        script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    ) -> io::Result<Self> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let state = Arc::new(State {
+            script: Box::new(script),
+            requests: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(1),
+        });
+        let server = tokio::spawn(serve(listener, Arc::clone(&state)));
+        Ok(Self {
+            addr,
+            state,
+            server,
+        })
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Every request so far, in arrival order.
+    pub fn all_requests(&self) -> Vec<ModelRequest> {
+        self.state.requests.lock().clone()
+    }
+
+    /// The agent's model calls so far (the ones the script answered).
+    pub fn agent_requests(&self) -> Vec<ModelRequest> {
+        self.all_requests()
+            .into_iter()
+            .filter(ModelRequest::is_agent_call)
+            .collect()
+    }
+
+    /// The environment that points a `claude` process at this mock and isolates it in `home`.
+    pub fn cli_env(&self, home: &std::path::Path) -> BTreeMap<String, String> {
+        let no_proxy = "127.0.0.1,localhost".to_owned();
+        [
+            ("ANTHROPIC_BASE_URL", self.base_url()),
+            ("ANTHROPIC_API_KEY", "sk-test".to_owned()),
+            ("DISABLE_TELEMETRY", "1".to_owned()),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
+            ("DISABLE_AUTOUPDATER", "1".to_owned()),
+            ("ENABLE_TOOL_SEARCH", "false".to_owned()),
+            ("HOME", home.display().to_string()),
+            ("NO_PROXY", no_proxy.clone()),
+            ("no_proxy", no_proxy),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect()
+    }
+}
+
+async fn serve(listener: TcpListener, state: Arc<State>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let state = Arc::clone(&state);
+        tokio::spawn(async move {
+            // A connection error only ends that connection; the CLI retries on a fresh one.
+            let _ = serve_connection(stream, state).await;
+        });
+    }
+}
+
+async fn serve_connection(stream: TcpStream, state: Arc<State>) -> io::Result<()> {
+    let (read, mut write) = stream.into_split();
+    let mut reader = BufReader::new(read);
+    loop {
+        let Some((path, headers)) = http::read_head(&mut reader).await? else {
+            return Ok(());
+        };
+        let body = http::read_body(&mut reader, &headers).await?;
+        let request = ModelRequest {
+            path,
+            body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        };
+        state.requests.lock().push(request.clone());
+        respond(&mut write, &state, &request).await?;
+    }
+}
+
+async fn respond<W: AsyncWriteExt + Unpin>(
+    write: &mut W,
+    state: &State,
+    request: &ModelRequest,
+) -> io::Result<()> {
+    if request.path.contains("count_tokens") {
+        return http::send_json(write, 200, &json!({"input_tokens": 1200})).await;
+    }
+    if !request.is_message_call() {
+        return http::send_json(write, 200, &json!({})).await;
+    }
+    let reply = if request.is_agent_call() {
+        (state.script)(request)
+    } else {
+        Reply::Text("ok".to_owned())
+    };
+    let model = request.body["model"]
+        .as_str()
+        .unwrap_or("claude-sonnet-4-5");
+    let id = format!("msg_mock_{}", state.next_id.fetch_add(1, Ordering::Relaxed));
+    if let Reply::PromptTooLong = reply {
+        let error = json!({"type": "error", "error": {"type": "invalid_request_error",
+            "message": "prompt is too long: 210000 tokens > 200000 maximum"}});
+        return http::send_json(write, 400, &error).await;
+    }
+    if request.body["stream"] != json!(true) {
+        return http::send_json(write, 200, &sse::whole_message(&id, model, &reply)).await;
+    }
+    write
+        .write_all(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n\
+              transfer-encoding: chunked\r\n\r\n",
+        )
+        .await?;
+    for (delay, event) in sse::sse_events(&id, model, &reply) {
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
+        let kind = event["type"].as_str().unwrap_or("message");
+        let frame = format!("event: {kind}\ndata: {event}\n\n");
+        write
+            .write_all(format!("{:x}\r\n{frame}\r\n", frame.len()).as_bytes())
+            .await?;
+        write.flush().await?;
+    }
+    write.write_all(b"0\r\n\r\n").await?;
+    write.flush().await
+}

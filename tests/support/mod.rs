@@ -1,0 +1,3 @@
+//! Fakes shared by the integration test binaries, each named for what it fakes.
+
+pub mod mock_model_api;
