@@ -1,12 +1,16 @@
 # The README's commands. `make run` starts the bot; `make test` runs every test tier.
 CARGO ?= cargo
 
-.PHONY: run test lint bench fmt
+.PHONY: run test lint bench fmt claude
 
 run:
 	$(CARGO) run --release --bin ollim-bot --
 
-test:
+# The real Claude Code CLI for the tier-2 tests, pinned, installed into .tools/ (idempotent).
+claude:
+	@bash tools/install-claude.sh
+
+test: claude
 	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
 		$(CARGO) nextest run --workspace --no-fail-fast; \
 	else \

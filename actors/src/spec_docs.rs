@@ -16,7 +16,10 @@ const DOCS: [(&str, &str); 3] = [
         "webhook-spec.md",
         include_str!("../../config/specs/webhook-spec.md"),
     ),
-    ("skill-spec.md", include_str!("../../config/specs/skill-spec.md")),
+    (
+        "skill-spec.md",
+        include_str!("../../config/specs/skill-spec.md"),
+    ),
 ];
 
 /// Writes each doc whose content differs from this build's; returns how many were written.
@@ -28,7 +31,10 @@ pub fn install(data: &DataDir) -> Result<usize, state_file::Error> {
             continue;
         }
         // The original placed symlinks here; replace one rather than write through it.
-        if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+        if path
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+        {
             let _ = std::fs::remove_file(&path);
         }
         state_file::write_atomic(&path, text.as_bytes())?;
