@@ -17,7 +17,7 @@ use ollim_actors::scheduler::forward::build_forward_schedule;
 use ollim_actors::scheduler::plan::Plan;
 use ollim_actors::scheduler::preamble::BudgetFacts;
 use ollim_actors::scheduler::{FireJob, Upcoming};
-use ollim_actors::supervisor::{GetHandles, Supervisor, SupervisorConfig};
+use ollim_actors::supervisor::{GetHandles, JobSink, Supervisor, SupervisorConfig};
 
 const TZ: Tz = chrono_tz::America::New_York;
 
@@ -199,8 +199,10 @@ async fn bench_scheduler() {
             clock: SystemClock::shared(),
             watch_jobs: true,
         },
-        recorder.clone().recipient(),
-        None,
+        JobSink::Recipient {
+            jobs: recorder.clone().recipient(),
+            busy: None,
+        },
     );
     let handles = sup.send(GetHandles).await.expect("handles");
 

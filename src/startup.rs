@@ -4,7 +4,13 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use anyhow::{bail, Context};
+use ollim_actors::brain::ClaudeLauncher;
+use ollim_actors::clock::SystemClock;
+use ollim_actors::main_session::MainSessionConfig;
 use ollim_actors::settings::{Settings, SurfaceKind};
 use ollim_actors::state_file;
 
@@ -64,6 +70,45 @@ pub fn claim_pid_file(path: &Path) -> anyhow::Result<PidGuard> {
     })
 }
 
+/// How long a turn may show no sign of life before the CLI counts as hung
+/// (`OLLIM_HANG_TIMEOUT_SECS`, default 10 minutes: long tool runs are normal).
+fn hang_timeout() -> anyhow::Result<Duration> {
+    match std::env::var("OLLIM_HANG_TIMEOUT_SECS") {
+        Err(_) => Ok(Duration::from_secs(600)),
+        Ok(v) => v
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|s| *s > 0)
+            .map(Duration::from_secs)
+            .with_context(|| format!("OLLIM_HANG_TIMEOUT_SECS: {v:?} is not a number of seconds")),
+    }
+}
+
+/// The conversation's settings: the CLI binary (a clear error when missing), the system prompt.
+fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
+    let binary = ollim_actors::brain::locate::find_claude()?;
+    tracing::info!(binary = %binary.display(), "using the claude cli");
+    Ok(MainSessionConfig {
+        data_dir: settings.data_dir.clone(),
+        tz: settings.tz,
+        clock: SystemClock::shared(),
+        launcher: Arc::new(ClaudeLauncher),
+        binary,
+        system_prompt: system_prompt(settings),
+        model: None,
+        thinking: None,
+        hang_timeout: hang_timeout()?,
+    })
+}
+
+fn system_prompt(settings: &Settings) -> String {
+    format!(
+        "You are {}, the personal assistant of {}, talking in their direct messages.",
+        settings.bot_name, settings.user_name
+    )
+}
+
 /// Runs the bot until it is told to stop.
 pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
     let get = |k: &str| std::env::var(k).ok();
@@ -85,5 +130,6 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         .with_context(|| format!("preparing {}", settings.data_dir.root().display()))?;
     let _pid = claim_pid_file(&settings.data_dir.state_file("bot.pid"))?;
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
-    crate::console::run(settings)
+    let main = main_session_config(&settings)?;
+    crate::console::run(settings, main)
 }

@@ -2,7 +2,9 @@
 //! stop, restart and failure with its cause.
 //!
 //! Start order follows the dependencies: [`PingBudget`] and [`PendingUpdates`] first (they only
-//! own state), then the [`Scheduler`] (which asks the budget at fire time). Each child runs
+//! own state), then the [`MainSession`] (it pops pending updates), then the [`Scheduler`] (it
+//! asks the budget and the main session at fire time, and sends foreground jobs to the main
+//! session). Each child runs
 //! under an actix `Supervisor`, so a restart keeps its address — whoever holds a handle keeps
 //! talking to it — and the child reloads its state from disk in `started`.
 //!
@@ -20,10 +22,12 @@ use chrono_tz::Tz;
 
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
+use crate::main_session::{MainSession, MainSessionConfig};
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
 use crate::scheduler::skill_section::CommandLimits;
 use crate::scheduler::{FireJob, IsBusy, Scheduler, SchedulerConfig};
+use crate::surface::SurfaceEvent;
 
 /// How often the watchdog checks that every child is alive.
 const WATCHDOG_INTERVAL: Duration = Duration::from_secs(1);
@@ -37,6 +41,8 @@ pub enum Child {
     PendingUpdates,
     /// The scheduler.
     Scheduler,
+    /// The main conversation.
+    MainSession,
 }
 
 impl fmt::Display for Child {
@@ -45,6 +51,7 @@ impl fmt::Display for Child {
             Child::PingBudget => "ping_budget",
             Child::PendingUpdates => "pending_updates",
             Child::Scheduler => "scheduler",
+            Child::MainSession => "main_session",
         })
     }
 }
@@ -71,6 +78,7 @@ macro_rules! restartable {
 restartable!(PingBudget, "ping_budget");
 restartable!(PendingUpdates, "pending_updates");
 restartable!(Scheduler, "scheduler");
+restartable!(MainSession, "main_session");
 
 impl Supervised for Scheduler {
     fn restarting(&mut self, _ctx: &mut Self::Context) {
@@ -87,6 +95,26 @@ pub struct Handles {
     pub pending_updates: Addr<PendingUpdates>,
     /// The scheduler.
     pub scheduler: Addr<Scheduler>,
+    /// The main conversation, when the bot runs one.
+    pub main_session: Option<Addr<MainSession>>,
+}
+
+/// Where fired jobs go.
+pub enum JobSink {
+    /// To this recipient (tests, tools without a conversation); `busy` answers [`IsBusy`].
+    Recipient {
+        /// Receives fired jobs.
+        jobs: Recipient<FireJob>,
+        /// Answers whether the user is mid-turn.
+        busy: Option<Recipient<IsBusy>>,
+    },
+    /// To a main session started by the supervisor, which shows its conversation on `surface`.
+    Conversation {
+        /// The main session's settings.
+        main: Box<MainSessionConfig>,
+        /// Where the conversation is shown.
+        surface: Recipient<SurfaceEvent>,
+    },
 }
 
 /// What the supervisor needs to start the children.
@@ -132,13 +160,8 @@ pub struct Supervisor {
 }
 
 impl Supervisor {
-    /// Starts the children in order and the supervisor over them. `sink` receives fired jobs;
-    /// `busy` answers whether the user is mid-turn (none yet: never busy).
-    pub fn start(
-        config: SupervisorConfig,
-        sink: Recipient<FireJob>,
-        busy: Option<Recipient<IsBusy>>,
-    ) -> Addr<Supervisor> {
+    /// Starts the children in order and the supervisor over them; fired jobs go to `sink`.
+    pub fn start(config: SupervisorConfig, sink: JobSink) -> Addr<Supervisor> {
         let SupervisorConfig {
             data_dir,
             tz,
@@ -161,6 +184,20 @@ impl Supervisor {
         });
         started(Child::PendingUpdates);
 
+        let (main_session, sink, busy) = match sink {
+            JobSink::Recipient { jobs, busy } => (None, jobs, busy),
+            JobSink::Conversation { main, surface } => {
+                let pending = pending_updates.clone();
+                let main = *main;
+                let addr =
+                    actix::Supervisor::start(move |_| MainSession::new(main, surface, pending));
+                started(Child::MainSession);
+                let jobs = addr.clone().recipient();
+                let busy = Some(addr.clone().recipient());
+                (Some(addr), jobs, busy)
+            }
+        };
+
         let sched_config = SchedulerConfig {
             data_dir,
             tz,
@@ -179,6 +216,7 @@ impl Supervisor {
                 ping_budget,
                 pending_updates,
                 scheduler,
+                main_session,
             },
             stopping: false,
         }
@@ -193,6 +231,8 @@ impl Supervisor {
             Some(Child::PendingUpdates)
         } else if !h.scheduler.connected() {
             Some(Child::Scheduler)
+        } else if h.main_session.as_ref().is_some_and(|m| !m.connected()) {
+            Some(Child::MainSession)
         } else {
             None
         }
@@ -238,6 +278,11 @@ impl Handler<RestartChild> for Supervisor {
             Child::PingBudget => self.handles.ping_budget.do_send(restart),
             Child::PendingUpdates => self.handles.pending_updates.do_send(restart),
             Child::Scheduler => self.handles.scheduler.do_send(restart),
+            Child::MainSession => {
+                if let Some(m) = &self.handles.main_session {
+                    m.do_send(restart);
+                }
+            }
         }
     }
 }
@@ -250,13 +295,27 @@ impl Handler<Shutdown> for Supervisor {
         }
         tracing::info!(reason = %msg.reason, "shutting down");
         // Reverse start order: nothing fires while the state owners are going away.
-        for child in [Child::Scheduler, Child::PendingUpdates, Child::PingBudget] {
+        for child in [
+            Child::Scheduler,
+            Child::MainSession,
+            Child::PendingUpdates,
+            Child::PingBudget,
+        ] {
             tracing::info!(actor = %child, "stopping actor");
         }
         let h = self.handles.clone();
         let stop_all = async move {
-            // Arbiter-level stop: the children's contexts end with the system.
-            drop(h);
+            if let Some(main) = &h.main_session {
+                // Give the CLI its clean exit (it finishes a running turn) before the system goes.
+                let close = main.send(crate::main_session::Close);
+                if tokio::time::timeout(Duration::from_secs(8), close)
+                    .await
+                    .is_err()
+                {
+                    tracing::warn!(actor = "main_session", "closing the claude cli timed out");
+                }
+            }
+            // The children's contexts end with the system.
             System::current().stop();
         };
         ctx.spawn(stop_all.into_actor(self));

@@ -1,6 +1,8 @@
-//! Console commands: `/help`, `/ping-budget [capacity] [refill_rate]`, `/schedule`,
-//! `/updates`. Anything else is a message for the conversation.
+//! Console commands: the conversation's slash commands (SPEC §12: `/clear`, `/compact`,
+//! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]`, and
+//! two of ours: `/schedule` and `/updates`.
 
+use ollim_actors::main_session::Command;
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};
 use ollim_actors::scheduler::Upcoming;
@@ -8,15 +10,52 @@ use ollim_actors::supervisor::Handles;
 
 const HELP: &str = "\
 commands:
+  /clear                                  drop the conversation and start fresh
+  /compact [instructions]                 compact the conversation
+  /cost                                   what this run has cost
+  /model opus|sonnet|haiku                switch the model
+  /thinking off|adaptive|8000|32000|64000 switch extended thinking
+  /interrupt                              stop the answer in progress
   /ping-budget [capacity] [refill_rate]   show or set the ping budget
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
-  /help                                   this list";
+  /help                                   this list
+  /quit                                   leave (so does end of input)";
 
-/// Answers one input line; `None` for a blank line.
+/// The conversation command a line names, if any (`Err` for a missing argument).
+fn conversation_command(cmd: &str, rest: &str) -> Option<Result<Command, String>> {
+    let arg = |what: &str| {
+        if rest.is_empty() {
+            Err(format!("usage: {cmd} {what}"))
+        } else {
+            Ok(rest.to_owned())
+        }
+    };
+    Some(match cmd {
+        "/clear" => Ok(Command::Clear),
+        "/compact" => Ok(Command::Compact(
+            (!rest.is_empty()).then(|| rest.to_owned()),
+        )),
+        "/cost" => Ok(Command::Cost),
+        "/interrupt" => Ok(Command::Interrupt),
+        "/model" => arg("opus|sonnet|haiku").map(Command::Model),
+        "/thinking" => arg("off|adaptive|8000|32000|64000").map(Command::Thinking),
+        _ => return None,
+    })
+}
+
+/// Answers one `/command` line; `None` when there is nothing to print.
 pub async fn handle(line: &str, h: &Handles) -> Option<String> {
-    if line.is_empty() {
-        return None;
+    let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    if let Some(parsed) = conversation_command(cmd, rest.trim()) {
+        let main = h.main_session.as_ref()?;
+        return Some(match parsed {
+            Ok(command) => main
+                .send(command)
+                .await
+                .unwrap_or_else(|e| format!("the conversation did not answer: {e}")),
+            Err(usage) => usage,
+        });
     }
     let mut words = line.split_whitespace();
     let reply = match words.next().unwrap_or_default() {
@@ -47,9 +86,7 @@ pub async fn handle(line: &str, h: &Handles) -> Option<String> {
                 .join("\n"),
             Err(e) => format!("the pending-updates queue did not answer: {e}"),
         },
-        cmd if cmd.starts_with('/') => format!("unknown command {cmd}; /help lists them"),
-        _ => "-# the conversation is not connected in this build yet; /help lists what works"
-            .to_owned(),
+        other => format!("unknown command {other}; /help lists them"),
     };
     Some(reply)
 }

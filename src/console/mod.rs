@@ -1,48 +1,32 @@
 //! The console surface: the terminal as the DM channel (SPEC §1, ours).
 //!
 //! Runs the same actors as the Discord surface. Lines typed (or piped) on stdin are read one
-//! at a time; `/command` lines run commands; end of input or Ctrl-C shuts down cleanly.
-//! Fired jobs are shown as they reach the surface. The conversation itself arrives with the
-//! brain; until then a plain line is answered with a note saying so.
+//! at a time: `/command` lines run commands, anything else goes to the conversation; answers
+//! stream to stdout as they arrive, with status lines (`-# *Thinking...*`, tool labels) on
+//! lines of their own. End of input waits for the answer in progress, then shuts down; Ctrl-C
+//! shuts down at once.
 
 mod commands;
+mod render;
 
-use std::io::Write;
+use std::time::Duration;
 
 use actix::prelude::*;
 use anyhow::Context as _;
 use ollim_actors::clock::SystemClock;
-use ollim_actors::scheduler::FireJob;
+use ollim_actors::main_session::{MainSessionConfig, Say};
+use ollim_actors::scheduler::IsBusy;
 use ollim_actors::settings::Settings;
-use ollim_actors::supervisor::{GetHandles, Shutdown, Supervisor, SupervisorConfig};
+use ollim_actors::supervisor::{GetHandles, JobSink, Shutdown, Supervisor, SupervisorConfig};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-/// Shows what reaches the DM channel on stdout.
-struct ConsoleOut;
-
-impl Actor for ConsoleOut {
-    type Context = Context<Self>;
-}
-
-impl Handler<FireJob> for ConsoleOut {
-    type Result = ();
-    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) {
-        let first = msg.prompt.lines().next().unwrap_or_default();
-        print_line(&format!("-# fired {first} ({})", msg.rel_path));
-    }
-}
-
-fn print_line(line: &str) {
-    let mut out = std::io::stdout().lock();
-    // A closed stdout (the reader went away) is not an error worth dying for.
-    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
-}
+use render::ConsoleOut;
 
 /// Runs the bot on the console until end of input or a signal.
-pub fn run(settings: Settings) -> anyhow::Result<()> {
+pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
     let system = actix::System::new();
     system.block_on(async move {
-        let out = ConsoleOut.start();
+        let out = ConsoleOut::default().start();
         let supervisor = Supervisor::start(
             SupervisorConfig {
                 data_dir: settings.data_dir.clone(),
@@ -50,33 +34,52 @@ pub fn run(settings: Settings) -> anyhow::Result<()> {
                 clock: SystemClock::shared(),
                 watch_jobs: true,
             },
-            out.recipient(),
-            None,
+            JobSink::Conversation {
+                main: Box::new(main),
+                surface: out.clone().recipient(),
+            },
         );
         let handles = supervisor
             .send(GetHandles)
             .await
             .context("the supervisor did not answer")?;
-        print_line(&format!(
-            "ollim-bot console — {} here. /help lists commands; end input (Ctrl-D) to quit.",
-            settings.bot_name
-        ));
+        let Some(main) = handles.main_session.clone() else {
+            anyhow::bail!("the supervisor started no main session");
+        };
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let reason = loop {
             tokio::select! {
                 line = lines.next_line() => match line {
                     Ok(Some(line)) => {
-                        if let Some(reply) = commands::handle(line.trim(), &handles).await {
-                            print_line(&reply);
+                        let line = line.trim();
+                        if line == "/quit" {
+                            break "quit".to_owned();
+                        }
+                        if line.starts_with('/') {
+                            if let Some(reply) = commands::handle(line, &handles).await {
+                                out.do_send(render::Line(reply));
+                            }
+                        } else if !line.is_empty() {
+                            main.do_send(Say { text: line.to_owned(), images: Vec::new() });
                         }
                     }
-                    Ok(None) => break "end of input".to_owned(),
+                    Ok(None) => {
+                        // Piped input: let the last answer finish before leaving.
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        while main.send(IsBusy).await.unwrap_or(false) {
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        }
+                        break "end of input".to_owned();
+                    }
                     Err(e) => break format!("reading input failed: {e}"),
                 },
                 _ = tokio::signal::ctrl_c() => break "interrupted".to_owned(),
             }
         };
-        print_line(&format!("shutting down: {reason}"));
+        // Let the renderer drain what is queued before the farewell line.
+        let _ = out
+            .send(render::Line(format!("shutting down: {reason}")))
+            .await;
         supervisor.do_send(Shutdown { reason });
         anyhow::Ok(())
     })?;

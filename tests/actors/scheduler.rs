@@ -12,7 +12,7 @@ use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::scheduler::{FireJob, Upcoming, UpcomingJob};
 use ollim_actors::supervisor::{
-    Child, GetHandles, Handles, RestartChild, Supervisor, SupervisorConfig,
+    Child, GetHandles, Handles, JobSink, RestartChild, Supervisor, SupervisorConfig,
 };
 
 /// Keeps every fired job it receives.
@@ -64,8 +64,10 @@ async fn rig_with(prepare: impl FnOnce(&DataDir)) -> Rig {
             clock: clock.shared(),
             watch_jobs: true,
         },
-        recorder.clone().start().recipient(),
-        None,
+        JobSink::Recipient {
+            jobs: recorder.clone().start().recipient(),
+            busy: None,
+        },
     );
     let handles = supervisor.send(GetHandles).await.unwrap();
     Rig {

@@ -1,0 +1,124 @@
+//! What the model and the user read around a turn: the timestamp header every message gets,
+//! with pending updates prepended (SPEC §5), and the status labels for tool calls (SPEC §12).
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde_json::Value;
+
+use crate::pending_updates::{prepend_updates, PendingUpdate, Reader};
+
+/// `[2026-02-24 Tue 02:30 PM PST]`: the zone's real abbreviation, not a hard-coded `PT`.
+pub fn timestamp(now: DateTime<Utc>, tz: Tz) -> String {
+    format!(
+        "[{}]",
+        now.with_timezone(&tz).format("%Y-%m-%d %a %I:%M %p %Z")
+    )
+}
+
+/// The message the main session sends: header, popped updates (if any), then the user's text.
+pub fn compose(now: DateTime<Utc>, tz: Tz, updates: &[PendingUpdate], text: &str) -> String {
+    prepend_updates(&timestamp(now, tz), updates, Reader::MainSession, now, text)
+}
+
+/// The most telling argument of a tool call, cut short.
+fn tool_argument(input: &Value) -> Option<String> {
+    let keys = [
+        "file_path",
+        "notebook_path",
+        "command",
+        "pattern",
+        "url",
+        "query",
+        "description",
+        "path",
+    ];
+    let raw = keys
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))?;
+    let one_line = raw.lines().next().unwrap_or_default();
+    let mut s: String = one_line.chars().take(60).collect();
+    if one_line.chars().count() > 60 {
+        s.push('…');
+    }
+    Some(s)
+}
+
+/// A status label such as `Write(reminders/foo.md)` or `Bash(git status)`; MCP tools show their
+/// short name.
+pub fn tool_label(name: &str, input: &Value) -> String {
+    let short = name.rsplit("__").next().unwrap_or(name);
+    match tool_argument(input) {
+        Some(arg) => {
+            // Paths inside the data directory read better relative.
+            let arg = arg
+                .split_once("/.ollim-bot/")
+                .map(|(_, rest)| rest.to_owned())
+                .unwrap_or(arg);
+            format!("{short}({arg})")
+        }
+        None => short.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use serde_json::json;
+
+    #[test]
+    fn header_uses_the_zones_own_abbreviation() {
+        let winter = Utc.with_ymd_and_hms(2026, 2, 24, 22, 30, 0).unwrap();
+        assert_eq!(
+            timestamp(winter, chrono_tz::America::Los_Angeles),
+            "[2026-02-24 Tue 02:30 PM PST]"
+        );
+        let summer = Utc.with_ymd_and_hms(2026, 7, 1, 7, 5, 0).unwrap();
+        assert_eq!(
+            timestamp(summer, chrono_tz::Europe::Berlin),
+            "[2026-07-01 Wed 09:05 AM CEST]"
+        );
+    }
+
+    #[test]
+    fn updates_are_prepended_after_the_header() {
+        let now = Utc.with_ymd_and_hms(2026, 2, 24, 22, 30, 0).unwrap();
+        let u = PendingUpdate {
+            ts: "2026-02-24T14:15:00-08:00".into(),
+            message: "inbox: 2 items need you".into(),
+        };
+        let text = compose(
+            now,
+            chrono_tz::America::Los_Angeles,
+            &[u],
+            "how's it going?",
+        );
+        assert_eq!(
+            text,
+            "[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (mention key findings in your response):\n- (15m ago) inbox: 2 items need you\n\nhow's it going?"
+        );
+        assert_eq!(
+            compose(now, chrono_tz::America::Los_Angeles, &[], "hi"),
+            "[2026-02-24 Tue 02:30 PM PST] hi"
+        );
+    }
+
+    #[test]
+    fn tool_labels_name_the_target() {
+        assert_eq!(
+            tool_label(
+                "Write",
+                &json!({"file_path": "/home/u/.ollim-bot/reminders/foo.md"})
+            ),
+            "Write(reminders/foo.md)"
+        );
+        assert_eq!(
+            tool_label("Bash", &json!({"command": "git status\nmore"})),
+            "Bash(git status)"
+        );
+        assert_eq!(
+            tool_label("mcp__discord__ping_user", &json!({})),
+            "ping_user"
+        );
+    }
+}

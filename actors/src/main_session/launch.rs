@@ -1,0 +1,115 @@
+//! Starting the main session's CLI process: resume the saved session, or start a new one with
+//! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
+//! Also where the main session id lives on disk (`state/sessions.json`, plain text).
+
+use crate::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
+use crate::data_dir::DataDir;
+use crate::state_file;
+
+use super::host::{self, SessionHost};
+use super::MainSessionConfig;
+
+/// The file holding the main session id.
+const SESSION_FILE: &str = "sessions.json";
+
+/// A started process and what the actor should know about it.
+pub struct Started {
+    /// The process.
+    pub launched: Launched,
+    /// The session it works in.
+    pub session_id: String,
+    /// A new session was created (no saved one, or it could not be resumed).
+    pub fresh_session: bool,
+    /// Something to tell the user.
+    pub note: Option<String>,
+}
+
+/// The saved main session id, if any.
+pub fn load_session_id(data: &DataDir) -> Option<String> {
+    let text = std::fs::read_to_string(data.state_file(SESSION_FILE)).ok()?;
+    // The original wrote the bare id; tolerate a JSON string too.
+    let id = text.trim().trim_matches('"').trim();
+    (!id.is_empty()).then(|| id.to_owned())
+}
+
+/// Saves the main session id (atomically); failures are logged.
+pub fn save_session_id(data: &DataDir, id: &str) {
+    if load_session_id(data).as_deref() == Some(id) {
+        return;
+    }
+    if let Err(e) = state_file::write_atomic(&data.state_file(SESSION_FILE), id.as_bytes()) {
+        tracing::error!(cause = %e, "could not save the main session id");
+    }
+}
+
+fn options(config: &MainSessionConfig, session: SessionStart) -> SpawnOptions {
+    let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
+    o.append_system_prompt = Some(config.system_prompt.clone());
+    o.model = config.model.clone();
+    o.thinking = config.thinking;
+    o.permission_mode = Some(PermissionMode::DontAsk);
+    o.session = session;
+    o.setting_sources = Some(vec!["project".to_owned()]);
+    o.hooks = host::hooks();
+    o.label = "main".to_owned();
+    o
+}
+
+fn handlers(config: &MainSessionConfig) -> Handlers {
+    Handlers {
+        host: std::sync::Arc::new(SessionHost::new(config.data_dir.clone())),
+        tools: std::sync::Arc::new(crate::brain::mcp::NoTools),
+    }
+}
+
+/// Starts the process on `saved` (or a new session).
+pub async fn start(config: MainSessionConfig, saved: Option<String>) -> Result<Started, Error> {
+    if let Some(id) = saved {
+        match config
+            .launcher
+            .launch(
+                options(&config, SessionStart::Resume(id.clone())),
+                handlers(&config),
+            )
+            .await
+        {
+            Ok(launched) => {
+                tracing::info!(session_id = %id, "resumed the main session");
+                return Ok(Started {
+                    launched,
+                    session_id: id,
+                    fresh_session: false,
+                    note: None,
+                });
+            }
+            Err(e @ Error::StartFailed { .. }) => {
+                tracing::warn!(session_id = %id, cause = %e, "could not resume the main session; starting a new one");
+                let mut started = start_new(&config).await?;
+                started.note =
+                    Some("-# couldn't resume the previous conversation — starting fresh.".into());
+                return Ok(started);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    start_new(&config).await
+}
+
+async fn start_new(config: &MainSessionConfig) -> Result<Started, Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let launched = config
+        .launcher
+        .launch(
+            options(config, SessionStart::NewWithId(id.clone())),
+            handlers(config),
+        )
+        .await?;
+    // Saved after the first turn: the CLI writes the session only once it has a message.
+    tracing::info!(session_id = %id, "started a new main session");
+    Ok(Started {
+        launched,
+        session_id: id,
+        fresh_session: true,
+        note: None,
+    })
+}

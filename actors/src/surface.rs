@@ -1,0 +1,22 @@
+//! What the conversation shows the user: typed events sent to whichever surface runs (the
+//! console today, Discord later). Surfaces decide how to render them (SPEC §5, §12): a status
+//! line that text replaces, streamed text, the final reply, notices and short errors.
+
+use actix::prelude::*;
+
+/// One thing to show in the DM channel.
+#[derive(Debug, Clone, PartialEq, Eq, Message)]
+#[rtype(result = "()")]
+pub enum SurfaceEvent {
+    /// A transient status line (`Thinking...`, a tool label, `Auto-compacting...`); replaced by
+    /// the next status or by text.
+    Status(String),
+    /// A piece of the answer as it streams.
+    TextDelta(String),
+    /// The turn ended; the whole answer (what was streamed, or the result text).
+    Reply(String),
+    /// A line from the bot itself (greetings, `-# catching up on background activity...`).
+    Notice(String),
+    /// A short error for the user; details are in the log.
+    Error(String),
+}

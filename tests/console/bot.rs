@@ -1,0 +1,185 @@
+//! A running `ollim-bot console` with piped stdin/stdout, its own data directory and HOME.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+
+use crate::support::mock_model_api::MockModelApi;
+
+/// Longest wait for any expected line.
+pub const LIMIT: Duration = Duration::from_secs(90);
+
+/// The real CLI: `OLLIM_CLAUDE_BIN`, the pinned copy in `.tools/`, or a failure saying how to get it.
+pub fn claude_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("OLLIM_CLAUDE_BIN") {
+        return PathBuf::from(p);
+    }
+    let pinned = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(".tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    assert!(
+        pinned.is_file(),
+        "these tests need the real claude CLI: run `make claude` (tools/install-claude.sh) or set OLLIM_CLAUDE_BIN"
+    );
+    pinned
+}
+
+/// Directories that outlive one bot process (a restart reuses them).
+pub struct Home {
+    _tmp: tempfile::TempDir,
+    /// The bot's data directory.
+    pub data: PathBuf,
+    /// HOME for the bot and its CLI (the CLI keeps its transcripts here).
+    pub home: PathBuf,
+}
+
+impl Home {
+    pub fn new() -> Self {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let data = tmp.path().join("data");
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(&home).expect("home");
+        Home {
+            _tmp: tmp,
+            data,
+            home,
+        }
+    }
+
+    pub fn state(&self, name: &str) -> PathBuf {
+        self.data.join("state").join(name)
+    }
+}
+
+pub struct Bot {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::UnboundedReceiver<String>,
+    /// Everything printed so far.
+    pub seen: Vec<String>,
+}
+
+impl Bot {
+    pub async fn start(home: &Home, mock: &MockModelApi) -> Bot {
+        Self::start_with(home, mock, &[]).await
+    }
+
+    pub async fn start_with(home: &Home, mock: &MockModelApi, extra: &[(&str, &str)]) -> Bot {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
+        cmd.arg("console")
+            .envs(mock.cli_env(&home.home))
+            .env("OLLIM_CLAUDE_BIN", claude_binary())
+            .env("OLLIM_DATA_DIR", &home.data)
+            .env("OLLIM_TIMEZONE", "America/New_York")
+            .env("OLLIM_USER_NAME", "Sam")
+            .env("OLLIM_BOT_NAME", "Ollie")
+            .env("RUST_LOG", "info")
+            .env_remove("DISCORD_TOKEN")
+            .envs(extra.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true);
+        let mut child = cmd.spawn().expect("start ollim-bot console");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut r = BufReader::new(stdout).lines();
+            while let Ok(Some(l)) = r.next_line().await {
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Bot {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("bot pid")
+    }
+
+    pub async fn say(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .expect("write to bot");
+        stdin.flush().await.expect("flush");
+    }
+
+    /// Reads lines until one contains `needle`; returns it. Fails after [`LIMIT`].
+    pub async fn expect(&mut self, needle: &str) -> String {
+        let deadline = tokio::time::Instant::now() + LIMIT;
+        loop {
+            match tokio::time::timeout_at(deadline, self.lines.recv()).await {
+                Ok(Some(line)) => {
+                    self.seen.push(line.clone());
+                    if line.contains(needle) {
+                        return line;
+                    }
+                }
+                Ok(None) => panic!("bot output ended before {needle:?}; saw {:#?}", self.seen),
+                Err(_) => panic!("no {needle:?} within {LIMIT:?}; saw {:#?}", self.seen),
+            }
+        }
+    }
+
+    /// Closes stdin and waits for a clean exit, collecting the rest of the output.
+    pub async fn finish(mut self) -> Vec<String> {
+        drop(self.stdin.take());
+        let status = tokio::time::timeout(LIMIT, self.child.wait())
+            .await
+            .expect("bot exits after end of input")
+            .expect("wait");
+        while let Ok(Some(l)) =
+            tokio::time::timeout(Duration::from_secs(2), self.lines.recv()).await
+        {
+            self.seen.push(l);
+        }
+        assert!(
+            status.success(),
+            "bot exit status {status:?}; output {:#?}",
+            self.seen
+        );
+        self.seen
+    }
+}
+
+/// The pids of `parent`'s children whose command line mentions `needle`.
+pub fn children_named(parent: u32, needle: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(Path::new("/proc").join(pid.to_string()).join("stat"))
+            .unwrap_or_default();
+        // Field 4 (after the parenthesised name) is the parent pid.
+        let ppid = stat
+            .rsplit_once(") ")
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        let cmdline = std::fs::read(Path::new("/proc").join(pid.to_string()).join("cmdline"))
+            .unwrap_or_default();
+        if ppid == Some(parent) && String::from_utf8_lossy(&cmdline).contains(needle) {
+            found.push(pid);
+        }
+    }
+    found
+}

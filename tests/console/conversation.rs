@@ -1,0 +1,135 @@
+//! Talking to the bot: streamed replies, the saved and resumed session, pending updates.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::bot::{Bot, Home};
+use crate::support::mock_model_api::{MockModelApi, Reply};
+
+#[tokio::test]
+async fn reply_streams_to_the_console_as_it_is_written() {
+    let mock = MockModelApi::start(|_| Reply::SlowText {
+        chunks: vec![
+            "line one\n".into(),
+            "line two\n".into(),
+            "line three".into(),
+        ],
+        delay: Duration::from_millis(700),
+    })
+    .await
+    .unwrap();
+    let home = Home::new();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.expect("i'm your assistant").await;
+    bot.say("tell me three lines").await;
+    bot.expect("line one").await;
+    let first = Instant::now();
+    bot.expect("line three").await;
+    assert!(
+        first.elapsed() >= Duration::from_millis(1000),
+        "line one should be shown while the rest is still being written"
+    );
+    let sent = mock.agent_requests();
+    let text = sent.last().unwrap().latest_user_text();
+    let line = text
+        .lines()
+        .find(|l| l.ends_with("] tell me three lines"))
+        .unwrap_or_else(|| panic!("the message with its header: {text}"));
+    assert!(line.starts_with("[20"), "timestamp header: {line}");
+    assert!(
+        line.contains(" EST]") || line.contains(" EDT]"),
+        "zone abbreviation: {line}"
+    );
+    bot.finish().await;
+}
+
+#[tokio::test]
+async fn session_id_is_saved_and_a_restarted_bot_resumes_it() {
+    let mock = MockModelApi::start(|req| {
+        let latest = req.latest_user_text();
+        if latest.contains("what was the word") {
+            let remembered = req.mentions("the word is pineapple");
+            Reply::Text(
+                if remembered {
+                    "it was pineapple"
+                } else {
+                    "no idea"
+                }
+                .into(),
+            )
+        } else {
+            Reply::Text("noted".into())
+        }
+    })
+    .await
+    .unwrap();
+    let home = Home::new();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("the word is pineapple").await;
+    bot.expect("noted").await;
+    bot.finish().await;
+    let saved = std::fs::read_to_string(home.state("sessions.json")).expect("session id saved");
+    assert_eq!(saved.trim().len(), 36, "a session uuid: {saved:?}");
+
+    let mut again = Bot::start(&home, &mock).await;
+    again
+        .expect("hey, i'm back. picking up where we left off.")
+        .await;
+    again.say("what was the word?").await;
+    again.expect("it was pineapple").await;
+    again.finish().await;
+    let resumed = std::fs::read_to_string(home.state("sessions.json")).unwrap();
+    assert_eq!(
+        resumed.trim(),
+        saved.trim(),
+        "resume keeps the same session"
+    );
+}
+
+#[tokio::test]
+async fn pending_updates_reach_the_model_once() {
+    let mock = MockModelApi::start(|_| Reply::Text("ok".into()))
+        .await
+        .unwrap();
+    let home = Home::new();
+    std::fs::create_dir_all(home.data.join("state")).unwrap();
+    let update =
+        json!([{"ts": "2026-03-02T08:00:00-05:00", "message": "inbox triage: 2 items need you"}]);
+    std::fs::write(home.state("pending_updates.json"), update.to_string()).unwrap();
+
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("morning").await;
+    bot.expect("catching up on background activity").await;
+    bot.expect("ok").await;
+    bot.say("anything else?").await;
+    bot.expect("ok").await;
+    bot.finish().await;
+
+    let sent: Vec<String> = mock
+        .agent_requests()
+        .iter()
+        .map(|r| r.latest_user_text())
+        .collect();
+    let first = sent
+        .iter()
+        .find(|t| t.contains("morning"))
+        .expect("first message sent");
+    assert!(
+        first.contains("RECENT BACKGROUND UPDATES (mention key findings in your response):\n- (")
+            && first.contains("ago) inbox triage: 2 items need you\n\n"),
+        "{first}"
+    );
+    let second = sent
+        .iter()
+        .find(|t| t.contains("anything else?"))
+        .expect("second sent");
+    assert!(
+        !second.contains("RECENT BACKGROUND UPDATES"),
+        "consumed once: {second}"
+    );
+    assert!(
+        !home.state("pending_updates.json").exists(),
+        "queue emptied on disk"
+    );
+}

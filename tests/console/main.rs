@@ -1,0 +1,13 @@
+//! Tier 2, the conversation end to end: the `ollim-bot console` binary, driven over pipes like
+//! a script would, with the real `claude` CLI talking to a mock Messages API on 127.0.0.1.
+//!
+//! Needs the binary (`make claude`, or `OLLIM_CLAUDE_BIN`); a missing binary fails with
+//! instructions, never a skip.
+
+#[allow(dead_code)]
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bot;
+mod conversation;
+mod recovery;
