@@ -54,6 +54,8 @@ pub struct ModelRequest {
     pub path: String,
     /// The JSON body (`Null` when there was none or it was not JSON).
     pub body: Value,
+    /// When its body had been read (benchmarks measure up to here).
+    pub received_at: std::time::Instant,
 }
 
 impl ModelRequest {
@@ -250,6 +252,7 @@ async fn serve_connection(stream: TcpStream, state: Arc<State>) -> io::Result<()
         let request = ModelRequest {
             path,
             body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+            received_at: std::time::Instant::now(),
         };
         state.requests.lock().push(request.clone());
         respond(&mut write, &state, &request).await?;

@@ -1,7 +1,5 @@
-//! `make bench`: the figures the foundation and actor-core issues ask for, printed as lines.
-//!
-//! Everything runs on loopback-free local files in a temporary directory; nothing here is an
-//! assertion — the numbers are for people to read and compare.
+//! Foundation and actor-core figures: job files, cron, the forward schedule, the ping budget's
+//! decision rate, registration latency and fire lateness, on local files in a temporary directory.
 
 use std::time::{Duration as StdDuration, Instant};
 
@@ -21,11 +19,11 @@ use ollim_actors::supervisor::{GetHandles, JobSink, Supervisor, SupervisorConfig
 
 const TZ: Tz = chrono_tz::America::New_York;
 
-fn ms(d: StdDuration) -> String {
+pub fn ms(d: StdDuration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
 
-fn percentile(sorted: &[StdDuration], p: f64) -> StdDuration {
+pub fn percentile(sorted: &[StdDuration], p: f64) -> StdDuration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i.min(sorted.len() - 1)]
 }
@@ -91,7 +89,7 @@ fn write_jobs(data: &DataDir, n: usize) {
     }
 }
 
-fn bench_files_and_cron() {
+pub fn bench_files_and_cron() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let data = DataDir::new(tmp.path().join("data"));
     data.ensure().expect("data dir");
@@ -187,7 +185,7 @@ impl Handler<Take> for Lateness {
     }
 }
 
-async fn bench_scheduler() {
+pub async fn bench_scheduler() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let data = DataDir::new(tmp.path().join("data"));
     data.ensure().expect("data dir");
@@ -262,7 +260,7 @@ async fn bench_scheduler() {
     }
 }
 
-async fn bench_try_use() {
+pub async fn bench_try_use() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let clock = ManualClock::new(Utc::now());
     let budget = PingBudget::new(tmp.path().join("ping_budget.json"), clock.shared(), TZ).start();
@@ -292,19 +290,4 @@ async fn bench_try_use() {
     println!(
         "try_use decisions per second: {refused:.0} refused (no write), {allowed:.0} allowed (each persisted with fsync)"
     );
-}
-
-fn main() {
-    println!(
-        "ollim-bot benchmarks (release build, {} cores)",
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    );
-    bench_files_and_cron();
-    let sys = actix::System::new();
-    sys.block_on(async {
-        bench_try_use().await;
-        bench_scheduler().await;
-    });
 }

@@ -1,0 +1,165 @@
+//! Conversation figures: the bot's own resident memory at idle (the CLI child excluded), and
+//! the time the bot adds between a console line and the model request it causes, next to the
+//! same measurement for the CLI driven directly. Both talk to the mock Messages API on
+//! 127.0.0.1; nothing leaves the machine.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration as StdDuration, Instant};
+
+use ollim_actors::brain::{
+    mcp::NoTools, ClaudeProcess, Handlers, PermissionMode, SpawnOptions, UserMessage,
+};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use crate::actors::ms;
+use crate::support::mock_model_api::{MockModelApi, Reply};
+
+const ROUNDS: usize = 7;
+
+fn claude_binary() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("OLLIM_CLAUDE_BIN") {
+        return Some(PathBuf::from(p));
+    }
+    let pinned = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(".tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    pinned.is_file().then_some(pinned)
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+fn median(mut v: Vec<StdDuration>) -> StdDuration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Waits until the mock has a request whose latest user text contains `needle`.
+async fn arrival(mock: &MockModelApi, needle: &str) -> Option<Instant> {
+    for _ in 0..3000 {
+        if let Some(r) = mock
+            .agent_requests()
+            .into_iter()
+            .find(|r| r.latest_user_text().contains(needle))
+        {
+            return Some(r.received_at);
+        }
+        tokio::time::sleep(StdDuration::from_millis(2)).await;
+    }
+    None
+}
+
+pub async fn bench_conversation() {
+    let Some(claude) = claude_binary() else {
+        println!("conversation: skipped — no claude CLI (run `make claude`)");
+        return;
+    };
+    let Ok(mock) = MockModelApi::start(|_| Reply::Text("pong".into())).await else {
+        println!("conversation: could not start the mock model API");
+        return;
+    };
+    let Ok(tmp) = tempfile::tempdir() else { return };
+    let home = tmp.path().join("home");
+    let _ = std::fs::create_dir_all(&home);
+
+    // The bot.
+    let mut child = match tokio::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .arg("console")
+        .envs(mock.cli_env(&home))
+        .env("OLLIM_CLAUDE_BIN", &claude)
+        .env("OLLIM_DATA_DIR", tmp.path().join("data"))
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            println!("conversation: could not start the bot: {e}");
+            return;
+        }
+    };
+    let (Some(mut stdin), Some(stdout), Some(pid)) =
+        (child.stdin.take(), child.stdout.take(), child.id())
+    else {
+        return;
+    };
+    let mut lines = BufReader::new(stdout).lines();
+    let mut bot = Vec::new();
+    for i in 0..ROUNDS {
+        let tag = format!("bot round {i}");
+        let t0 = Instant::now();
+        let _ = stdin.write_all(format!("{tag}\n").as_bytes()).await;
+        let _ = stdin.flush().await;
+        if let Some(at) = arrival(&mock, &tag).await {
+            bot.push(at.saturating_duration_since(t0));
+        }
+        while let Ok(Some(l)) = lines.next_line().await {
+            if l.contains("pong") {
+                break;
+            }
+        }
+    }
+    tokio::time::sleep(StdDuration::from_secs(2)).await;
+    let rss = rss_kib(pid);
+    drop(stdin);
+    let _ = tokio::time::timeout(StdDuration::from_secs(15), child.wait()).await;
+
+    // The CLI alone, driven directly.
+    let mut options = SpawnOptions::new(&claude, tmp.path());
+    options.env = mock.cli_env(&home);
+    options.permission_mode = Some(PermissionMode::DontAsk);
+    let handlers = Handlers {
+        host: Arc::new(ollim_actors::brain::host::DenyAll),
+        tools: Arc::new(NoTools),
+    };
+    let mut direct = Vec::new();
+    if let Ok((process, mut events, _init)) = ClaudeProcess::start(&options, handlers).await {
+        for i in 0..ROUNDS {
+            let tag = format!("direct round {i}");
+            let t0 = Instant::now();
+            if process.send_user(&UserMessage::text(tag.clone())).is_err() {
+                break;
+            }
+            if let Some(at) = arrival(&mock, &tag).await {
+                direct.push(at.saturating_duration_since(t0));
+            }
+            while let Some(ev) = events.recv().await {
+                if matches!(ev, ollim_actors::brain::BrainEvent::Result(_)) {
+                    break;
+                }
+            }
+        }
+        let _ = process.shutdown().await;
+    }
+
+    match rss {
+        Some(kib) => println!(
+            "bot resident memory at idle (CLI child excluded): {:.1} MiB",
+            kib as f64 / 1024.0
+        ),
+        None => println!("bot resident memory at idle: unavailable"),
+    }
+    if bot.is_empty() || direct.is_empty() {
+        println!("console line → first model request: not measured");
+        return;
+    }
+    let (b, d) = (median(bot), median(direct));
+    println!(
+        "console line → first model request: {} through the bot, {} with the CLI alone (bot adds {}; median of {ROUNDS})",
+        ms(b),
+        ms(d),
+        ms(b.saturating_sub(d))
+    );
+}
