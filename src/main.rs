@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         if bot_run { "info" } else { "warn" },
     );
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(1)
@@ -47,25 +47,28 @@ fn env_lookup(key: &str) -> Option<String> {
     std::env::var(key).ok()
 }
 
-fn run(cli: Cli) -> anyhow::Result<()> {
+/// Runs the command; its exit code is success unless the command has one of its own to pass on.
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
     match cli.command {
         Some(Command::Help) => {
             use clap::CommandFactory;
             Cli::command().print_long_help()?;
             println!();
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Routine(cmd)) => {
             let data = settings::data_dir_from(&env_lookup);
-            cli::routine::run(cmd, &data)
+            done(cli::routine::run(cmd, &data))
         }
         Some(Command::Reminder(cmd)) => {
             let data = settings::data_dir_from(&env_lookup);
             let tz = settings::zone_from(&env_lookup)
                 .map_err(|p| anyhow::anyhow!("{}: {}", p.variable, p.detail))?;
-            cli::reminder::run(cmd, &data, tz, chrono::Utc::now())
+            done(cli::reminder::run(cmd, &data, tz, chrono::Utc::now()))
         }
-        Some(Command::Console) => startup::run_bot(startup::SurfaceChoice::Console),
-        None => startup::run_bot(startup::SurfaceChoice::FromEnvironment),
+        Some(Command::Auth(cmd)) => cli::auth::run(&cmd),
+        Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
+        None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),
     }
 }

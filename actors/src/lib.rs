@@ -22,6 +22,7 @@ pub mod main_session;
 pub mod pending_updates;
 pub mod ping_budget;
 pub mod scheduler;
+pub mod sessions;
 pub mod settings;
 pub mod skills;
 pub mod spec_docs;

@@ -3,6 +3,7 @@
 //! human-readable lines, errors go to stderr, and every rejected input exits 1 having written
 //! nothing.
 
+pub mod auth;
 pub mod job_flags;
 pub mod reminder;
 pub mod routine;
@@ -48,4 +49,7 @@ pub enum Command {
     /// One-shot prompts after a delay, optionally as a follow-up chain.
     #[command(subcommand)]
     Reminder(reminder::ReminderCommand),
+    /// Sign Claude Code in or out (runs `claude auth ...`).
+    #[command(subcommand)]
+    Auth(auth::AuthCommand),
 }

@@ -1,5 +1,6 @@
 //! Tier 1, foundation: the CLI and the on-disk formats, through the real binary and files.
 
+mod auth;
 mod cli;
 mod fixtures;
 mod formats;

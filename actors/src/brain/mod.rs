@@ -13,6 +13,7 @@
 //! [`mcp`] (JSON-RPC for the tool server), [`protocol`] (the lines we write), [`reader`] (stdout),
 //! [`events`] (what the CLI reports, typed) and [`event_parser`] (frames to events).
 
+pub mod auth;
 pub mod control;
 pub mod event_parser;
 pub mod events;
