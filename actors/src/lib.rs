@@ -26,4 +26,5 @@ pub mod skills;
 pub mod spec_docs;
 pub mod state_file;
 pub mod supervisor;
+pub mod system_prompt;
 pub mod webhook_spec;
