@@ -25,6 +25,7 @@ pub mod settings;
 pub mod skills;
 pub mod spec_docs;
 pub mod state_file;
+pub mod subagents;
 pub mod supervisor;
 pub mod system_prompt;
 pub mod webhook_spec;
