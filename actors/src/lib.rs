@@ -20,6 +20,7 @@ pub mod data_dir;
 pub mod jobs;
 pub mod pending_updates;
 pub mod ping_budget;
+pub mod runtime_config;
 pub mod scheduler;
 pub mod settings;
 pub mod skills;
