@@ -4,14 +4,17 @@
 //!
 //! | module | owns | messages |
 //! | --- | --- | --- |
-//! | [`supervisor`] | start order, restarts, lifecycle logs | — |
-//! | [`ping_budget`] | the token bucket, `state/ping_budget.json` | `TryUse`, `RecordCritical`, `Status`, `Configure` |
+//! | [`supervisor`] | start order, restarts, lifecycle logs | `GetHandles`, `RestartChild`, `Shutdown` |
+//! | [`ping_budget`] | the token bucket, `state/ping_budget.json` | `TryUse`, `RecordCritical`, `Status`, `FullStatus`, `Snapshot`, `Configure` |
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
+//! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `Close` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
 //!
-//! Domain modules without an actor: [`jobs`] (routines and reminders on disk), [`settings`]
-//! (the environment), [`data_dir`] (layout and git), [`state_file`] (atomic writes),
-//! [`clock`] (injectable time).
+//! Domain modules without an actor: [`brain`] (the Claude CLI driver), [`jobs`] (routines and
+//! reminders on disk), [`skills`], [`webhook_spec`], [`sessions`] (session bookkeeping files),
+//! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
+//! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
+//! [`state_file`] (atomic writes), [`clock`] (injectable time).
 #![warn(missing_docs)]
 
 pub mod brain;
@@ -21,12 +24,15 @@ pub mod jobs;
 pub mod main_session;
 pub mod pending_updates;
 pub mod ping_budget;
+pub mod runtime_config;
 pub mod scheduler;
 pub mod sessions;
 pub mod settings;
 pub mod skills;
 pub mod spec_docs;
 pub mod state_file;
+pub mod subagents;
 pub mod supervisor;
 pub mod surface;
+pub mod system_prompt;
 pub mod webhook_spec;

@@ -1,0 +1,210 @@
+//! `state/config.json` as the original program writes it (SPEC §12): reading each field
+//! leniently (older boolean thinking values, unknown fields ignored, an unusable value replaced
+//! by its default) and writing the same field names, order and value types back.
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::brain::Thinking;
+use crate::jobs::ModelChoice;
+
+use super::keys::{self, Key};
+use super::RuntimeConfig;
+
+/// The file as written: the original's field names, order and value types.
+#[derive(Debug, Serialize)]
+pub(super) struct ConfigFile {
+    model_main: Option<&'static str>,
+    model_fork: Option<&'static str>,
+    thinking_main: String,
+    thinking_fork: String,
+    bg_fork_timeout: u64,
+    fork_idle_timeout: u64,
+    permission_mode: &'static str,
+    auto_update: bool,
+    auto_update_interval: u64,
+    auto_update_hour: u8,
+}
+
+impl From<&RuntimeConfig> for ConfigFile {
+    fn from(c: &RuntimeConfig) -> Self {
+        let thinking = |t: Thinking| match t {
+            Thinking::Disabled => "off".to_owned(),
+            Thinking::Adaptive => "adaptive".to_owned(),
+            Thinking::Budget(tokens) => tokens.to_string(),
+        };
+        ConfigFile {
+            model_main: c.model_main.map(ModelChoice::as_str),
+            model_fork: c.model_fork.map(ModelChoice::as_str),
+            thinking_main: thinking(c.thinking_main),
+            thinking_fork: thinking(c.thinking_fork),
+            bg_fork_timeout: c.bg_fork_timeout_secs,
+            fork_idle_timeout: c.fork_idle_timeout_mins,
+            permission_mode: c.permission_mode.as_str(),
+            auto_update: c.auto_update,
+            auto_update_interval: c.auto_update_interval_mins,
+            auto_update_hour: c.auto_update_hour,
+        }
+    }
+}
+
+/// Reads the file's object field by field; only a non-object is an error (quarantined).
+pub(super) fn parse_file(path: &Path, bytes: &[u8]) -> Result<RuntimeConfig, String> {
+    let object: Map<String, Value> = match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(object)) => object,
+        Ok(_) => return Err("not a JSON object".to_owned()),
+        Err(e) => return Err(e.to_string()),
+    };
+    let mut config = RuntimeConfig::default();
+    for key in Key::ALL {
+        let Some(value) = object.get(key.field()) else {
+            continue;
+        };
+        if read_field(&mut config, key, value).is_err() {
+            tracing::warn!(
+                file = %path.display(),
+                field = key.field(),
+                %value,
+                "unusable runtime config value; using the default"
+            );
+        }
+    }
+    Ok(config)
+}
+
+/// Sets one field from its JSON value, as the original wrote it (or older versions did).
+fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(), ()> {
+    let as_count = |v: &Value| v.as_u64().filter(|n| *n > 0).ok_or(());
+    match key {
+        Key::ModelMain | Key::ModelFork => {
+            let model = match value {
+                Value::Null => None,
+                Value::String(s) => keys::parse_model(s)?,
+                _ => return Err(()),
+            };
+            match key {
+                Key::ModelMain => config.model_main = model,
+                _ => config.model_fork = model,
+            }
+        }
+        Key::ThinkingMain | Key::ThinkingFork => {
+            let thinking = match value {
+                Value::Bool(true) => Thinking::Adaptive,
+                Value::Bool(false) => Thinking::Disabled,
+                Value::String(s) if s == "off" => Thinking::Disabled,
+                Value::String(s) if s == "adaptive" => Thinking::Adaptive,
+                Value::String(s) => Thinking::Budget(s.parse().ok().filter(|n| *n > 0).ok_or(())?),
+                Value::Number(n) => Thinking::Budget(
+                    n.as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .filter(|n| *n > 0)
+                        .ok_or(())?,
+                ),
+                _ => return Err(()),
+            };
+            match key {
+                Key::ThinkingMain => config.thinking_main = thinking,
+                _ => config.thinking_fork = thinking,
+            }
+        }
+        Key::BgForkTimeout => config.bg_fork_timeout_secs = as_count(value)?,
+        Key::ForkIdleTimeout => config.fork_idle_timeout_mins = as_count(value)?,
+        Key::AutoUpdateInterval => config.auto_update_interval_mins = as_count(value)?,
+        Key::AutoUpdateHour => {
+            config.auto_update_hour = value
+                .as_u64()
+                .and_then(|h| u8::try_from(h).ok())
+                .filter(|h| *h <= 23)
+                .ok_or(())?;
+        }
+        Key::PermissionMode => {
+            config.permission_mode = keys::parse_permission_mode(value.as_str().ok_or(())?)?;
+        }
+        Key::AutoUpdate => config.auto_update = value.as_bool().ok_or(())?,
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::PermissionMode;
+
+    fn parse(json: &str) -> Result<RuntimeConfig, String> {
+        parse_file(Path::new("config.json"), json.as_bytes())
+    }
+
+    #[test]
+    fn the_originals_file_loads_with_every_field() {
+        let config = parse(
+            r#"{"model_main": "opus", "model_fork": null, "thinking_main": "off",
+                "thinking_fork": "16000", "bg_fork_timeout": 3600, "fork_idle_timeout": 5,
+                "permission_mode": "acceptEdits", "auto_update": true,
+                "auto_update_interval": 30, "auto_update_hour": 4, "retired_key": 42}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            config,
+            RuntimeConfig {
+                model_main: Some(ModelChoice::Opus),
+                model_fork: None,
+                thinking_main: Thinking::Disabled,
+                thinking_fork: Thinking::Budget(16000),
+                bg_fork_timeout_secs: 3600,
+                fork_idle_timeout_mins: 5,
+                permission_mode: PermissionMode::AcceptEdits,
+                auto_update: true,
+                auto_update_interval_mins: 30,
+                auto_update_hour: 4,
+            }
+        );
+    }
+
+    #[test]
+    fn boolean_thinking_from_older_versions_still_reads() {
+        let config = parse(r#"{"thinking_main": true, "thinking_fork": false}"#).unwrap();
+        assert_eq!(config.thinking_main, Thinking::Adaptive);
+        assert_eq!(config.thinking_fork, Thinking::Disabled);
+    }
+
+    #[test]
+    fn an_unusable_field_takes_its_default_and_the_rest_load() {
+        let config = parse(
+            r#"{"model_main": "gpt4", "auto_update_hour": 30, "fork_idle_timeout": 0,
+                "permission_mode": "plan", "model_fork": "sonnet"}"#,
+        )
+        .unwrap();
+        let defaults = RuntimeConfig::default();
+        assert_eq!(config.model_main, defaults.model_main);
+        assert_eq!(config.auto_update_hour, defaults.auto_update_hour);
+        assert_eq!(
+            config.fork_idle_timeout_mins,
+            defaults.fork_idle_timeout_mins
+        );
+        assert_eq!(config.permission_mode, defaults.permission_mode);
+        assert_eq!(config.model_fork, Some(ModelChoice::Sonnet));
+    }
+
+    #[test]
+    fn only_a_json_object_is_a_config_file() {
+        assert!(parse("[1, 2]").is_err());
+        assert!(parse("{nope").is_err());
+    }
+
+    #[test]
+    fn written_file_has_the_originals_fields_order_and_types() {
+        let config = RuntimeConfig {
+            model_main: Some(ModelChoice::Haiku),
+            thinking_fork: Thinking::Budget(8000),
+            ..RuntimeConfig::default()
+        };
+        let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
+        assert_eq!(
+            json,
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6}"#
+        );
+        assert_eq!(parse(&json).unwrap(), config);
+    }
+}

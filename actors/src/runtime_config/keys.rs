@@ -1,0 +1,277 @@
+//! The ten `/config` keys (SPEC §12): their names, what each accepts when set, and how each
+//! value is shown. Parsing and display live here; storage lives in the parent module.
+
+use std::str::FromStr;
+
+use crate::brain::{PermissionMode, Thinking};
+use crate::jobs::ModelChoice;
+
+use super::RuntimeConfig;
+
+/// One runtime setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// `model.main`: the main session's model (none = the CLI's default).
+    ModelMain,
+    /// `model.fork`: interactive forks' model (none = same as main).
+    ModelFork,
+    /// `thinking.main`: extended thinking in the main session.
+    ThinkingMain,
+    /// `thinking.fork`: extended thinking in interactive forks.
+    ThinkingFork,
+    /// `bg_fork_timeout`: longest a background fork may run, in seconds.
+    BgForkTimeout,
+    /// `fork_idle_timeout`: minutes before an idle interactive fork is nudged.
+    ForkIdleTimeout,
+    /// `permission_mode`: the default permission mode.
+    PermissionMode,
+    /// `auto_update`: pull and restart when new commits appear.
+    AutoUpdate,
+    /// `auto_update_interval`: minutes between update checks.
+    AutoUpdateInterval,
+    /// `auto_update_hour`: the hour (0-23) at which updates are applied.
+    AutoUpdateHour,
+}
+
+/// The smallest thinking budget the model accepts.
+pub const MIN_THINKING_BUDGET: u32 = 1024;
+
+/// The permission modes `/config` may choose (the CLI's `plan` is not a resting mode).
+const PERMISSION_MODES: [PermissionMode; 4] = [
+    PermissionMode::DontAsk,
+    PermissionMode::Default,
+    PermissionMode::AcceptEdits,
+    PermissionMode::BypassPermissions,
+];
+
+impl Key {
+    /// Every key, in the order `/config` lists them.
+    pub const ALL: [Key; 10] = [
+        Key::ModelMain,
+        Key::ModelFork,
+        Key::ThinkingMain,
+        Key::ThinkingFork,
+        Key::BgForkTimeout,
+        Key::ForkIdleTimeout,
+        Key::PermissionMode,
+        Key::AutoUpdate,
+        Key::AutoUpdateInterval,
+        Key::AutoUpdateHour,
+    ];
+
+    /// The name users type (`model.main`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::ModelMain => "model.main",
+            Key::ModelFork => "model.fork",
+            Key::ThinkingMain => "thinking.main",
+            Key::ThinkingFork => "thinking.fork",
+            Key::BgForkTimeout => "bg_fork_timeout",
+            Key::ForkIdleTimeout => "fork_idle_timeout",
+            Key::PermissionMode => "permission_mode",
+            Key::AutoUpdate => "auto_update",
+            Key::AutoUpdateInterval => "auto_update_interval",
+            Key::AutoUpdateHour => "auto_update_hour",
+        }
+    }
+
+    /// The field's name in `state/config.json` (`model_main`).
+    pub fn field(self) -> &'static str {
+        match self {
+            Key::ModelMain => "model_main",
+            Key::ModelFork => "model_fork",
+            Key::ThinkingMain => "thinking_main",
+            Key::ThinkingFork => "thinking_fork",
+            other => other.name(),
+        }
+    }
+
+    /// One line on what the key controls, for slash-command help.
+    pub fn description(self) -> &'static str {
+        match self {
+            Key::ModelMain => "model of the main session",
+            Key::ModelFork => "model of interactive forks",
+            Key::ThinkingMain => "extended thinking in the main session",
+            Key::ThinkingFork => "extended thinking in interactive forks",
+            Key::BgForkTimeout => "longest a background fork may run (seconds)",
+            Key::ForkIdleTimeout => "idle time before an interactive fork is nudged (minutes)",
+            Key::PermissionMode => "default permission mode",
+            Key::AutoUpdate => "pull and restart when new commits appear",
+            Key::AutoUpdateInterval => "time between update checks (minutes)",
+            Key::AutoUpdateHour => "hour of the day at which updates are applied (0-23)",
+        }
+    }
+
+    /// The values `set` accepts, as told to the user when a value is refused.
+    pub fn expected(self) -> &'static str {
+        match self {
+            Key::ModelMain | Key::ModelFork => "opus, sonnet, haiku or default",
+            Key::ThinkingMain | Key::ThinkingFork => {
+                "off, adaptive, or a token budget of at least 1024 such as 8000, 32000 or 64000"
+            }
+            Key::BgForkTimeout | Key::ForkIdleTimeout | Key::AutoUpdateInterval => {
+                "a whole number greater than 0"
+            }
+            Key::PermissionMode => "dontAsk, default, acceptEdits or bypassPermissions",
+            Key::AutoUpdate => "on or off",
+            Key::AutoUpdateHour => "a whole number from 0 to 23",
+        }
+    }
+
+    /// The key for a user-typed name or a file field name (`model.main` or `model_main`).
+    pub fn from_name(name: &str) -> Option<Key> {
+        let name = name.trim();
+        Key::ALL
+            .into_iter()
+            .find(|k| k.name() == name || k.field() == name)
+    }
+}
+
+/// Sets `key` in `config` from a user-typed value; `Err(())` when the value is not one the
+/// key accepts (the caller words the refusal with [`Key::expected`]).
+pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(), ()> {
+    let value = raw.trim();
+    match key {
+        Key::ModelMain => config.model_main = parse_model(value)?,
+        Key::ModelFork => config.model_fork = parse_model(value)?,
+        Key::ThinkingMain => config.thinking_main = parse_thinking(value)?,
+        Key::ThinkingFork => config.thinking_fork = parse_thinking(value)?,
+        Key::BgForkTimeout => config.bg_fork_timeout_secs = parse_positive(value)?,
+        Key::ForkIdleTimeout => config.fork_idle_timeout_mins = parse_positive(value)?,
+        Key::PermissionMode => config.permission_mode = parse_permission_mode(value)?,
+        Key::AutoUpdate => config.auto_update = parse_switch(value)?,
+        Key::AutoUpdateInterval => config.auto_update_interval_mins = parse_positive(value)?,
+        Key::AutoUpdateHour => config.auto_update_hour = parse_hour(value)?,
+    }
+    Ok(())
+}
+
+/// How `key`'s value in `config` is shown (without the default marker).
+pub(super) fn label(config: &RuntimeConfig, key: Key) -> String {
+    match key {
+        Key::ModelMain => model_label(config.model_main, "cli default"),
+        Key::ModelFork => model_label(config.model_fork, "same as main"),
+        Key::ThinkingMain => thinking_label(config.thinking_main),
+        Key::ThinkingFork => thinking_label(config.thinking_fork),
+        Key::BgForkTimeout => format!("{}s", config.bg_fork_timeout_secs),
+        Key::ForkIdleTimeout => format!("{}m", config.fork_idle_timeout_mins),
+        Key::PermissionMode => config.permission_mode.as_str().to_owned(),
+        Key::AutoUpdate => if config.auto_update { "on" } else { "off" }.to_owned(),
+        Key::AutoUpdateInterval => format!("{}m", config.auto_update_interval_mins),
+        Key::AutoUpdateHour => format!("{}:00", config.auto_update_hour),
+    }
+}
+
+fn model_label(model: Option<ModelChoice>, unset: &str) -> String {
+    model.map_or_else(|| unset.to_owned(), |m| m.as_str().to_owned())
+}
+
+fn thinking_label(thinking: Thinking) -> String {
+    match thinking {
+        Thinking::Disabled => "off".to_owned(),
+        Thinking::Adaptive => "adaptive".to_owned(),
+        Thinking::Budget(tokens) => format!("{tokens} tokens"),
+    }
+}
+
+/// A model name, or one of the words that mean "no override".
+pub(super) fn parse_model(value: &str) -> Result<Option<ModelChoice>, ()> {
+    let lower = value.to_ascii_lowercase();
+    match lower.as_str() {
+        "" | "default" | "none" | "null" => Ok(None),
+        other => ModelChoice::from_str(other).map(Some).map_err(|_| ()),
+    }
+}
+
+/// `off`, `adaptive` or a budget in tokens (at least [`MIN_THINKING_BUDGET`]).
+fn parse_thinking(value: &str) -> Result<Thinking, ()> {
+    match value.to_ascii_lowercase().as_str() {
+        "off" => Ok(Thinking::Disabled),
+        "adaptive" => Ok(Thinking::Adaptive),
+        digits => match digits.parse::<u32>() {
+            Ok(tokens) if tokens >= MIN_THINKING_BUDGET => Ok(Thinking::Budget(tokens)),
+            _ => Err(()),
+        },
+    }
+}
+
+fn parse_positive(value: &str) -> Result<u64, ()> {
+    match value.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(()),
+    }
+}
+
+fn parse_hour(value: &str) -> Result<u8, ()> {
+    match value.parse::<u8>() {
+        Ok(h) if h <= 23 => Ok(h),
+        _ => Err(()),
+    }
+}
+
+fn parse_switch(value: &str) -> Result<bool, ()> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Ok(true),
+        "off" | "false" | "no" | "0" => Ok(false),
+        _ => Err(()),
+    }
+}
+
+/// One of the four resting modes, matched without regard to case.
+pub(super) fn parse_permission_mode(value: &str) -> Result<PermissionMode, ()> {
+    PERMISSION_MODES
+        .into_iter()
+        .find(|m| m.as_str().eq_ignore_ascii_case(value))
+        .ok_or(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_spellings_name_the_same_key() {
+        for key in Key::ALL {
+            assert_eq!(Key::from_name(key.name()), Some(key));
+            assert_eq!(Key::from_name(key.field()), Some(key));
+        }
+        assert_eq!(Key::from_name("model"), None);
+    }
+
+    #[test]
+    fn thinking_accepts_named_modes_and_real_budgets_only() {
+        assert_eq!(parse_thinking("OFF"), Ok(Thinking::Disabled));
+        assert_eq!(parse_thinking("adaptive"), Ok(Thinking::Adaptive));
+        assert_eq!(parse_thinking("32000"), Ok(Thinking::Budget(32000)));
+        for bad in ["maybe", "0", "-1", "1023", "8k", ""] {
+            assert_eq!(parse_thinking(bad), Err(()), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn switches_hours_and_counts_reject_out_of_range_values() {
+        assert_eq!(parse_switch("Yes"), Ok(true));
+        assert_eq!(parse_switch("0"), Ok(false));
+        assert_eq!(parse_switch("maybe"), Err(()));
+        assert_eq!(parse_hour("0"), Ok(0));
+        assert_eq!(parse_hour("23"), Ok(23));
+        assert_eq!(parse_hour("24"), Err(()));
+        assert_eq!(parse_positive("0"), Err(()));
+        assert_eq!(parse_positive("-5"), Err(()));
+        assert_eq!(parse_positive("90"), Ok(90));
+    }
+
+    #[test]
+    fn permission_modes_are_the_four_resting_ones() {
+        assert_eq!(
+            parse_permission_mode("dontask"),
+            Ok(PermissionMode::DontAsk)
+        );
+        assert_eq!(
+            parse_permission_mode("bypassPermissions"),
+            Ok(PermissionMode::BypassPermissions)
+        );
+        assert_eq!(parse_permission_mode("plan"), Err(()));
+        assert_eq!(parse_permission_mode("admin"), Err(()));
+    }
+}
