@@ -8,11 +8,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use ollim_actors::brain::auth::{self, AuthState};
 use ollim_actors::brain::ClaudeLauncher;
 use ollim_actors::clock::SystemClock;
 use ollim_actors::main_session::MainSessionConfig;
+use ollim_actors::runtime_config::ConfigStore;
 use ollim_actors::settings::{Settings, SurfaceKind};
 use ollim_actors::state_file;
+use ollim_actors::subagents;
+use ollim_actors::system_prompt::{self, Names};
 
 /// Which surface to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,28 +89,41 @@ fn hang_timeout() -> anyhow::Result<Duration> {
     }
 }
 
-/// The conversation's settings: the CLI binary (a clear error when missing), the system prompt.
+/// The conversation's settings: the CLI binary (a clear error when missing, or when it is not
+/// signed in), the profile and subagents in place, the system prompt, the runtime config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
     let binary = ollim_actors::brain::locate::find_claude()?;
     tracing::info!(binary = %binary.display(), "using the claude cli");
+    match auth::check(&binary) {
+        AuthState::LoggedIn { .. } => {}
+        AuthState::NotLoggedIn(hint) => bail!("{hint}"),
+        AuthState::Unknown(reason) => {
+            tracing::warn!(%reason, "could not tell whether claude is signed in; carrying on");
+        }
+    }
+    let data = &settings.data_dir;
+    let names = Names {
+        user: settings.user_name.clone(),
+        bot: settings.bot_name.clone(),
+    };
+    if system_prompt::ensure_identity(data, &names).context("creating IDENTITY.md")? {
+        tracing::info!("created IDENTITY.md from the template");
+    }
+    let report = subagents::install(data, &names).context("installing the subagent specs")?;
+    for kept in &report.kept_user_edits {
+        tracing::info!(agent = %kept, "kept your edited subagent spec");
+    }
+    let runtime = ConfigStore::load(data).context("reading state/config.json")?;
     Ok(MainSessionConfig {
-        data_dir: settings.data_dir.clone(),
+        data_dir: data.clone(),
         tz: settings.tz,
         clock: SystemClock::shared(),
         launcher: Arc::new(ClaudeLauncher),
         binary,
-        system_prompt: system_prompt(settings),
-        model: None,
-        thinking: None,
+        system_prompt: system_prompt::build_from_disk(data, &names, settings.tz),
+        runtime,
         hang_timeout: hang_timeout()?,
     })
-}
-
-fn system_prompt(settings: &Settings) -> String {
-    format!(
-        "You are {}, the personal assistant of {}, talking in their direct messages.",
-        settings.bot_name, settings.user_name
-    )
 }
 
 /// Runs the bot until it is told to stop.

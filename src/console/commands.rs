@@ -16,6 +16,7 @@ commands:
   /model opus|sonnet|haiku                switch the model
   /thinking off|adaptive|8000|32000|64000 switch extended thinking
   /interrupt                              stop the answer in progress
+  /config [key] [value]                   show or change the runtime settings
   /ping-budget [capacity] [refill_rate]   show or set the ping budget
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
@@ -38,6 +39,15 @@ fn conversation_command(cmd: &str, rest: &str) -> Option<Result<Command, String>
         )),
         "/cost" => Ok(Command::Cost),
         "/interrupt" => Ok(Command::Interrupt),
+        "/config" => {
+            let mut words = rest.splitn(2, char::is_whitespace);
+            let key = words.next().filter(|k| !k.is_empty()).map(str::to_owned);
+            let value = words
+                .next()
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty());
+            Ok(Command::Config { key, value })
+        }
         "/model" => arg("opus|sonnet|haiku").map(Command::Model),
         "/thinking" => arg("off|adaptive|8000|32000|64000").map(Command::Thinking),
         _ => return None,

@@ -133,3 +133,83 @@ async fn pending_updates_reach_the_model_once() {
         "queue emptied on disk"
     );
 }
+
+#[tokio::test]
+async fn the_model_receives_the_profile_and_every_section_in_its_system_prompt() {
+    let mock = MockModelApi::start(|_| Reply::Text("hello Sam".into()))
+        .await
+        .unwrap();
+    let home = Home::new();
+    std::fs::create_dir_all(&home.data).unwrap();
+    std::fs::write(
+        home.data.join("USER.md"),
+        "# About Sam\nSam drinks too much coffee.\n",
+    )
+    .unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("hi").await;
+    bot.expect("hello Sam").await;
+    bot.finish().await;
+
+    let identity =
+        std::fs::read_to_string(home.data.join("IDENTITY.md")).expect("IDENTITY.md created");
+    assert!(
+        identity.contains("Ollie") && identity.contains("Sam"),
+        "{identity}"
+    );
+    let system = mock
+        .agent_requests()
+        .last()
+        .expect("a model call")
+        .system_text();
+    let profile_at = system
+        .find("I am Ollie, Sam's personal assistant")
+        .expect("identity in the prompt");
+    let user_at = system
+        .find("Sam drinks too much coffee.")
+        .expect("USER.md in the prompt");
+    assert!(profile_at < user_at, "IDENTITY.md comes before USER.md");
+    let mut last = user_at;
+    for header in [
+        "## Capturing tasks",
+        "## How to answer",
+        "## Configuration notes",
+        "## Skills",
+        "## Google Tasks",
+        "## Google Calendar",
+        "## Routines and reminders",
+        "## Guide",
+        "## Gmail",
+        "## Claude history",
+        "## Responsiveness",
+        "## User proxy",
+        "## Discord embeds",
+        "## Web and docs",
+        "## Interactive forks",
+        "## Background forks",
+        "## Webhooks",
+    ] {
+        let at = system
+            .find(header)
+            .unwrap_or_else(|| panic!("{header} missing from the system prompt"));
+        assert!(at > last, "{header} out of order");
+        last = at;
+    }
+    assert!(
+        !system.contains("{USER_NAME}") && !system.contains("{BOT_NAME}"),
+        "placeholders filled"
+    );
+    let agents = home.data.join(".claude/agents");
+    for name in [
+        "guide",
+        "gmail-reader",
+        "history-reviewer",
+        "responsiveness-reviewer",
+        "user-proxy",
+    ] {
+        assert!(
+            agents.join(format!("{name}.md")).is_file(),
+            "{name} subagent installed"
+        );
+    }
+}

@@ -9,5 +9,6 @@
 mod support;
 
 mod bot;
+mod commands;
 mod conversation;
 mod recovery;

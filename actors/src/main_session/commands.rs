@@ -1,15 +1,17 @@
 //! The conversation's slash commands (SPEC §12): `/clear`, `/compact [instructions]`, `/cost`,
-//! `/model opus|sonnet|haiku`, `/thinking off|adaptive|8000|32000|64000`, `/interrupt`.
-//! Surfaces parse their own syntax into [`Command`]; the reply is one short line.
+//! `/model opus|sonnet|haiku`, `/thinking off|adaptive|8000|32000|64000`, `/interrupt`,
+//! `/config [key] [value]`. Surfaces parse their own syntax into [`Command`]; the reply is
+//! short text. Model, thinking and permission mode live in the runtime config, so they survive
+//! restarts.
 
 use std::sync::Arc;
 
 use actix::prelude::*;
 
-use super::turn::{thousands, Turn, TurnKind};
+use super::turn::{Turn, TurnKind};
 use super::{MainSession, Outgoing};
-use crate::brain::{Thinking, TurnResult};
-use crate::jobs::ModelChoice;
+use crate::brain::TurnResult;
+use crate::sessions::CompactReport;
 use crate::surface::SurfaceEvent;
 
 /// A slash command for the conversation.
@@ -28,30 +30,13 @@ pub enum Command {
     Thinking(String),
     /// Stop the answer in progress.
     Interrupt,
-}
-
-/// Parses a `/thinking` value.
-pub fn parse_thinking(v: &str) -> Result<Thinking, String> {
-    match v {
-        "off" => Ok(Thinking::Disabled),
-        "adaptive" => Ok(Thinking::Adaptive),
-        "8000" | "32000" | "64000" => v
-            .parse()
-            .map(Thinking::Budget)
-            .map_err(|_| "unreachable".to_owned()),
-        _ => Err(format!(
-            "unknown thinking mode {v:?} (off, adaptive, 8000, 32000 or 64000)"
-        )),
-    }
-}
-
-fn duration_words(d: std::time::Duration) -> String {
-    let mins = d.as_secs() / 60;
-    if mins >= 60 {
-        format!("{}h {}m", mins / 60, mins % 60)
-    } else {
-        format!("{mins}m")
-    }
+    /// Show every setting, one setting, or set one.
+    Config {
+        /// The key (`model.main`, `bg_fork_timeout`, ...).
+        key: Option<String>,
+        /// The new value.
+        value: Option<String>,
+    },
 }
 
 impl MainSession {
@@ -71,24 +56,22 @@ impl MainSession {
     pub(super) fn command_done(&mut self, turn: &Turn, result: &TurnResult) {
         match turn.kind {
             TurnKind::Compact => {
-                let tokens = turn
-                    .boundary
-                    .as_ref()
-                    .and_then(|b| b.pre_tokens)
-                    .map(thousands)
-                    .unwrap_or_else(|| "?".into());
-                let line = format!(
-                    "{} turns · {} · {tokens} tokens compacted",
-                    self.turns_since_compact,
-                    duration_words(self.session_started.elapsed())
+                let start = self.history.lineage_start().unwrap_or_else(|e| {
+                    tracing::warn!(cause = %e, "could not read the session history");
+                    None
+                });
+                let report = CompactReport::new(
+                    Some(self.turns_since_compact),
+                    start,
+                    self.config.clock.now(),
+                    turn.boundary.as_ref().and_then(|b| b.pre_tokens),
                 );
                 self.turns_since_compact = 0;
-                self.show(SurfaceEvent::Notice(line));
+                self.show(SurfaceEvent::Notice(report.to_string()));
             }
             TurnKind::Clear => {
                 tracing::info!(session_id = %result.session_id, "conversation cleared");
                 self.turns_since_compact = 0;
-                self.session_started = std::time::Instant::now();
                 self.show(SurfaceEvent::Notice(
                     "-# conversation cleared — starting fresh.".into(),
                 ));
@@ -109,6 +92,50 @@ impl MainSession {
                 r.usage.output_tokens
             ),
         }
+    }
+}
+
+impl MainSession {
+    /// Sets a runtime config key and applies what concerns the running conversation: the model
+    /// at once, the permission mode at once, thinking from the next process (restarted when idle).
+    fn configure(
+        &mut self,
+        key: String,
+        value: String,
+        _ctx: &mut Context<Self>,
+    ) -> ResponseActFuture<Self, String> {
+        let before = *self.config.runtime.values();
+        let confirmation = match self.config.runtime.set(&key, &value) {
+            Ok(c) => c,
+            Err(e) => return Box::pin(fut::ready(e.to_string())),
+        };
+        let after = *self.config.runtime.values();
+        if after.thinking_main != before.thinking_main && !self.busy() {
+            // Thinking is a start-up flag: the next message starts a process with it.
+            self.live = None;
+        }
+        let Some(live) = &self.live else {
+            return Box::pin(fut::ready(confirmation));
+        };
+        let driver = Arc::clone(&live.driver);
+        Box::pin(
+            async move {
+                if after.model_main != before.model_main {
+                    let model = after.model_main.map(|m| m.as_str().to_owned());
+                    if let Err(e) = driver.set_model(model).await {
+                        tracing::warn!(cause = %e, "set_model failed");
+                    }
+                }
+                if after.permission_mode != before.permission_mode {
+                    if let Err(e) = driver.set_permission_mode(after.permission_mode).await {
+                        tracing::warn!(cause = %e, "set_permission_mode failed");
+                        return format!("{confirmation} (the running session refused it: {e})");
+                    }
+                }
+                confirmation
+            }
+            .into_actor(self),
+        )
     }
 }
 
@@ -141,39 +168,22 @@ impl Handler<Command> for MainSession {
                 self.interrupt(ctx);
                 reply("interrupted.".into())
             }
-            Command::Model(name) => {
-                let choice = match name.parse::<ModelChoice>() {
-                    Ok(c) => c,
-                    Err(e) => return reply(e),
-                };
-                self.config.model = Some(choice.as_str().to_owned());
-                let Some(live) = &self.live else {
-                    return reply(format!("model set to {choice}."));
-                };
-                let driver = Arc::clone(&live.driver);
-                Box::pin(
-                    async move { driver.set_model(Some(choice.as_str().to_owned())).await }
-                        .into_actor(self)
-                        .map(move |res, _act, _ctx| match res {
-                            Ok(()) => format!("model set to {choice}."),
-                            Err(e) => {
-                                tracing::warn!(cause = %e, "set_model failed");
-                                format!("model set to {choice} (applies from the next start).")
-                            }
-                        }),
-                )
-            }
-            Command::Thinking(v) => match parse_thinking(&v) {
-                Err(e) => reply(e),
-                Ok(t) => {
-                    self.config.thinking = Some(t);
-                    // Thinking is a start-up flag: restart the process when idle.
-                    if !self.busy() {
-                        self.live = None;
-                    }
-                    reply(format!("thinking set to {v}."))
-                }
-            },
+            Command::Model(name) => self.configure("model.main".into(), name, ctx),
+            Command::Thinking(v) => self.configure("thinking.main".into(), v, ctx),
+            Command::Config { key: None, .. } => reply(self.config.runtime.show_all()),
+            Command::Config {
+                key: Some(key),
+                value: None,
+            } => reply(
+                self.config
+                    .runtime
+                    .get(&key)
+                    .unwrap_or_else(|e| e.to_string()),
+            ),
+            Command::Config {
+                key: Some(key),
+                value: Some(value),
+            } => self.configure(key, value, ctx),
         }
     }
 }

@@ -1,16 +1,11 @@
 //! Starting the main session's CLI process: resume the saved session, or start a new one with
 //! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
-//! Also where the main session id lives on disk (`state/sessions.json`, plain text).
 
-use crate::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
-use crate::data_dir::DataDir;
-use crate::state_file;
+use crate::brain::{Error, Handlers, Launched, SessionStart, SpawnOptions};
+use crate::runtime_config::RuntimeConfig;
 
 use super::host::{self, SessionHost};
 use super::MainSessionConfig;
-
-/// The file holding the main session id.
-const SESSION_FILE: &str = "sessions.json";
 
 /// A started process and what the actor should know about it.
 pub struct Started {
@@ -24,30 +19,16 @@ pub struct Started {
     pub note: Option<String>,
 }
 
-/// The saved main session id, if any.
-pub fn load_session_id(data: &DataDir) -> Option<String> {
-    let text = std::fs::read_to_string(data.state_file(SESSION_FILE)).ok()?;
-    // The original wrote the bare id; tolerate a JSON string too.
-    let id = text.trim().trim_matches('"').trim();
-    (!id.is_empty()).then(|| id.to_owned())
-}
-
-/// Saves the main session id (atomically); failures are logged.
-pub fn save_session_id(data: &DataDir, id: &str) {
-    if load_session_id(data).as_deref() == Some(id) {
-        return;
-    }
-    if let Err(e) = state_file::write_atomic(&data.state_file(SESSION_FILE), id.as_bytes()) {
-        tracing::error!(cause = %e, "could not save the main session id");
-    }
-}
-
-fn options(config: &MainSessionConfig, session: SessionStart) -> SpawnOptions {
+fn options(
+    config: &MainSessionConfig,
+    runtime: &RuntimeConfig,
+    session: SessionStart,
+) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
     o.append_system_prompt = Some(config.system_prompt.clone());
-    o.model = config.model.clone();
-    o.thinking = config.thinking;
-    o.permission_mode = Some(PermissionMode::DontAsk);
+    o.model = runtime.model_main.map(|m| m.as_str().to_owned());
+    o.thinking = Some(runtime.thinking_main);
+    o.permission_mode = Some(runtime.permission_mode);
     o.session = session;
     o.setting_sources = Some(vec!["project".to_owned()]);
     o.hooks = host::hooks();
@@ -63,12 +44,16 @@ fn handlers(config: &MainSessionConfig) -> Handlers {
 }
 
 /// Starts the process on `saved` (or a new session).
-pub async fn start(config: MainSessionConfig, saved: Option<String>) -> Result<Started, Error> {
+pub async fn start(
+    config: MainSessionConfig,
+    runtime: RuntimeConfig,
+    saved: Option<String>,
+) -> Result<Started, Error> {
     if let Some(id) = saved {
         match config
             .launcher
             .launch(
-                options(&config, SessionStart::Resume(id.clone())),
+                options(&config, &runtime, SessionStart::Resume(id.clone())),
                 handlers(&config),
             )
             .await
@@ -84,7 +69,7 @@ pub async fn start(config: MainSessionConfig, saved: Option<String>) -> Result<S
             }
             Err(e @ Error::StartFailed { .. }) => {
                 tracing::warn!(session_id = %id, cause = %e, "could not resume the main session; starting a new one");
-                let mut started = start_new(&config).await?;
+                let mut started = start_new(&config, &runtime).await?;
                 started.note =
                     Some("-# couldn't resume the previous conversation — starting fresh.".into());
                 return Ok(started);
@@ -92,15 +77,15 @@ pub async fn start(config: MainSessionConfig, saved: Option<String>) -> Result<S
             Err(e) => return Err(e),
         }
     }
-    start_new(&config).await
+    start_new(&config, &runtime).await
 }
 
-async fn start_new(config: &MainSessionConfig) -> Result<Started, Error> {
+async fn start_new(config: &MainSessionConfig, runtime: &RuntimeConfig) -> Result<Started, Error> {
     let id = uuid::Uuid::new_v4().to_string();
     let launched = config
         .launcher
         .launch(
-            options(config, SessionStart::NewWithId(id.clone())),
+            options(config, runtime, SessionStart::NewWithId(id.clone())),
             handlers(config),
         )
         .await?;

@@ -29,11 +29,13 @@ use chrono_tz::Tz;
 pub use commands::Command;
 use turn::{Outcome, Turn, TurnKind};
 
-use crate::brain::{BrainEvent, Driver, Launcher, Thinking, TurnResult, UserMessage};
+use crate::brain::{BrainEvent, Driver, Launcher, TurnResult, UserMessage};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::pending_updates::{PendingUpdates, Pop};
+use crate::runtime_config::ConfigStore;
 use crate::scheduler::{FireJob, IsBusy};
+use crate::sessions::{EventKind, IdChange, MainSessionFile, SessionHistory};
 use crate::surface::SurfaceEvent;
 
 /// The greeting on the very first start.
@@ -60,10 +62,9 @@ pub struct MainSessionConfig {
     pub binary: PathBuf,
     /// Text appended to the `claude_code` preset.
     pub system_prompt: String,
-    /// Model for the conversation (`None` = the CLI's default).
-    pub model: Option<String>,
-    /// Thinking for the conversation (`None` = the CLI's default).
-    pub thinking: Option<Thinking>,
+    /// The runtime configuration (`state/config.json`): model, thinking and permission mode
+    /// of the conversation; `/config` changes it.
+    pub runtime: ConfigStore,
     /// A turn with no sign of life for this long is treated as a hung CLI.
     pub hang_timeout: Duration,
 }
@@ -114,7 +115,10 @@ pub struct MainSession {
     last_sign_of_life: Instant,
     last_result: Option<TurnResult>,
     turns_since_compact: u32,
-    session_started: Instant,
+    id_file: MainSessionFile,
+    history: SessionHistory,
+    /// The process runs a session created because the saved one could not be resumed.
+    fresh_after_failed_resume: bool,
 }
 
 impl MainSession {
@@ -124,7 +128,13 @@ impl MainSession {
         surface: Recipient<SurfaceEvent>,
         pending: Addr<PendingUpdates>,
     ) -> Self {
-        let session_id = launch::load_session_id(&config.data_dir);
+        let id_file = MainSessionFile::in_data_dir(&config.data_dir);
+        let history =
+            SessionHistory::in_data_dir(&config.data_dir, config.clock.clone(), config.tz);
+        let session_id = id_file.load().unwrap_or_else(|e| {
+            tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
+            None
+        });
         Self {
             config,
             surface,
@@ -138,7 +148,9 @@ impl MainSession {
             last_sign_of_life: Instant::now(),
             last_result: None,
             turns_since_compact: 0,
-            session_started: Instant::now(),
+            id_file,
+            history,
+            fresh_after_failed_resume: false,
         }
     }
 
@@ -243,14 +255,18 @@ impl MainSession {
             return;
         }
         self.launching = true;
-        let fut = launch::start(self.config.clone(), self.session_id.clone());
+        let fut = launch::start(
+            self.config.clone(),
+            *self.config.runtime.values(),
+            self.session_id.clone(),
+        );
         ctx.wait(fut.into_actor(self).map(|res, act, ctx| {
             act.launching = false;
             match res {
                 Ok(started) => {
                     if started.fresh_session {
+                        act.fresh_after_failed_resume = act.session_id.is_some();
                         act.session_id = Some(started.session_id.clone());
-                        act.session_started = Instant::now();
                     }
                     if let Some(note) = started.note {
                         act.show(SurfaceEvent::Notice(note));
@@ -295,9 +311,7 @@ impl MainSession {
             tracing::info!(session_id = %result.session_id, "main session id changed");
             self.session_id = Some(result.session_id.clone());
         }
-        if let Some(id) = &self.session_id {
-            launch::save_session_id(&self.config.data_dir, id);
-        }
+        self.persist_session_id(turn.kind);
         match turn.outcome(&result) {
             Outcome::Reply(text) => self.show(SurfaceEvent::Reply(text)),
             Outcome::Resend(text) => {
@@ -320,6 +334,34 @@ impl MainSession {
         }
         self.last_result = Some(result);
         self.flush(ctx);
+    }
+
+    /// Saves the session id after a turn and records what the change means in the history.
+    fn persist_session_id(&mut self, kind: TurnKind) {
+        let Some(id) = self.session_id.clone() else {
+            return;
+        };
+        let change = match self.id_file.save(&id) {
+            Ok(change) => change,
+            Err(e) => {
+                tracing::error!(cause = %e, "could not save the main session id");
+                return;
+            }
+        };
+        let logged = match (&change, kind) {
+            (IdChange::Replaced { previous }, TurnKind::Clear) => self
+                .history
+                .append(EventKind::Cleared, &id, Some(previous))
+                .map(drop),
+            (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
+                self.fresh_after_failed_resume = false;
+                self.history.append(EventKind::Created, &id, None).map(drop)
+            }
+            _ => self.history.note_saved(&id, &change),
+        };
+        if let Err(e) = logged {
+            tracing::warn!(cause = %e, "could not write the session history");
+        }
     }
 
     fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {

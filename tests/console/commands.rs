@@ -1,0 +1,61 @@
+//! Slash commands on the console: `/config`, `/model`, `/cost`, `/clear`.
+
+use crate::bot::{Bot, Home};
+use crate::support::mock_model_api::{MockModelApi, Reply};
+
+#[tokio::test]
+async fn config_model_and_cost_answer_and_persist() {
+    let mock = MockModelApi::start(|_| Reply::Text("fine".into()))
+        .await
+        .unwrap();
+    let home = Home::new();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("/config").await;
+    bot.expect("bg_fork_timeout: 1800s (default)").await;
+    bot.say("/model sonnet").await;
+    bot.expect("model.main set to sonnet").await;
+    bot.say("/model gpt").await;
+    bot.expect("model.main: \"gpt\" is not allowed").await;
+    bot.say("/config fork_idle_timeout 15").await;
+    bot.expect("fork_idle_timeout set to").await;
+    bot.say("how are you").await;
+    bot.expect("fine").await;
+    bot.say("/cost").await;
+    bot.expect("cost this run: $").await;
+    bot.finish().await;
+    let saved = std::fs::read_to_string(home.state("config.json")).expect("config saved");
+    let json: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    assert_eq!(json["model_main"], "sonnet", "{saved}");
+    let last = mock.agent_requests().last().unwrap().body["model"].clone();
+    assert!(
+        last.as_str().unwrap_or_default().contains("sonnet"),
+        "model switched: {last}"
+    );
+}
+
+#[tokio::test]
+async fn clear_starts_a_new_session_and_records_it() {
+    let mock = MockModelApi::start(|_| Reply::Text("sure".into()))
+        .await
+        .unwrap();
+    let home = Home::new();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("remember this").await;
+    bot.expect("sure").await;
+    let before = std::fs::read_to_string(home.state("sessions.json")).unwrap();
+    bot.say("/clear").await;
+    bot.expect("conversation cleared").await;
+    bot.finish().await;
+    let after = std::fs::read_to_string(home.state("sessions.json")).unwrap();
+    assert_ne!(before.trim(), after.trim(), "a new session id");
+    let history = std::fs::read_to_string(home.state("session_history.jsonl")).unwrap();
+    let events: Vec<serde_json::Value> = history
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events[0]["event"], "created");
+    let cleared = events.last().unwrap();
+    assert_eq!(cleared["event"], "cleared");
+    assert_eq!(cleared["session_id"], after.trim());
+    assert_eq!(cleared["parent_session_id"], before.trim());
+}
