@@ -104,3 +104,27 @@ async fn a_cli_killed_mid_turn_gives_an_error_and_the_next_turn_works() {
     bot.expect("recovered fine").await;
     bot.finish().await;
 }
+
+#[tokio::test]
+async fn a_cli_that_stops_answering_mid_turn_is_replaced() {
+    let mock = MockModelApi::start(|req| {
+        if req.latest_user_text().contains("are you there") {
+            Reply::Text("back again".into())
+        } else {
+            // The model goes silent for far longer than the bot's hang limit.
+            Reply::SlowText {
+                chunks: vec!["never".into()],
+                delay: Duration::from_secs(60),
+            }
+        }
+    })
+    .await
+    .unwrap();
+    let home = Home::new();
+    let mut bot = Bot::start_with(&home, &mock, &[("OLLIM_HANG_TIMEOUT_SECS", "3")]).await;
+    bot.say("think about this").await;
+    bot.expect("stopped responding").await;
+    bot.say("are you there?").await;
+    bot.expect("back again").await;
+    bot.finish().await;
+}
