@@ -11,7 +11,7 @@
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
 //!
 //! Domain modules without an actor: [`brain`] (the Claude CLI driver), [`jobs`] (routines and
-//! reminders on disk), [`skills`], [`webhook_spec`], [`sessions`] (session bookkeeping files),
+//! reminders on disk), [`permissions`] (tool restrictions and approval policy), [`skills`], [`webhook_spec`], [`sessions`] (session bookkeeping files),
 //! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
 //! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
 //! [`state_file`] (atomic writes), [`clock`] (injectable time).
@@ -23,6 +23,7 @@ pub mod data_dir;
 pub mod jobs;
 pub mod main_session;
 pub mod pending_updates;
+pub mod permissions;
 pub mod ping_budget;
 pub mod runtime_config;
 pub mod scheduler;

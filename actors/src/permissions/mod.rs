@@ -1,0 +1,38 @@
+//! Tool restrictions and permissions (SPEC §6 "Tool restrictions", SPEC §11). Pure logic, no actor:
+//! the sessions that hold a CLI process own a [`Policy`] each and ask their surface through
+//! [`ApprovalRequest`].
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | [`patterns`] | parsing `allowed-tools` patterns and [`validate`] at start |
+//! | [`background`] | the minimal background tool set, per-job allow and disallow lists |
+//! | [`matcher`] | [`is_allowed`]: does a call fall under an allow list |
+//! | [`policy`] | the four modes, `state/` protection, session approvals: [`Policy::decide`] |
+//! | [`approval`] | the question to the surface, its reactions and its 60 s limit |
+//! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
+//! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
+//! | `file_rules`, `glob` | what path rules cover; wildcard matching |
+
+pub mod approval;
+pub mod background;
+mod file_rules;
+mod glob;
+pub mod label;
+pub mod matcher;
+pub mod patterns;
+pub mod policy;
+pub mod root_rule;
+
+pub use approval::{
+    ask_surface, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI,
+    APPROVAL_TIMEOUT,
+};
+pub use background::{
+    allowed_tools_for_job, disallowed_tools_for_job, MINIMAL_BG_TOOLS, PING_TOOLS, REPORTING_TOOLS,
+};
+pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};
+pub use label::{struck_through, tool_label};
+pub use matcher::is_allowed;
+pub use patterns::{validate, ToolPattern, Validated};
+pub use policy::{state_write_denial, Decision, Policy};
+pub use root_rule::{bypass_refused, bypass_refused_as_root, BYPASS_REFUSED_AS_ROOT};
