@@ -12,9 +12,10 @@
 //!
 //! Domain modules without an actor: [`brain`] (the Claude CLI driver), [`jobs`] (routines and
 //! reminders on disk), [`skills`], [`webhook_spec`], [`sessions`] (session bookkeeping files),
-//! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
-//! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
-//! [`state_file`] (atomic writes), [`clock`] (injectable time).
+//! [`tools`] (the `discord` MCP server's agent tools), [`system_prompt`], [`subagents`],
+//! [`runtime_config`], [`spec_docs`], [`surface`] (what the conversation shows), [`settings`]
+//! (the environment), [`data_dir`] (layout and git), [`state_file`] (atomic writes), [`clock`]
+//! (injectable time).
 #![warn(missing_docs)]
 
 pub mod brain;
@@ -35,4 +36,5 @@ pub mod subagents;
 pub mod supervisor;
 pub mod surface;
 pub mod system_prompt;
+pub mod tools;
 pub mod webhook_spec;
