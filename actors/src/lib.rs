@@ -11,10 +11,11 @@
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
 //!
 //! Domain modules without an actor: [`brain`] (the Claude CLI driver), [`jobs`] (routines and
-//! reminders on disk), [`permissions`] (tool restrictions and approval policy), [`skills`], [`webhook_spec`], [`sessions`] (session bookkeeping files),
-//! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
-//! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
-//! [`state_file`] (atomic writes), [`clock`] (injectable time).
+//! reminders on disk), [`permissions`] (tool restrictions and approval policy), [`skills`],
+//! [`webhook_spec`], [`sessions`] (session bookkeeping files), [`tools`] (the `discord` MCP
+//! server's agent tools), [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`],
+//! [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`]
+//! (layout and git), [`state_file`] (atomic writes), [`clock`] (injectable time).
 #![warn(missing_docs)]
 
 pub mod brain;
@@ -36,4 +37,5 @@ pub mod subagents;
 pub mod supervisor;
 pub mod surface;
 pub mod system_prompt;
+pub mod tools;
 pub mod webhook_spec;

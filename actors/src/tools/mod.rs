@@ -1,0 +1,230 @@
+//! The in-process MCP server named `discord` (SPEC §10): the seven agent tools, as a handler the
+//! brain serves (`brain::mcp::ToolHandler`) and a [`ToolBackend`] the session actors implement.
+//!
+//! [`DiscordTools`] owns what does not need an actor: which tools a session lists, the context
+//! checks with their exact refusal sentences ([`Refusal`]), reading and validating arguments
+//! (bad ones come back as error results), and building embeds (emoji-free titles, real
+//! newlines, the `bg`/`fork` footer). Once a call passes, it asks the backend to act: send,
+//! report, schedule, or mark the fork's exit. The backend makes the checks that need other
+//! actors — the background fork's own ping count, the main session's busy state, the ping
+//! budget, in that order (SPEC §7) — and answers `Err(sentence)` to refuse; the model reads that
+//! sentence verbatim as an ordinary result.
+//!
+//! Files: [`session_kind`] (kinds, rules, tool lists, footer), [`schema`] (names, descriptions,
+//! JSON Schemas), [`arguments`] and [`embed_arguments`] (argument reading), [`embed`] and
+//! [`button`] (what an embed is), [`replies`] (the sentences), and one file per group of calls:
+//! `messaging.rs` (ping_user, discord_embed), `chain.rs` (follow_up_chain), `fork_control.rs`
+//! (save_context, report_updates, enter_fork, exit_fork).
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use serde_json::Value;
+
+use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput, ToolSpec};
+use crate::brain::BoxFuture;
+
+pub mod arguments;
+pub mod button;
+mod chain;
+pub mod embed;
+pub mod embed_arguments;
+mod fork_control;
+mod messaging;
+pub mod replies;
+pub mod schema;
+pub mod session_kind;
+
+#[cfg(test)]
+mod recording_backend;
+
+pub use button::{Button, ButtonAction, ButtonClick, ButtonStyle};
+pub use embed::{Embed, EmbedColor, EmbedField};
+pub use replies::{Confirmation, Refusal};
+pub use schema::{ToolName, DEFAULT_FORK_IDLE_TIMEOUT_MINUTES, SERVER_NAME};
+pub use session_kind::{BackgroundRules, ChainPosition, SessionKind};
+
+/// What the session actor does for a tool once [`DiscordTools`] has checked the context and the
+/// arguments. `Err(sentence)` is a refusal the model reads as an ordinary result (the original
+/// did not flag them as errors) — e.g. [`Refusal::BudgetExhausted`]`.into()`.
+pub trait ToolBackend: Send + Sync + 'static {
+    /// Background forks only: send `message` (already prefixed `[bg] `) to the user, after the
+    /// fork's own checks unless `critical` (which then counts a critical bypass).
+    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), String>>;
+    /// Send `embed` (footer already set). Registers agent buttons' prompts as inquiries. A
+    /// background fork makes the same checks as for a ping first.
+    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), String>>;
+    /// Append `message` to the pending updates; an interactive fork also marks its exit as
+    /// "report".
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>>;
+    /// Schedule the chain's next reminder this many minutes ahead, inheriting every setting.
+    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), String>>;
+    /// Interactive forks: mark the fork for promotion to main and clear the pending updates.
+    fn save_context(&self) -> BoxFuture<'_, Result<(), String>>;
+    /// Main session: ask for an interactive fork (interrupting the current turn).
+    fn enter_fork(
+        &self,
+        topic: Option<String>,
+        idle_timeout_minutes: u32,
+    ) -> BoxFuture<'_, Result<(), String>>;
+    /// Interactive forks: mark the fork to be discarded after this turn.
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>>;
+}
+
+/// The `discord` server for one session.
+pub struct DiscordTools {
+    /// Where the calling model runs.
+    kind: SessionKind,
+    /// The session actor's side.
+    backend: Arc<dyn ToolBackend>,
+    /// The chain of a foreground chain reminder the main session is answering, if any (the
+    /// original set it for the length of that turn).
+    foreground_chain: Mutex<Option<ChainPosition>>,
+    /// `enter_fork`'s idle timeout when the model gives none (runtime `fork_idle_timeout`).
+    default_idle_timeout: u32,
+}
+
+impl DiscordTools {
+    /// The server for a session of `kind`, acting through `backend`.
+    pub fn new(kind: SessionKind, backend: Arc<dyn ToolBackend>) -> Self {
+        Self {
+            kind,
+            backend,
+            foreground_chain: Mutex::new(None),
+            default_idle_timeout: DEFAULT_FORK_IDLE_TIMEOUT_MINUTES,
+        }
+    }
+
+    /// Uses `minutes` as `enter_fork`'s default idle timeout (the runtime `fork_idle_timeout`).
+    pub fn with_fork_idle_timeout(mut self, minutes: u32) -> Self {
+        self.default_idle_timeout = minutes.max(1);
+        self
+    }
+
+    /// The kind of session this serves.
+    pub fn kind(&self) -> &SessionKind {
+        &self.kind
+    }
+
+    /// Main session: sets (or with `None` clears) the chain of the foreground chain reminder the
+    /// current turn answers, so `follow_up_chain` works for it.
+    pub fn set_foreground_chain(&self, chain: Option<ChainPosition>) {
+        *self.foreground_chain.lock() = chain;
+    }
+
+    /// The chain this session may extend: a background job's own, or the main session's
+    /// current foreground chain.
+    fn chain(&self) -> Option<ChainPosition> {
+        match &self.kind {
+            SessionKind::Background(rules) => rules.chain,
+            SessionKind::Main => *self.foreground_chain.lock(),
+            SessionKind::InteractiveFork => None,
+        }
+    }
+
+    /// Runs one tool.
+    async fn run(&self, tool: ToolName, arguments: &Value) -> ToolOutput {
+        match tool {
+            ToolName::DiscordEmbed => self.discord_embed(arguments).await,
+            ToolName::PingUser => self.ping_user(arguments).await,
+            ToolName::FollowUpChain => self.follow_up_chain(arguments).await,
+            ToolName::SaveContext => self.save_context(arguments).await,
+            ToolName::ReportUpdates => self.report_updates(arguments).await,
+            ToolName::EnterFork => self.enter_fork(arguments).await,
+            ToolName::ExitFork => self.exit_fork(arguments).await,
+        }
+    }
+}
+
+impl ToolHandler for DiscordTools {
+    fn tools(&self) -> Vec<ToolSpec> {
+        self.kind
+            .listed_tools()
+            .into_iter()
+            .map(ToolName::spec)
+            .collect()
+    }
+
+    fn call(&self, call: ToolCall) -> BoxFuture<'_, ToolOutput> {
+        Box::pin(async move {
+            match ToolName::parse(&call.name) {
+                Some(tool) => self.run(tool, &call.arguments).await,
+                None => ToolOutput::error(format!("unknown tool: {}", call.name)),
+            }
+        })
+    }
+}
+
+/// A refusal the model reads as an ordinary result.
+fn refuse(tool: ToolName, refusal: Refusal) -> ToolOutput {
+    tracing::debug!(
+        tool = tool.as_str(),
+        reason = refusal.text(),
+        "tool refused"
+    );
+    ToolOutput::ok(refusal.text())
+}
+
+/// Arguments the tool cannot use: an error result naming the field.
+fn bad_arguments(error: arguments::ArgumentError) -> ToolOutput {
+    tracing::debug!(error = %error, "tool arguments refused");
+    ToolOutput::error(error.to_string())
+}
+
+/// The backend's answer: the confirmation, or its refusal sentence verbatim.
+fn settle(tool: ToolName, result: Result<(), String>, done: Confirmation) -> ToolOutput {
+    match result {
+        Ok(()) => ToolOutput::ok(done.to_string()),
+        Err(reason) => {
+            tracing::debug!(tool = tool.as_str(), reason = %reason, "backend refused");
+            ToolOutput::ok(reason)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::recording_backend::{call, Recording};
+    use super::*;
+
+    #[tokio::test]
+    async fn tools_list_follows_the_session_kind() {
+        let (tools, _) = Recording::tools(SessionKind::Background(BackgroundRules {
+            allow_ping: false,
+            ..BackgroundRules::default()
+        }));
+        let names: Vec<String> = tools.tools().into_iter().map(|t| t.name).collect();
+        assert_eq!(
+            names,
+            ["save_context", "report_updates", "enter_fork", "exit_fork"]
+        );
+    }
+
+    #[tokio::test]
+    async fn unknown_tool_is_an_error_result() {
+        let (tools, backend) = Recording::tools(SessionKind::Main);
+        let output = call(&tools, "launch_rocket", json!({})).await;
+        assert_eq!(output, ToolOutput::error("unknown tool: launch_rocket"));
+        assert!(backend.calls().is_empty());
+    }
+
+    #[tokio::test]
+    async fn served_through_the_mcp_answerer_a_refusal_is_not_an_error() {
+        let (tools, _) = Recording::tools(SessionKind::Main);
+        let reply = crate::brain::mcp::answer(
+            SERVER_NAME,
+            SERVER_NAME,
+            &json!({"jsonrpc":"2.0","id":7,"method":"tools/call",
+                    "params":{"name":"exit_fork","arguments":{}}}),
+            &tools,
+        )
+        .await;
+        assert_eq!(
+            reply["mcp_response"]["result"],
+            json!({"content":[{"type":"text","text":"Error: not in an interactive fork"}],
+                   "isError": false})
+        );
+    }
+}

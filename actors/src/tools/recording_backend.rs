@@ -1,0 +1,112 @@
+//! Test support: a [`ToolBackend`] that records every request and can be told to refuse, so the
+//! tool tests can see exactly what reached the session actor.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use serde_json::Value;
+
+use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput};
+use crate::brain::BoxFuture;
+
+use super::{DiscordTools, Embed, SessionKind, ToolBackend};
+
+/// One request the backend received.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BackendCall {
+    Ping {
+        message: String,
+        critical: bool,
+    },
+    Embed {
+        embed: Embed,
+        critical: bool,
+    },
+    Report(String),
+    FollowUp(u32),
+    SaveContext,
+    EnterFork {
+        topic: Option<String>,
+        idle_timeout: u32,
+    },
+    ExitFork,
+}
+
+/// Records requests; answers `Err(refusal)` to every one when a refusal is set.
+#[derive(Default)]
+pub struct Recording {
+    calls: Mutex<Vec<BackendCall>>,
+    refusal: Mutex<Option<String>>,
+}
+
+impl Recording {
+    /// A server of `kind` over a fresh recording backend.
+    pub fn tools(kind: SessionKind) -> (DiscordTools, Arc<Recording>) {
+        let backend = Arc::new(Recording::default());
+        (DiscordTools::new(kind, backend.clone()), backend)
+    }
+
+    /// Makes every later request answer `Err(reason)`.
+    pub fn refuse_with(&self, reason: &str) {
+        *self.refusal.lock() = Some(reason.to_owned());
+    }
+
+    /// What was received so far.
+    pub fn calls(&self) -> Vec<BackendCall> {
+        self.calls.lock().clone()
+    }
+
+    fn answer(&self, call: BackendCall) -> BoxFuture<'_, Result<(), String>> {
+        self.calls.lock().push(call);
+        let refusal = self.refusal.lock().clone();
+        Box::pin(async move { refusal.map_or(Ok(()), Err) })
+    }
+}
+
+impl ToolBackend for Recording {
+    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+        self.answer(BackendCall::Ping { message, critical })
+    }
+
+    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+        self.answer(BackendCall::Embed { embed, critical })
+    }
+
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>> {
+        self.answer(BackendCall::Report(message))
+    }
+
+    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), String>> {
+        self.answer(BackendCall::FollowUp(minutes_from_now))
+    }
+
+    fn save_context(&self) -> BoxFuture<'_, Result<(), String>> {
+        self.answer(BackendCall::SaveContext)
+    }
+
+    fn enter_fork(
+        &self,
+        topic: Option<String>,
+        idle_timeout_minutes: u32,
+    ) -> BoxFuture<'_, Result<(), String>> {
+        self.answer(BackendCall::EnterFork {
+            topic,
+            idle_timeout: idle_timeout_minutes,
+        })
+    }
+
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>> {
+        self.answer(BackendCall::ExitFork)
+    }
+}
+
+/// Calls `name` with `arguments` on `tools`, as the MCP server would.
+pub async fn call(tools: &DiscordTools, name: &str, arguments: Value) -> ToolOutput {
+    tools
+        .call(ToolCall {
+            name: name.to_owned(),
+            arguments,
+            tool_use_id: None,
+        })
+        .await
+}

@@ -1,0 +1,160 @@
+//! The sentences the agent tools answer with (SPEC §7, §10): refusals, which the model reads as
+//! ordinary (non-error) results and which also serve the session actors for the checks they
+//! make (per-fork ping count, busy, budget), and confirmations. The texts are the original's,
+//! word for word: models and prompts depend on them.
+
+use std::fmt;
+
+/// Why a tool did not act. Display is the exact sentence the model reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A background fork already sent its one non-critical ping (checked by the fork).
+    AlreadyPinged,
+    /// The user is mid-conversation (checked by the fork, asking the main session).
+    UserBusy,
+    /// No ping token left (checked by the fork, asking the ping budget).
+    BudgetExhausted,
+    /// The job has `allow-ping: false`; overrides `critical`.
+    PingingDisabled,
+    /// `ping_user` outside a background fork.
+    PingOutsideBackground,
+    /// `follow_up_chain` on the last link of a chain.
+    ChainLimitReached,
+    /// `follow_up_chain` where no chain reminder is running.
+    NoReminderContext,
+    /// `save_context` in a background fork.
+    SaveContextInBackground,
+    /// `save_context` or `exit_fork` in the main session.
+    NotInInteractiveFork,
+    /// `report_updates` or `follow_up_chain` in a background job with `update-main-session: blocked`.
+    ReportingDisabled,
+    /// `report_updates` in the main session.
+    NotInFork,
+    /// `enter_fork` in a background fork.
+    EnterForkInBackground,
+    /// `enter_fork` inside an interactive fork (no nesting).
+    AlreadyInFork,
+    /// `exit_fork` in a background fork.
+    ExitForkInBackground,
+}
+
+impl Refusal {
+    /// The sentence the model reads.
+    pub fn text(self) -> &'static str {
+        match self {
+            Refusal::AlreadyPinged => {
+                "Already sent 1 ping this session. Use report_updates for additional findings."
+            }
+            Refusal::UserBusy => {
+                "User is mid-conversation. Use `report_updates` instead, or set `critical=True` for time-sensitive alerts."
+            }
+            Refusal::BudgetExhausted => {
+                "Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead."
+            }
+            Refusal::PingingDisabled => "Pinging is disabled for this background task.",
+            Refusal::PingOutsideBackground => {
+                "Error: ping_user is only available in background forks"
+            }
+            Refusal::ChainLimitReached => {
+                "Error: follow-up limit reached — this was the last check. If the task still needs attention, ping the user now."
+            }
+            Refusal::NoReminderContext => "Error: no active reminder context",
+            Refusal::SaveContextInBackground => {
+                "Error: save_context is not available in background forks. Use report_updates instead."
+            }
+            Refusal::NotInInteractiveFork => "Error: not in an interactive fork",
+            Refusal::ReportingDisabled => {
+                "Reporting to main session is disabled for this background task."
+            }
+            Refusal::NotInFork => "Error: not in a forked session",
+            Refusal::EnterForkInBackground => {
+                "Error: enter_fork is not available in background forks."
+            }
+            Refusal::AlreadyInFork => {
+                "Error: already in an interactive fork. Use report_updates, exit_fork, or save_context to end it first."
+            }
+            Refusal::ExitForkInBackground => {
+                "Error: background forks end automatically. Use report_updates to pass findings to the main session."
+            }
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl From<Refusal> for String {
+    fn from(refusal: Refusal) -> Self {
+        refusal.text().to_owned()
+    }
+}
+
+/// What a tool that acted tells the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirmation {
+    /// `ping_user` sent its message.
+    MessageSent,
+    /// `discord_embed` sent its embed.
+    EmbedSent,
+    /// `follow_up_chain` scheduled the next check this many minutes ahead.
+    FollowUpScheduled(u32),
+    /// `save_context` marked the fork for promotion.
+    ContextSaved,
+    /// `report_updates` from a background fork queued its summary.
+    ReportedFromBackground,
+    /// `report_updates` from an interactive fork queued its summary and ends the fork.
+    ReportedFromFork,
+    /// `enter_fork` asked for a fork.
+    EnteringFork,
+    /// `exit_fork` marked the fork for discarding.
+    ForkDiscarded,
+}
+
+impl fmt::Display for Confirmation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Confirmation::MessageSent => f.write_str("Message sent."),
+            Confirmation::EmbedSent => f.write_str("Embed sent."),
+            Confirmation::FollowUpScheduled(minutes) => {
+                write!(f, "Follow-up scheduled in {minutes} minutes")
+            }
+            Confirmation::ContextSaved => f.write_str(
+                "Context saved. Fork will be promoted to main session after you finish responding.",
+            ),
+            Confirmation::ReportedFromBackground => {
+                f.write_str("Update reported -- summary will appear in main session.")
+            }
+            Confirmation::ReportedFromFork => f.write_str(
+                "Update reported. Fork will be discarded after you finish responding — further tool calls delay the exit.",
+            ),
+            Confirmation::EnteringFork => f.write_str("Entering fork — interrupting current turn."),
+            Confirmation::ForkDiscarded => f.write_str(
+                "Fork will be discarded after you finish responding — further tool calls delay the exit.",
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusal_display_and_string_are_its_text() {
+        let busy = Refusal::UserBusy;
+        assert_eq!(busy.to_string(), busy.text());
+        assert_eq!(String::from(busy), busy.text());
+        assert!(busy.text().starts_with("User is mid-conversation."));
+    }
+
+    #[test]
+    fn follow_up_confirmation_names_the_minutes() {
+        assert_eq!(
+            Confirmation::FollowUpScheduled(45).to_string(),
+            "Follow-up scheduled in 45 minutes"
+        );
+    }
+}

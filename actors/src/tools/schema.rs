@@ -1,0 +1,285 @@
+//! The seven tools of the `discord` MCP server as the model sees them (SPEC §10): their names,
+//! descriptions (our own words) and JSON Schemas.
+
+use serde_json::{json, Value};
+
+use crate::brain::mcp::ToolSpec;
+
+use super::embed::{EmbedColor, MAX_BUTTONS};
+
+/// The name the CLI addresses this server by; tools appear as `mcp__discord__<tool>`.
+pub const SERVER_NAME: &str = "discord";
+
+/// The idle timeout `enter_fork` uses when the model gives none, in minutes.
+pub const DEFAULT_FORK_IDLE_TIMEOUT_MINUTES: u32 = 10;
+
+/// One of the server's tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolName {
+    /// Rich message with optional buttons.
+    DiscordEmbed,
+    /// Plain alert from a background fork.
+    PingUser,
+    /// Schedule the next check of a chain reminder.
+    FollowUpChain,
+    /// Promote an interactive fork to the main session.
+    SaveContext,
+    /// Pass a summary to the main session (and end an interactive fork).
+    ReportUpdates,
+    /// Start an interactive fork.
+    EnterFork,
+    /// Discard an interactive fork.
+    ExitFork,
+}
+
+impl ToolName {
+    /// Every tool, in the order the original's server listed them.
+    pub const ALL: [ToolName; 7] = [
+        ToolName::DiscordEmbed,
+        ToolName::PingUser,
+        ToolName::FollowUpChain,
+        ToolName::SaveContext,
+        ToolName::ReportUpdates,
+        ToolName::EnterFork,
+        ToolName::ExitFork,
+    ];
+
+    /// The unprefixed tool name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolName::DiscordEmbed => "discord_embed",
+            ToolName::PingUser => "ping_user",
+            ToolName::FollowUpChain => "follow_up_chain",
+            ToolName::SaveContext => "save_context",
+            ToolName::ReportUpdates => "report_updates",
+            ToolName::EnterFork => "enter_fork",
+            ToolName::ExitFork => "exit_fork",
+        }
+    }
+
+    /// Reads an unprefixed tool name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|tool| tool.as_str() == name)
+    }
+
+    /// The name in permission rules and allowed-tool lists (`mcp__discord__ping_user`).
+    pub fn qualified(self) -> String {
+        format!("mcp__{SERVER_NAME}__{}", self.as_str())
+    }
+
+    /// The tool as listed to the model.
+    pub fn spec(self) -> ToolSpec {
+        ToolSpec {
+            name: self.as_str().to_owned(),
+            description: self.description().to_owned(),
+            input_schema: self.input_schema(),
+        }
+    }
+
+    fn description(self) -> &'static str {
+        match self {
+            ToolName::DiscordEmbed => {
+                "Works in every session. Sends a rich embed (title, text, fields, up to 5 action \
+                 buttons) to the user's DM. Good for task lists, agendas, email digests and other \
+                 structured information."
+            }
+            ToolName::PingUser => {
+                "Background forks only. Sends the user a short plain-text alert when something \
+                 needs their attention and an embed would be overkill."
+            }
+            ToolName::FollowUpChain => {
+                "For follow-up chain reminders: schedules the next check of this reminder \
+                 minutes_from_now minutes from now. If nothing needs another look, do not call \
+                 it and the chain ends here."
+            }
+            ToolName::SaveContext => {
+                "Interactive forks only. Makes this fork the main session from now on. Use it \
+                 only when the fork produced decisions or context the main conversation must \
+                 keep; most forks should end with report_updates."
+            }
+            ToolName::ReportUpdates => {
+                "Passes a short summary to the main session, which sees it with the user's next \
+                 message. In an interactive fork this is the usual way out: the fork is \
+                 discarded afterwards."
+            }
+            ToolName::EnterFork => {
+                "Starts an interactive fork: a branch of the main conversation for research, a \
+                 tangent or focused work. End it with report_updates, exit_fork or save_context."
+            }
+            ToolName::ExitFork => {
+                "Ends the current interactive fork and throws it away; the main session carries \
+                 on as before."
+            }
+        }
+    }
+
+    fn input_schema(self) -> Value {
+        let critical = json!({
+            "type": "boolean",
+            "description": "Only for alerts the user would be truly upset to miss: skips the \
+                            ping budget and the busy check",
+        });
+        match self {
+            ToolName::DiscordEmbed => json!({
+                "type": "object",
+                "properties": {
+                    "title": {"type": "string", "description": "Heading (emoji are removed)"},
+                    "description": {"type": "string", "description": "Body text"},
+                    "color": {
+                        "type": "string",
+                        "enum": EmbedColor::ALL.map(EmbedColor::as_str),
+                        "description": "blue = info (default), green = success, red = urgent, \
+                                        yellow = warning, purple = other",
+                    },
+                    "fields": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "name": {"type": "string"},
+                                "value": {"type": "string"},
+                                "inline": {"type": "boolean", "description": "Default true"},
+                            },
+                            "required": ["name", "value"],
+                        },
+                    },
+                    "buttons": {
+                        "type": "array",
+                        "maxItems": MAX_BUTTONS,
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "label": {
+                                    "type": "string",
+                                    "description": "Text on the button; say 'Close' rather \
+                                                    than 'Dismiss' for a button that removes \
+                                                    the message",
+                                },
+                                "style": {
+                                    "type": "string",
+                                    "enum": ["primary", "secondary", "success", "danger"],
+                                    "description": "Default secondary",
+                                },
+                                "action": {
+                                    "type": "string",
+                                    "description": "task_done:<task_id>, task_del:<task_id>, \
+                                                    event_del:<event_id>, agent:<prompt to run \
+                                                    when clicked>, or dismiss",
+                                },
+                            },
+                            "required": ["label", "action"],
+                        },
+                    },
+                    "critical": critical,
+                },
+                "required": ["title"],
+            }),
+            ToolName::PingUser => json!({
+                "type": "object",
+                "properties": {
+                    "message": {"type": "string", "description": "What to tell the user"},
+                    "critical": critical,
+                },
+                "required": ["message"],
+            }),
+            ToolName::FollowUpChain => json!({
+                "type": "object",
+                "properties": {
+                    "minutes_from_now": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "Minutes until the next check",
+                    },
+                },
+                "required": ["minutes_from_now"],
+            }),
+            ToolName::ReportUpdates => json!({
+                "type": "object",
+                "properties": {
+                    "message": {
+                        "type": "string",
+                        "description": "A short summary of what was found or done",
+                    },
+                },
+                "required": ["message"],
+            }),
+            ToolName::EnterFork => json!({
+                "type": "object",
+                "properties": {
+                    "topic": {"type": "string", "description": "What the fork is about (optional)"},
+                    "idle_timeout": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": format!(
+                            "Minutes of silence before the fork is nudged to wrap up (default \
+                             {DEFAULT_FORK_IDLE_TIMEOUT_MINUTES})"
+                        ),
+                    },
+                },
+            }),
+            ToolName::SaveContext | ToolName::ExitFork => {
+                json!({"type": "object", "properties": {}})
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_qualify_with_the_server() {
+        for tool in ToolName::ALL {
+            assert_eq!(ToolName::parse(tool.as_str()), Some(tool));
+            assert_eq!(tool.qualified(), format!("mcp__discord__{}", tool.as_str()));
+        }
+        assert_eq!(ToolName::parse("mcp__discord__ping_user"), None);
+    }
+
+    #[test]
+    fn every_schema_is_an_object_whose_required_keys_are_properties() {
+        for tool in ToolName::ALL {
+            let spec = tool.spec();
+            assert_eq!(spec.name, tool.as_str());
+            assert!(!spec.description.is_empty());
+            assert_eq!(spec.input_schema["type"], "object", "{}", spec.name);
+            let properties = spec.input_schema["properties"].as_object().unwrap();
+            for key in spec.input_schema["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                assert!(
+                    properties.contains_key(key.as_str().unwrap()),
+                    "{}",
+                    spec.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn required_arguments_match_the_spec() {
+        let required = |tool: ToolName| tool.spec().input_schema["required"].clone();
+        assert_eq!(required(ToolName::DiscordEmbed), json!(["title"]));
+        assert_eq!(required(ToolName::PingUser), json!(["message"]));
+        assert_eq!(
+            required(ToolName::FollowUpChain),
+            json!(["minutes_from_now"])
+        );
+        assert_eq!(required(ToolName::ReportUpdates), json!(["message"]));
+        assert_eq!(required(ToolName::EnterFork), Value::Null);
+        assert_eq!(required(ToolName::SaveContext), Value::Null);
+    }
+
+    #[test]
+    fn embed_schema_offers_the_five_colours_and_caps_buttons() {
+        let schema = ToolName::DiscordEmbed.spec().input_schema;
+        assert_eq!(
+            schema["properties"]["color"]["enum"],
+            json!(["blue", "green", "red", "yellow", "purple"])
+        );
+        assert_eq!(schema["properties"]["buttons"]["maxItems"], 5);
+    }
+}
