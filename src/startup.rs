@@ -123,6 +123,10 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         system_prompt: system_prompt::build_from_disk(data, &names, settings.tz),
         runtime,
         hang_timeout: hang_timeout()?,
+        cli_env: Default::default(),
+        user_name: settings.user_name.clone(),
+        // The surface fills this in: it is where questions can be asked.
+        approvals: None,
     })
 }
 

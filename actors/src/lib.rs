@@ -21,6 +21,7 @@
 pub mod brain;
 pub mod clock;
 pub mod data_dir;
+pub mod fork;
 pub mod jobs;
 pub mod main_session;
 pub mod pending_updates;

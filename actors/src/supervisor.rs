@@ -188,9 +188,11 @@ impl Supervisor {
             JobSink::Recipient { jobs, busy } => (None, jobs, busy),
             JobSink::Conversation { main, surface } => {
                 let pending = pending_updates.clone();
+                let budget = ping_budget.clone();
                 let main = *main;
-                let addr =
-                    actix::Supervisor::start(move |_| MainSession::new(main, surface, pending));
+                let addr = actix::Supervisor::start(move |_| {
+                    MainSession::new(main, surface, pending, budget)
+                });
                 started(Child::MainSession);
                 let jobs = addr.clone().recipient();
                 let busy = Some(addr.clone().recipient());

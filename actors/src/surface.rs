@@ -5,7 +5,7 @@
 use actix::prelude::*;
 
 /// One thing to show in the DM channel.
-#[derive(Debug, Clone, PartialEq, Eq, Message)]
+#[derive(Debug, Clone, PartialEq, Message)]
 #[rtype(result = "()")]
 pub enum SurfaceEvent {
     /// A transient status line (`Thinking...`, a tool label, `Auto-compacting...`); replaced by
@@ -19,4 +19,15 @@ pub enum SurfaceEvent {
     Notice(String),
     /// A short error for the user; details are in the log.
     Error(String),
+    /// A background fork's ping (`[bg] …`).
+    Ping(String),
+    /// An embed from the agent (`discord_embed`).
+    Embed(crate::tools::Embed),
+    /// An interactive fork began (the purple "Forked Session" embed with its three buttons).
+    ForkStarted {
+        /// What it is about.
+        topic: Option<String>,
+    },
+    /// An interactive fork ended: saved, summary queued, or discarded.
+    ForkEnded(crate::main_session::ExitAction),
 }

@@ -2,7 +2,7 @@
 //! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]`, and
 //! two of ours: `/schedule` and `/updates`.
 
-use ollim_actors::main_session::Command;
+use ollim_actors::main_session::{Command, ForkButton};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};
 use ollim_actors::scheduler::Upcoming;
@@ -17,6 +17,9 @@ commands:
   /thinking off|adaptive|8000|32000|64000 switch extended thinking
   /interrupt                              stop the answer in progress
   /config [key] [value]                   show or change the runtime settings
+  /fork [topic]                           branch the conversation into an interactive fork
+  /save | /report | /exit-fork            end the fork: keep it as the conversation, queue a
+                                          summary for it, or discard it
   /ping-budget [capacity] [refill_rate]   show or set the ping budget
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
@@ -39,6 +42,10 @@ fn conversation_command(cmd: &str, rest: &str) -> Option<Result<Command, String>
         )),
         "/cost" => Ok(Command::Cost),
         "/interrupt" => Ok(Command::Interrupt),
+        "/fork" => Ok(Command::Fork((!rest.is_empty()).then(|| rest.to_owned()))),
+        "/save" => Ok(Command::EndFork(ForkButton::Save)),
+        "/report" => Ok(Command::EndFork(ForkButton::Report)),
+        "/exit-fork" => Ok(Command::EndFork(ForkButton::Exit)),
         "/config" => {
             let mut words = rest.splitn(2, char::is_whitespace);
             let key = words.next().filter(|k| !k.is_empty()).map(str::to_owned);
@@ -59,13 +66,14 @@ pub async fn handle(line: &str, h: &Handles) -> Option<String> {
     let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     if let Some(parsed) = conversation_command(cmd, rest.trim()) {
         let main = h.main_session.as_ref()?;
-        return Some(match parsed {
+        let reply = match parsed {
             Ok(command) => main
                 .send(command)
                 .await
                 .unwrap_or_else(|e| format!("the conversation did not answer: {e}")),
             Err(usage) => usage,
-        });
+        };
+        return (!reply.is_empty()).then_some(reply);
     }
     let mut words = line.split_whitespace();
     let reply = match words.next().unwrap_or_default() {

@@ -9,6 +9,7 @@
 mod commands;
 mod render;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -23,10 +24,13 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use render::ConsoleOut;
 
 /// Runs the bot on the console until end of input or a signal.
-pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
+pub fn run(settings: Settings, mut main: MainSessionConfig) -> anyhow::Result<()> {
     let system = actix::System::new();
     system.block_on(async move {
-        let out = ConsoleOut::default().start();
+        let renderer = ConsoleOut::default();
+        let approval = Arc::clone(&renderer.approval);
+        let out = renderer.start();
+        main.approvals = Some(out.clone().recipient());
         let supervisor = Supervisor::start(
             SupervisorConfig {
                 data_dir: settings.data_dir.clone(),
@@ -52,6 +56,12 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                 line = lines.next_line() => match line {
                     Ok(Some(line)) => {
                         let line = line.trim();
+                        if let Some(answer) = render::approval_answer(line) {
+                            if let Some(tx) = approval.lock().take() {
+                                let _ = tx.send(answer);
+                                continue;
+                            }
+                        }
                         if line == "/quit" {
                             break "quit".to_owned();
                         }

@@ -4,11 +4,22 @@
 use std::io::Write;
 
 use actix::prelude::*;
+use std::sync::Arc;
+
+use ollim_actors::main_session::ExitAction;
+use ollim_actors::permissions::{prompt_text, ApprovalAnswer, ApprovalRequest};
 use ollim_actors::surface::SurfaceEvent;
+use parking_lot::Mutex;
+use tokio::sync::oneshot;
+
+/// Where the answer to an open approval question goes; the input loop fills it.
+pub type PendingApproval = Arc<Mutex<Option<oneshot::Sender<ApprovalAnswer>>>>;
 
 /// Writes the DM channel to stdout.
 #[derive(Default)]
 pub struct ConsoleOut {
+    /// The open approval question, if any.
+    pub approval: PendingApproval,
     /// Text of the current answer has been printed without its final newline.
     mid_line: bool,
     /// Something of the current answer has streamed.
@@ -65,7 +76,26 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 self.mid_line = false;
                 self.streamed = false;
             }
-            SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) => self.own_line(&s),
+            SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) | SurfaceEvent::Ping(s) => {
+                self.own_line(&s)
+            }
+            SurfaceEvent::Embed(embed) => self.own_line(&embed.to_plain_text()),
+            SurfaceEvent::ForkStarted { topic } => {
+                let about = topic.map(|t| format!(": {t}")).unwrap_or_default();
+                self.own_line(&format!(
+                    "── Forked Session{about} ──\n-# /save keeps it as the conversation · /report queues a summary · /exit-fork discards it"
+                ));
+            }
+            SurfaceEvent::ForkEnded(action) => {
+                let line = match action {
+                    ExitAction::Save => "── Fork Ended — saved to main ──".to_owned(),
+                    ExitAction::Report(summary) => {
+                        format!("── Fork Ended — summary queued ──\n{summary}")
+                    }
+                    ExitAction::Discard => "── Fork Ended — discarded ──".to_owned(),
+                };
+                self.own_line(&line);
+            }
         }
     }
 }
@@ -74,5 +104,28 @@ impl Handler<Line> for ConsoleOut {
     type Result = ();
     fn handle(&mut self, Line(text): Line, _ctx: &mut Self::Context) {
         self.own_line(&text);
+    }
+}
+
+impl Handler<ApprovalRequest> for ConsoleOut {
+    type Result = ResponseFuture<ApprovalAnswer>;
+    fn handle(&mut self, req: ApprovalRequest, _ctx: &mut Self::Context) -> Self::Result {
+        self.own_line(&format!(
+            "{}\n-# answer y (allow), n (deny) or a (allow for this session)",
+            prompt_text(&req)
+        ));
+        let (tx, rx) = oneshot::channel();
+        *self.approval.lock() = Some(tx);
+        Box::pin(async move { rx.await.unwrap_or(ApprovalAnswer::Deny) })
+    }
+}
+
+/// Reads an answer to an approval question: y/n/a or the emoji.
+pub fn approval_answer(line: &str) -> Option<ApprovalAnswer> {
+    match line.trim().to_lowercase().as_str() {
+        "y" | "yes" => Some(ApprovalAnswer::Allow),
+        "n" | "no" => Some(ApprovalAnswer::Deny),
+        "a" | "always" => Some(ApprovalAnswer::AllowForSession),
+        other => ApprovalAnswer::from_emoji(other),
     }
 }

@@ -30,6 +30,10 @@ pub enum Command {
     Thinking(String),
     /// Stop the answer in progress.
     Interrupt,
+    /// Start an interactive fork, optionally about a topic.
+    Fork(Option<String>),
+    /// End the interactive fork the way a fork button does.
+    EndFork(ForkButton),
     /// Show every setting, one setting, or set one.
     Config {
         /// The key (`model.main`, `bg_fork_timeout`, ...).
@@ -37,6 +41,17 @@ pub enum Command {
         /// The new value.
         value: Option<String>,
     },
+}
+
+/// The three buttons of the "Forked Session" embed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForkButton {
+    /// Save Context: the fork becomes the main session.
+    Save,
+    /// Report: the agent summarises the fork into pending updates, then it ends.
+    Report,
+    /// Exit Fork: discard it.
+    Exit,
 }
 
 impl MainSession {
@@ -170,6 +185,35 @@ impl Handler<Command> for MainSession {
             }
             Command::Model(name) => self.configure("model.main".into(), name, ctx),
             Command::Thinking(v) => self.configure("thinking.main".into(), v, ctx),
+            Command::Fork(topic) => reply(
+                self.start_fork(
+                    super::EnterFork {
+                        topic,
+                        idle_minutes: u32::try_from(
+                            self.config.runtime.values().fork_idle_timeout_mins,
+                        )
+                        .unwrap_or(10),
+                        interrupt: false,
+                    },
+                    ctx,
+                ),
+            ),
+            Command::EndFork(button) => {
+                let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
+                    return reply("not in a fork.".into());
+                };
+                match button {
+                    ForkButton::Save => fork.do_send(super::MarkExit(super::ExitAction::Save)),
+                    ForkButton::Exit => fork.do_send(super::MarkExit(super::ExitAction::Discard)),
+                    ForkButton::Report => fork.do_send(super::Say {
+                        text: crate::scheduler::fork_prompt::button_prompt(
+                            "Report: call report_updates with a short summary of this fork for the main conversation.",
+                        ),
+                        images: Vec::new(),
+                    }),
+                }
+                reply(String::new())
+            }
             Command::Config { key: None, .. } => reply(self.config.runtime.show_all()),
             Command::Config {
                 key: Some(key),

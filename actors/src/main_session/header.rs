@@ -15,9 +15,16 @@ pub fn timestamp(now: DateTime<Utc>, tz: Tz) -> String {
     )
 }
 
-/// The message the main session sends: header, popped updates (if any), then the user's text.
-pub fn compose(now: DateTime<Utc>, tz: Tz, updates: &[PendingUpdate], text: &str) -> String {
-    prepend_updates(&timestamp(now, tz), updates, Reader::MainSession, now, text)
+/// The message a session sends: header, pending updates (if any) with `reader`'s heading, then
+/// the user's text.
+pub fn compose(
+    now: DateTime<Utc>,
+    tz: Tz,
+    reader: Reader,
+    updates: &[PendingUpdate],
+    text: &str,
+) -> String {
+    prepend_updates(&timestamp(now, tz), updates, reader, now, text)
 }
 
 /// The most telling argument of a tool call, cut short.
@@ -90,7 +97,8 @@ mod tests {
         let text = compose(
             now,
             chrono_tz::America::Los_Angeles,
-            &[u],
+            Reader::MainSession,
+            &[u.clone()],
             "how's it going?",
         );
         assert_eq!(
@@ -98,9 +106,25 @@ mod tests {
             "[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (mention key findings in your response):\n- (15m ago) inbox: 2 items need you\n\nhow's it going?"
         );
         assert_eq!(
-            compose(now, chrono_tz::America::Los_Angeles, &[], "hi"),
+            compose(
+                now,
+                chrono_tz::America::Los_Angeles,
+                Reader::MainSession,
+                &[],
+                "hi"
+            ),
             "[2026-02-24 Tue 02:30 PM PST] hi"
         );
+        let peeked = compose(
+            now,
+            chrono_tz::America::Los_Angeles,
+            Reader::Fork,
+            &[u],
+            "and?",
+        );
+        assert!(peeked.starts_with(
+            "[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (read-only — main session will also see these):"
+        ), "{peeked}");
     }
 
     #[test]

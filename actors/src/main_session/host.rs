@@ -1,25 +1,35 @@
-//! The main session's answers to the CLI's questions: permission prompts and file hooks.
+//! The conversation's answers to the CLI's questions (SPEC §11).
 //!
-//! - Permission prompts: `dontAsk` is the default mode, so anything the CLI asks about is denied
-//!   with a message the model can read (approvals through the surface come with the permission
-//!   modes of SPEC §11).
-//! - PreToolUse on file writes: a write into `state/` is always denied.
+//! - Permission prompts go through the session's [`Policy`]: `dontAsk` (the default) denies
+//!   and shows the call struck through (`~~Bash(rm x)~~ — denied`); `default` asks on the
+//!   surface (✅ ❌ 🔓, 60 s, 🔓 allows the tool for the rest of the session); `acceptEdits` and
+//!   `bypassPermissions` let the CLI decide what it covers. The policy is per session, so a
+//!   fork's `/permissions` leaves the main session's alone.
+//! - PreToolUse on file writes: a write into `state/` is always denied, whatever the mode.
 //! - PostToolUse on file writes: a markdown file the agent wrote inside the data directory is
-//!   committed (`auto: write routines/x.md`), as SPEC §2 asks.
+//!   committed (`auto: write routines/x.md`, SPEC §2).
 
-use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use actix::prelude::*;
+use parking_lot::Mutex;
 use serde_json::Value;
 
 use crate::brain::{
-    BoxFuture, HookCall, HookEvent, HookRegistration, Host, PermissionDecision, PermissionRequest,
+    BoxFuture, HookCall, HookEvent, HookRegistration, Host, PermissionDecision, PermissionMode,
+    PermissionRequest,
 };
 use crate::data_dir::DataDir;
+use crate::permissions::{
+    ask_surface, state_write_denial, struck_through, ApprovalRequest, Decision, Policy,
+    APPROVAL_TIMEOUT,
+};
+use crate::surface::SurfaceEvent;
 
 /// Tools that write files, as a hook matcher.
 pub const FILE_WRITERS: &str = "Write|Edit|MultiEdit|NotebookEdit";
 
-/// The hooks the main session registers.
+/// The hooks every session registers.
 pub fn hooks() -> Vec<HookRegistration> {
     vec![
         HookRegistration::on_tools(HookEvent::PreToolUse, FILE_WRITERS),
@@ -27,90 +37,114 @@ pub fn hooks() -> Vec<HookRegistration> {
     ]
 }
 
-/// The main session's host.
-#[derive(Debug, Clone)]
+/// The mode the CLI itself runs in for a session mode: `dontAsk` and `default` both let the
+/// CLI ask us (we deny or ask the user), the others are the CLI's own.
+pub fn cli_mode(mode: PermissionMode) -> PermissionMode {
+    match mode {
+        PermissionMode::DontAsk => PermissionMode::Default,
+        other => other,
+    }
+}
+
+/// A conversation's host.
+#[derive(Clone)]
 pub struct SessionHost {
     data_dir: DataDir,
+    policy: Arc<Mutex<Policy>>,
+    surface: Option<Recipient<SurfaceEvent>>,
+    approvals: Option<Recipient<ApprovalRequest>>,
 }
 
 impl SessionHost {
-    /// A host for the bot whose data directory is `data_dir` (also the CLI's working directory).
+    /// A host that never asks and shows nothing (background forks use it for the file hooks).
     pub fn new(data_dir: DataDir) -> Self {
-        Self { data_dir }
+        Self {
+            data_dir,
+            policy: Arc::new(Mutex::new(Policy::background())),
+            surface: None,
+            approvals: None,
+        }
     }
 
-    /// The file a write tool targets, made absolute against the data directory.
-    fn target(&self, input: &Value) -> Option<PathBuf> {
+    /// A conversation's host: decisions by `policy`, denials shown on `surface`, questions
+    /// asked through `approvals`.
+    pub fn conversation(
+        data_dir: DataDir,
+        policy: Arc<Mutex<Policy>>,
+        surface: Recipient<SurfaceEvent>,
+        approvals: Option<Recipient<ApprovalRequest>>,
+    ) -> Self {
+        Self {
+            data_dir,
+            policy,
+            surface: Some(surface),
+            approvals,
+        }
+    }
+
+    fn show_denied(&self, label: &str) {
+        if let Some(s) = &self.surface {
+            s.do_send(SurfaceEvent::Notice(struck_through(label)));
+        }
+    }
+
+    fn target(&self, input: &Value) -> Option<std::path::PathBuf> {
         let raw = input
             .get("tool_input")
             .and_then(|t| t.get("file_path").or_else(|| t.get("notebook_path")))
             .and_then(Value::as_str)?;
-        let p = Path::new(raw);
+        let p = std::path::Path::new(raw);
         Some(if p.is_absolute() {
             p.to_path_buf()
         } else {
             self.data_dir.root().join(p)
         })
     }
-
-    /// True when `path` lies under `state/` (after resolving `..`).
-    pub fn is_state_path(&self, path: &Path) -> bool {
-        let normal = normalize(path);
-        normal.starts_with(normalize(&self.data_dir.state()))
-    }
-}
-
-/// Removes `.` and `..` components without touching the file system (the file may not exist).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 impl Host for SessionHost {
     fn can_use_tool(&self, request: PermissionRequest) -> BoxFuture<'_, PermissionDecision> {
         Box::pin(async move {
-            tracing::info!(tool = %request.tool_name, "tool denied (dontAsk)");
-            PermissionDecision::Deny {
-                message: format!(
-                    "{} is not allowed in this permission mode (dontAsk)",
-                    request.tool_name
-                ),
+            let decision = self.policy.lock().decide(&request, &self.data_dir);
+            let decision = match (decision, &self.approvals) {
+                (Decision::Ask { label }, Some(approvals)) => {
+                    let ask = ApprovalRequest::new(label, request.tool_name.clone());
+                    let answer = ask_surface(approvals, ask, APPROVAL_TIMEOUT).await;
+                    self.policy.lock().settle(&request, answer, &self.data_dir)
+                }
+                (Decision::Ask { label }, None) => Decision::Deny {
+                    message: format!("{label} needs approval, and nobody can be asked here"),
+                    label,
+                },
+                (d, _) => d,
+            };
+            if let Decision::Deny { label, .. } = &decision {
+                tracing::info!(tool = %request.tool_name, %label, "tool denied");
+                self.show_denied(label);
             }
+            decision
+                .to_permission_decision(&request.input)
+                .unwrap_or(PermissionDecision::Deny {
+                    message: "not approved".into(),
+                })
         })
     }
 
     fn hook(&self, call: HookCall) -> BoxFuture<'_, Value> {
         Box::pin(async move {
-            let Some(path) = self.target(&call.input) else {
-                return HookCall::no_opinion();
-            };
+            let tool = call.tool_name().unwrap_or_default().to_owned();
+            let input = call.input.get("tool_input").cloned().unwrap_or(Value::Null);
             match call.event {
-                HookEvent::PreToolUse if self.is_state_path(&path) => {
-                    tracing::warn!(file = %path.display(), "write into state/ denied");
-                    HookCall::deny_tool(
-                        "state/ holds the bot's own state files; they cannot be written by tools",
-                    )
-                }
+                HookEvent::PreToolUse => match state_write_denial(&tool, &input, &self.data_dir) {
+                    Some(reason) => {
+                        tracing::warn!(%tool, "write into state/ denied");
+                        HookCall::deny_tool(reason)
+                    }
+                    None => HookCall::no_opinion(),
+                },
                 HookEvent::PostToolUse => {
-                    let is_md = path.extension().and_then(|e| e.to_str()) == Some("md");
-                    if is_md && !self.is_state_path(&path) {
-                        if let Ok(rel) = normalize(&path).strip_prefix(self.data_dir.root()) {
-                            let message = format!("auto: write {}", rel.display());
-                            let data = self.data_dir.clone();
-                            let file = normalize(&path);
-                            let _ =
-                                tokio::task::spawn_blocking(move || data.commit(&file, &message))
-                                    .await;
-                        }
+                    if let Some(path) = self.target(&call.input) {
+                        commit_markdown(&self.data_dir, &path).await;
                     }
                     HookCall::no_opinion()
                 }
@@ -118,6 +152,22 @@ impl Host for SessionHost {
             }
         })
     }
+}
+
+/// Commits `path` when it is a markdown file inside the data directory (never under `state/`).
+async fn commit_markdown(data: &DataDir, path: &std::path::Path) {
+    if path.extension().and_then(|e| e.to_str()) != Some("md")
+        || crate::permissions::is_state_path(path, data.root())
+    {
+        return;
+    }
+    let Ok(rel) = path.strip_prefix(data.root()) else {
+        return;
+    };
+    let message = format!("auto: write {}", rel.display());
+    let data = data.clone();
+    let file = path.to_path_buf();
+    let _ = tokio::task::spawn_blocking(move || data.commit(&file, &message)).await;
 }
 
 #[cfg(test)]

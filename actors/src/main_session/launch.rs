@@ -1,10 +1,11 @@
 //! Starting the main session's CLI process: resume the saved session, or start a new one with
 //! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
 
-use crate::brain::{Error, Handlers, Launched, SessionStart, SpawnOptions};
+use crate::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
+use crate::permissions::MAIN_SESSION_TOOLS;
 use crate::runtime_config::RuntimeConfig;
 
-use super::host::{self, SessionHost};
+use super::host;
 use super::MainSessionConfig;
 
 /// A started process and what the actor should know about it.
@@ -22,39 +23,52 @@ pub struct Started {
 fn options(
     config: &MainSessionConfig,
     runtime: &RuntimeConfig,
+    mode: PermissionMode,
     session: SessionStart,
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
     o.append_system_prompt = Some(config.system_prompt.clone());
     o.model = runtime.model_main.map(|m| m.as_str().to_owned());
     o.thinking = Some(runtime.thinking_main);
-    o.permission_mode = Some(runtime.permission_mode);
+    o.permission_mode = Some(host::cli_mode(mode));
+    o.allowed_tools = MAIN_SESSION_TOOLS.iter().map(|t| (*t).to_owned()).collect();
     o.session = session;
     o.setting_sources = Some(vec!["project".to_owned()]);
     o.hooks = host::hooks();
     o.label = "main".to_owned();
+    o.env = config.cli_env.clone();
     o
-}
-
-fn handlers(config: &MainSessionConfig) -> Handlers {
-    Handlers {
-        host: std::sync::Arc::new(SessionHost::new(config.data_dir.clone())),
-        tools: std::sync::Arc::new(crate::brain::mcp::NoTools),
-    }
 }
 
 /// Starts the process on `saved` (or a new session).
 pub async fn start(
     config: MainSessionConfig,
     runtime: RuntimeConfig,
+    mode: PermissionMode,
     saved: Option<String>,
+    fork_start: Option<SessionStart>,
+    handlers: Handlers,
 ) -> Result<Started, Error> {
+    if let Some(start) = fork_start {
+        // An interactive fork: a new session branched from (or resuming) the given one; its id
+        // arrives with the first turn.
+        let launched = config
+            .launcher
+            .launch(options(&config, &runtime, mode, start), handlers)
+            .await?;
+        return Ok(Started {
+            launched,
+            session_id: String::new(),
+            fresh_session: false,
+            note: None,
+        });
+    }
     if let Some(id) = saved {
         match config
             .launcher
             .launch(
-                options(&config, &runtime, SessionStart::Resume(id.clone())),
-                handlers(&config),
+                options(&config, &runtime, mode, SessionStart::Resume(id.clone())),
+                handlers.clone(),
             )
             .await
         {
@@ -69,7 +83,7 @@ pub async fn start(
             }
             Err(e @ Error::StartFailed { .. }) => {
                 tracing::warn!(session_id = %id, cause = %e, "could not resume the main session; starting a new one");
-                let mut started = start_new(&config, &runtime).await?;
+                let mut started = start_new(&config, &runtime, mode, handlers).await?;
                 started.note =
                     Some("-# couldn't resume the previous conversation — starting fresh.".into());
                 return Ok(started);
@@ -77,16 +91,21 @@ pub async fn start(
             Err(e) => return Err(e),
         }
     }
-    start_new(&config, &runtime).await
+    start_new(&config, &runtime, mode, handlers).await
 }
 
-async fn start_new(config: &MainSessionConfig, runtime: &RuntimeConfig) -> Result<Started, Error> {
+async fn start_new(
+    config: &MainSessionConfig,
+    runtime: &RuntimeConfig,
+    mode: PermissionMode,
+    handlers: Handlers,
+) -> Result<Started, Error> {
     let id = uuid::Uuid::new_v4().to_string();
     let launched = config
         .launcher
         .launch(
-            options(config, runtime, SessionStart::NewWithId(id.clone())),
-            handlers(config),
+            options(config, runtime, mode, SessionStart::NewWithId(id.clone())),
+            handlers,
         )
         .await?;
     // Saved after the first turn: the CLI writes the session only once it has a message.

@@ -13,9 +13,12 @@
 //! process on the saved session.
 
 mod commands;
+mod conversation;
+pub mod fork_role;
 pub mod header;
 pub mod host;
 mod launch;
+mod tools_backend;
 pub mod turn;
 
 use std::collections::VecDeque;
@@ -26,16 +29,20 @@ use std::time::{Duration, Instant};
 use actix::prelude::*;
 use chrono_tz::Tz;
 
-pub use commands::Command;
-use turn::{Outcome, Turn, TurnKind};
+pub use commands::{Command, ForkButton};
+pub use fork_role::{EnterFork, ExitAction, ForkEnded, MarkExit};
+use fork_role::{ForkState, Role};
+use turn::{Turn, TurnKind};
 
-use crate::brain::{BrainEvent, Driver, Launcher, TurnResult, UserMessage};
+use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
-use crate::pending_updates::{PendingUpdates, Pop};
+use crate::fork::background::{BackgroundConfig, BackgroundFork, BackgroundPeers};
+use crate::pending_updates::{Peek, PendingUpdates, Pop, Reader};
+use crate::ping_budget::PingBudget;
 use crate::runtime_config::ConfigStore;
 use crate::scheduler::{FireJob, IsBusy};
-use crate::sessions::{EventKind, IdChange, MainSessionFile, SessionHistory};
+use crate::sessions::{MainSessionFile, SessionHistory};
 use crate::surface::SurfaceEvent;
 
 /// The greeting on the very first start.
@@ -67,6 +74,12 @@ pub struct MainSessionConfig {
     pub runtime: ConfigStore,
     /// A turn with no sign of life for this long is treated as a hung CLI.
     pub hang_timeout: Duration,
+    /// Extra environment for every CLI process (on top of the bot's own).
+    pub cli_env: std::collections::BTreeMap<String, String>,
+    /// The user's name, for prompts the bot writes (fork prompts).
+    pub user_name: String,
+    /// Where approval questions go (`default` permission mode); `None`: nobody to ask, deny.
+    pub approvals: Option<Recipient<crate::permissions::ApprovalRequest>>,
 }
 
 /// A line from the user.
@@ -106,6 +119,7 @@ pub struct MainSession {
     config: MainSessionConfig,
     surface: Recipient<SurfaceEvent>,
     pending: Addr<PendingUpdates>,
+    budget: Addr<PingBudget>,
     live: Option<Live>,
     launching: bool,
     generation: u64,
@@ -119,6 +133,12 @@ pub struct MainSession {
     history: SessionHistory,
     /// The process runs a session created because the saved one could not be resumed.
     fresh_after_failed_resume: bool,
+    /// Main conversation or interactive fork.
+    role: Role,
+    /// The interactive fork the user is talking to (main session only).
+    fork: Option<Addr<MainSession>>,
+    /// This session's permission policy (a fork has its own).
+    policy: Arc<parking_lot::Mutex<crate::permissions::Policy>>,
 }
 
 impl MainSession {
@@ -127,10 +147,12 @@ impl MainSession {
         config: MainSessionConfig,
         surface: Recipient<SurfaceEvent>,
         pending: Addr<PendingUpdates>,
+        budget: Addr<PingBudget>,
     ) -> Self {
         let id_file = MainSessionFile::in_data_dir(&config.data_dir);
         let history =
             SessionHistory::in_data_dir(&config.data_dir, config.clock.clone(), config.tz);
+        let policy_mode = config.runtime.values().permission_mode;
         let session_id = id_file.load().unwrap_or_else(|e| {
             tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
             None
@@ -139,6 +161,7 @@ impl MainSession {
             config,
             surface,
             pending,
+            budget,
             live: None,
             launching: false,
             generation: 0,
@@ -151,299 +174,27 @@ impl MainSession {
             id_file,
             history,
             fresh_after_failed_resume: false,
+            role: Role::Main,
+            fork: None,
+            policy: Arc::new(parking_lot::Mutex::new(crate::permissions::Policy::new(
+                policy_mode,
+            ))),
         }
     }
+}
 
-    fn show(&self, event: SurfaceEvent) {
-        self.surface.do_send(event);
-    }
-
-    fn busy(&self) -> bool {
-        !self.inflight.is_empty() || !self.waiting.is_empty()
-    }
-
-    /// Queues or sends `out`, interrupting an answer in progress.
-    fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
-        if self.live.is_none() {
-            self.waiting.push_back(out);
-            self.ensure_launched(ctx);
-            return;
-        }
-        if self.inflight.iter().any(|t| t.compacting) || !self.waiting.is_empty() {
-            // An interrupt now would kill the post-compaction reply: wait for the result.
-            self.waiting.push_back(out);
-            return;
-        }
-        if !self.inflight.is_empty() {
-            self.interrupt(ctx);
-        }
-        self.send(out, ctx);
-    }
-
-    fn interrupt(&mut self, ctx: &mut Context<Self>) {
-        let Some(live) = &self.live else { return };
-        for t in self.inflight.iter_mut() {
-            t.interrupted = true;
-        }
-        let driver = Arc::clone(&live.driver);
-        ctx.wait(
-            async move { driver.interrupt().await }
-                .into_actor(self)
-                .map(|res, _act, _ctx| {
-                    if let Err(e) = res {
-                        tracing::warn!(cause = %e, "interrupt failed");
-                    }
-                }),
+impl MainSession {
+    /// An interactive fork of `main`, talking on the same surface.
+    fn new_fork(main: &MainSession, state: ForkState) -> Self {
+        let mut fork = MainSession::new(
+            main.config.clone(),
+            main.surface.clone(),
+            main.pending.clone(),
+            main.budget.clone(),
         );
-    }
-
-    fn send(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
-        let Some(live) = &self.live else {
-            self.waiting.push_front(out);
-            self.ensure_launched(ctx);
-            return;
-        };
-        let driver = Arc::clone(&live.driver);
-        let message = UserMessage {
-            text: out.text.clone(),
-            images: out.images.clone(),
-        };
-        self.last_sign_of_life = Instant::now();
-        ctx.wait(
-            async move { driver.send_user(message).await }
-                .into_actor(self)
-                .map(move |res, act, ctx| match res {
-                    Ok(uuid) => {
-                        let mut turn = Turn::new(uuid, out.text, out.kind);
-                        turn.resent = out.resent;
-                        if out.kind == TurnKind::Message {
-                            act.turns_since_compact += 1;
-                        }
-                        act.inflight.push_back(turn);
-                    }
-                    Err(e) => {
-                        tracing::error!(cause = %e, "sending to the cli failed");
-                        act.show(SurfaceEvent::Error(
-                            "-# couldn't reach the assistant — try again.".into(),
-                        ));
-                        if e.is_process_gone() {
-                            act.live = None;
-                        }
-                        act.flush(ctx);
-                    }
-                }),
-        );
-    }
-
-    /// Sends the next waiting line when nothing is in flight.
-    fn flush(&mut self, ctx: &mut Context<Self>) {
-        if !self.inflight.is_empty() {
-            return;
-        }
-        if let Some(next) = self.waiting.pop_front() {
-            if self.live.is_some() {
-                self.send(next, ctx);
-            } else {
-                self.waiting.push_front(next);
-                self.ensure_launched(ctx);
-            }
-        }
-    }
-
-    fn ensure_launched(&mut self, ctx: &mut Context<Self>) {
-        if self.launching || self.live.is_some() {
-            return;
-        }
-        self.launching = true;
-        let fut = launch::start(
-            self.config.clone(),
-            *self.config.runtime.values(),
-            self.session_id.clone(),
-        );
-        ctx.wait(fut.into_actor(self).map(|res, act, ctx| {
-            act.launching = false;
-            match res {
-                Ok(started) => {
-                    if started.fresh_session {
-                        act.fresh_after_failed_resume = act.session_id.is_some();
-                        act.session_id = Some(started.session_id.clone());
-                    }
-                    if let Some(note) = started.note {
-                        act.show(SurfaceEvent::Notice(note));
-                    }
-                    act.generation += 1;
-                    let generation = act.generation;
-                    let me = ctx.address();
-                    let mut events = started.launched.events;
-                    tokio::spawn(async move {
-                        while let Some(event) = events.recv().await {
-                            me.do_send(ProcessEvent { generation, event });
-                        }
-                    });
-                    act.live = Some(Live {
-                        driver: Arc::new(started.launched.driver),
-                        generation,
-                    });
-                    act.flush(ctx);
-                }
-                Err(e) => {
-                    tracing::error!(cause = %e, "could not start the claude cli");
-                    act.show(SurfaceEvent::Error(format!(
-                        "-# couldn't start the assistant: {e}"
-                    )));
-                    act.waiting.clear();
-                }
-            }
-        }));
-    }
-
-    fn on_result(&mut self, result: TurnResult, ctx: &mut Context<Self>) {
-        let idx = self
-            .inflight
-            .iter()
-            .position(|t| result.user_message_uuids.contains(&t.uuid))
-            .unwrap_or(0);
-        let Some(turn) = self.inflight.remove(idx) else {
-            tracing::debug!("result with no turn in flight");
-            return;
-        };
-        if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
-            tracing::info!(session_id = %result.session_id, "main session id changed");
-            self.session_id = Some(result.session_id.clone());
-        }
-        self.persist_session_id(turn.kind);
-        match turn.outcome(&result) {
-            Outcome::Reply(text) => self.show(SurfaceEvent::Reply(text)),
-            Outcome::Resend(text) => {
-                tracing::info!("compaction swallowed the message; sending it again");
-                self.waiting.push_front(Outgoing {
-                    text,
-                    images: Vec::new(),
-                    kind: TurnKind::Message,
-                    resent: true,
-                });
-            }
-            Outcome::Interrupted => {}
-            Outcome::Failed(why) => {
-                tracing::warn!(reason = %why, "turn failed");
-                self.show(SurfaceEvent::Error(
-                    "-# something went wrong answering that — try again.".into(),
-                ));
-            }
-            Outcome::CommandDone => self.command_done(&turn, &result),
-        }
-        self.last_result = Some(result);
-        self.flush(ctx);
-    }
-
-    /// Saves the session id after a turn and records what the change means in the history.
-    fn persist_session_id(&mut self, kind: TurnKind) {
-        let Some(id) = self.session_id.clone() else {
-            return;
-        };
-        let change = match self.id_file.save(&id) {
-            Ok(change) => change,
-            Err(e) => {
-                tracing::error!(cause = %e, "could not save the main session id");
-                return;
-            }
-        };
-        let logged = match (&change, kind) {
-            (IdChange::Replaced { previous }, TurnKind::Clear) => self
-                .history
-                .append(EventKind::Cleared, &id, Some(previous))
-                .map(drop),
-            (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
-                self.fresh_after_failed_resume = false;
-                self.history.append(EventKind::Created, &id, None).map(drop)
-            }
-            _ => self.history.note_saved(&id, &change),
-        };
-        if let Err(e) = logged {
-            tracing::warn!(cause = %e, "could not write the session history");
-        }
-    }
-
-    fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
-        self.last_sign_of_life = Instant::now();
-        match event {
-            BrainEvent::TextDelta(t) => {
-                if let Some(turn) = self.inflight.front_mut() {
-                    turn.text.push_str(&t);
-                    if turn.kind == TurnKind::Message && !turn.interrupted {
-                        self.show(SurfaceEvent::TextDelta(t));
-                    }
-                }
-            }
-            BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
-            BrainEvent::ToolUse { name, input, .. } => {
-                self.show(SurfaceEvent::Status(header::tool_label(&name, &input)));
-            }
-            BrainEvent::Compacting => {
-                if let Some(turn) = self.inflight.front_mut() {
-                    turn.compacting = true;
-                }
-                self.show(SurfaceEvent::Status("Auto-compacting...".into()));
-            }
-            BrainEvent::CompactBoundary(b) => {
-                self.show(SurfaceEvent::Status(format!(
-                    "Auto-compacting {} tokens",
-                    b.pre_tokens
-                        .map(turn::thousands)
-                        .unwrap_or_else(|| "?".into())
-                )));
-                self.show(SurfaceEvent::Notice(format!(
-                    "-# {}",
-                    turn::compacted_notice(&b)
-                )));
-                if let Some(turn) = self.inflight.front_mut() {
-                    turn.on_boundary(b);
-                }
-            }
-            BrainEvent::CompactFinished { .. } => {
-                if let Some(turn) = self.inflight.front_mut() {
-                    turn.compacting = false;
-                }
-            }
-            BrainEvent::AssistantMessage { text, .. } => {
-                if let Some(turn) = self.inflight.front_mut() {
-                    turn.on_assistant(&text);
-                }
-            }
-            BrainEvent::Result(result) => self.on_result(result, ctx),
-            BrainEvent::Exited(info) => {
-                tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");
-                self.live = None;
-                if !self.inflight.is_empty() {
-                    self.inflight.clear();
-                    self.show(SurfaceEvent::Error(
-                        "-# the assistant stopped unexpectedly — send that again.".into(),
-                    ));
-                }
-                self.flush(ctx);
-            }
-            _ => {}
-        }
-    }
-
-    fn check_hung(&mut self, ctx: &mut Context<Self>) {
-        if self.inflight.is_empty() || self.live.is_none() {
-            return;
-        }
-        if self.last_sign_of_life.elapsed() < self.config.hang_timeout {
-            return;
-        }
-        tracing::error!(
-            timeout_s = self.config.hang_timeout.as_secs(),
-            "claude cli stopped responding mid-turn; killing it"
-        );
-        // Dropping the last handle kills the process; its late events carry an old generation.
-        self.live = None;
-        self.inflight.clear();
-        self.show(SurfaceEvent::Error(
-            "-# the assistant stopped responding — send that again.".into(),
-        ));
-        self.flush(ctx);
+        fork.session_id = None;
+        fork.role = Role::Fork(state);
+        fork
     }
 }
 
@@ -451,6 +202,22 @@ impl Actor for MainSession {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
+        ctx.run_interval(Duration::from_millis(500), |act, ctx| act.check_hung(ctx));
+        if let Role::Fork(state) = &self.role {
+            tracing::info!(actor = "interactive_fork", "interactive fork started");
+            let intro = state.intro.clone();
+            ctx.run_interval(fork_role::IDLE_CHECK, |act, ctx| act.idle_check(ctx));
+            self.submit(
+                Outgoing {
+                    text: intro,
+                    images: Vec::new(),
+                    kind: TurnKind::Message,
+                    resent: false,
+                },
+                ctx,
+            );
+            return;
+        }
         tracing::info!(
             actor = "main_session",
             resumed = self.session_id.is_some(),
@@ -462,7 +229,6 @@ impl Actor for MainSession {
             FIRST_GREETING
         };
         self.show(SurfaceEvent::Notice(greeting.to_owned()));
-        ctx.run_interval(Duration::from_millis(500), |act, ctx| act.check_hung(ctx));
         self.ensure_launched(ctx);
     }
 
@@ -484,27 +250,47 @@ impl Supervised for MainSession {
 impl Handler<Say> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: Say, ctx: &mut Self::Context) {
+        if self.in_fork() {
+            if let Some(fork) = &self.fork {
+                fork.do_send(msg);
+            }
+            return;
+        }
         let pending = self.pending.clone();
         let now = self.config.clock.now();
         let tz = self.config.tz;
+        // The main session consumes the updates; a fork only reads them.
+        let reader = match &mut self.role {
+            Role::Main => Reader::MainSession,
+            Role::Fork(state) => {
+                state.last_activity = std::time::Instant::now();
+                state.nudges = 0;
+                Reader::Fork
+            }
+        };
         ctx.wait(
-            async move { pending.send(Pop).await.unwrap_or_default() }
-                .into_actor(self)
-                .map(move |updates, act, ctx| {
-                    if !updates.is_empty() {
-                        act.show(SurfaceEvent::Notice(CATCHING_UP.into()));
-                    }
-                    let text = header::compose(now, tz, &updates, &msg.text);
-                    act.submit(
-                        Outgoing {
-                            text,
-                            images: msg.images,
-                            kind: TurnKind::Message,
-                            resent: false,
-                        },
-                        ctx,
-                    );
-                }),
+            async move {
+                match reader {
+                    Reader::MainSession => pending.send(Pop).await.unwrap_or_default(),
+                    Reader::Fork => pending.send(Peek).await.unwrap_or_default(),
+                }
+            }
+            .into_actor(self)
+            .map(move |updates, act, ctx| {
+                if !updates.is_empty() && reader == Reader::MainSession {
+                    act.show(SurfaceEvent::Notice(CATCHING_UP.into()));
+                }
+                let text = header::compose(now, tz, reader, &updates, &msg.text);
+                act.submit(
+                    Outgoing {
+                        text,
+                        images: msg.images,
+                        kind: TurnKind::Message,
+                        resent: false,
+                    },
+                    ctx,
+                );
+            }),
         );
     }
 }
@@ -513,11 +299,26 @@ impl Handler<FireJob> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) {
         if msg.job.settings().background {
-            tracing::warn!(job = %msg.job.id(), "background job fired but background forks are not available yet");
-            self.show(SurfaceEvent::Notice(format!(
-                "-# background job {} fired; background forks are not available in this build",
-                msg.job.id()
-            )));
+            // Forked from the conversation as it stands; it never takes the conversation's turn.
+            let config = BackgroundConfig {
+                data_dir: self.config.data_dir.clone(),
+                tz: self.config.tz,
+                clock: self.config.clock.clone(),
+                launcher: Arc::clone(&self.config.launcher),
+                binary: self.config.binary.clone(),
+                system_prompt: self.config.system_prompt.clone(),
+                timeout: self.config.runtime.values().bg_fork_timeout(),
+                cli_env: self.config.cli_env.clone(),
+            };
+            let peers = BackgroundPeers {
+                surface: self.surface.clone(),
+                pending: self.pending.clone(),
+                budget: self.budget.clone(),
+                busy: ctx.address().recipient(),
+            };
+            // Only a session the CLI has written can be forked: before the first turn, isolate.
+            let parent = self.id_file.load().ok().flatten();
+            BackgroundFork::new(config, peers, msg, parent).start();
             return;
         }
         self.handle(
@@ -552,6 +353,35 @@ impl Handler<Close> for MainSession {
                 Err(_) => tracing::debug!("driver still in use; dropping it kills the process"),
             }
         })
+    }
+}
+
+impl Handler<EnterFork> for MainSession {
+    type Result = String;
+    fn handle(&mut self, msg: EnterFork, ctx: &mut Self::Context) -> String {
+        self.start_fork(msg, ctx)
+    }
+}
+
+impl Handler<MarkExit> for MainSession {
+    type Result = ();
+    fn handle(&mut self, MarkExit(action): MarkExit, ctx: &mut Self::Context) {
+        if let Role::Fork(state) = &mut self.role {
+            state.exit = Some(action);
+            // Between turns (a button pressed while idle) the fork can end now.
+            if self.inflight.is_empty() && self.waiting.is_empty() {
+                self.maybe_end_fork(ctx);
+            }
+        } else if let Some(fork) = &self.fork {
+            fork.do_send(MarkExit(action));
+        }
+    }
+}
+
+impl Handler<ForkEnded> for MainSession {
+    type Result = ();
+    fn handle(&mut self, msg: ForkEnded, _ctx: &mut Self::Context) {
+        self.fork_ended(msg);
     }
 }
 

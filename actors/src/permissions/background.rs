@@ -25,6 +25,35 @@ pub const REPORTING_TOOLS: [&str; 2] = [
     "mcp__discord__follow_up_chain",
 ];
 
+/// What the conversation (main session and interactive forks) may use without asking: the
+/// bot's own CLI, markdown files in the data directory, the web, the `discord` tools, subagents
+/// and skills. Anything else goes through the permission policy.
+pub const MAIN_SESSION_TOOLS: [&str; 23] = [
+    "Bash(ollim-bot tasks *)",
+    "Bash(ollim-bot cal *)",
+    "Bash(ollim-bot routine *)",
+    "Bash(ollim-bot reminder *)",
+    "Bash(ollim-bot gmail *)",
+    "Bash(ollim-bot help)",
+    "Bash(claude-history *)",
+    "Read(**.md)",
+    "Write(**.md)",
+    "Edit(**.md)",
+    "Glob(**.md)",
+    "Grep(**.md)",
+    "WebFetch",
+    "WebSearch",
+    "mcp__discord__discord_embed",
+    "mcp__discord__ping_user",
+    "mcp__discord__follow_up_chain",
+    "mcp__discord__save_context",
+    "mcp__discord__report_updates",
+    "mcp__discord__enter_fork",
+    "mcp__discord__exit_fork",
+    "Task",
+    "Skill",
+];
+
 /// The allow list for a background job: the minimal set, then the job's own tools, then its
 /// skills' tools, each once, first occurrence kept. A job that declares nothing (`None`) and has
 /// no skill tools gets the minimal set.

@@ -1,0 +1,348 @@
+//! Driving the conversation's turns: sending lines, interrupting, starting the process,
+//! reacting to its events and results, noticing a hung CLI. Split from the actor's definition
+//! (`mod.rs`) to keep each file about one thing.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use actix::prelude::*;
+
+use super::fork_role::Role;
+use super::host::SessionHost;
+use super::turn::{self, Outcome, Turn, TurnKind};
+use super::{header, launch, tools_backend, Live, MainSession, Outgoing, ProcessEvent};
+use crate::brain::{BrainEvent, TurnResult, UserMessage};
+use crate::sessions::{EventKind, IdChange};
+use crate::surface::SurfaceEvent;
+
+impl MainSession {
+    pub(super) fn show(&self, event: SurfaceEvent) {
+        self.surface.do_send(event);
+    }
+
+    pub(super) fn busy(&self) -> bool {
+        !self.inflight.is_empty() || !self.waiting.is_empty()
+    }
+
+    /// Queues or sends `out`, interrupting an answer in progress.
+    pub(super) fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
+        if self.live.is_none() {
+            self.waiting.push_back(out);
+            self.ensure_launched(ctx);
+            return;
+        }
+        if self.inflight.iter().any(|t| t.compacting) || !self.waiting.is_empty() {
+            // An interrupt now would kill the post-compaction reply: wait for the result.
+            self.waiting.push_back(out);
+            return;
+        }
+        if !self.inflight.is_empty() {
+            self.interrupt(ctx);
+        }
+        self.send(out, ctx);
+    }
+
+    pub(super) fn interrupt(&mut self, ctx: &mut Context<Self>) {
+        let Some(live) = &self.live else { return };
+        for t in self.inflight.iter_mut() {
+            t.interrupted = true;
+        }
+        let driver = Arc::clone(&live.driver);
+        ctx.wait(
+            async move { driver.interrupt().await }
+                .into_actor(self)
+                .map(|res, _act, _ctx| {
+                    if let Err(e) = res {
+                        tracing::warn!(cause = %e, "interrupt failed");
+                    }
+                }),
+        );
+    }
+
+    pub(super) fn send(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
+        let Some(live) = &self.live else {
+            self.waiting.push_front(out);
+            self.ensure_launched(ctx);
+            return;
+        };
+        let driver = Arc::clone(&live.driver);
+        let message = UserMessage {
+            text: out.text.clone(),
+            images: out.images.clone(),
+        };
+        self.last_sign_of_life = Instant::now();
+        ctx.wait(
+            async move { driver.send_user(message).await }
+                .into_actor(self)
+                .map(move |res, act, ctx| match res {
+                    Ok(uuid) => {
+                        let mut turn = Turn::new(uuid, out.text, out.kind);
+                        turn.resent = out.resent;
+                        if out.kind == TurnKind::Message {
+                            act.turns_since_compact += 1;
+                        }
+                        act.inflight.push_back(turn);
+                    }
+                    Err(e) => {
+                        tracing::error!(cause = %e, "sending to the cli failed");
+                        act.show(SurfaceEvent::Error(
+                            "-# couldn't reach the assistant — try again.".into(),
+                        ));
+                        if e.is_process_gone() {
+                            act.live = None;
+                        }
+                        act.flush(ctx);
+                    }
+                }),
+        );
+    }
+
+    /// Sends the next waiting line when nothing is in flight.
+    pub(super) fn flush(&mut self, ctx: &mut Context<Self>) {
+        if !self.inflight.is_empty() {
+            return;
+        }
+        if let Some(next) = self.waiting.pop_front() {
+            if self.live.is_some() {
+                self.send(next, ctx);
+            } else {
+                self.waiting.push_front(next);
+                self.ensure_launched(ctx);
+            }
+        }
+    }
+
+    pub(super) fn ensure_launched(&mut self, ctx: &mut Context<Self>) {
+        if self.launching || self.live.is_some() {
+            return;
+        }
+        self.launching = true;
+        let fork_start = match &self.role {
+            Role::Fork(state) => Some(state.start.clone()),
+            Role::Main => None,
+        };
+        let handlers = crate::brain::Handlers {
+            host: Arc::new(SessionHost::conversation(
+                self.config.data_dir.clone(),
+                Arc::clone(&self.policy),
+                self.surface.clone(),
+                self.config.approvals.clone(),
+            )),
+            tools: tools_backend::server(self, ctx.address()),
+        };
+        let mode = self.policy.lock().mode;
+        let fut = launch::start(
+            self.config.clone(),
+            *self.config.runtime.values(),
+            mode,
+            self.session_id.clone(),
+            fork_start,
+            handlers,
+        );
+        ctx.wait(fut.into_actor(self).map(|res, act, ctx| {
+            act.launching = false;
+            match res {
+                Ok(started) => {
+                    if started.fresh_session && matches!(act.role, Role::Main) {
+                        act.fresh_after_failed_resume = act.session_id.is_some();
+                        act.session_id = Some(started.session_id.clone());
+                    }
+                    if let Some(note) = started.note {
+                        act.show(SurfaceEvent::Notice(note));
+                    }
+                    act.generation += 1;
+                    let generation = act.generation;
+                    let me = ctx.address();
+                    let mut events = started.launched.events;
+                    tokio::spawn(async move {
+                        while let Some(event) = events.recv().await {
+                            me.do_send(ProcessEvent { generation, event });
+                        }
+                    });
+                    act.live = Some(Live {
+                        driver: Arc::new(started.launched.driver),
+                        generation,
+                    });
+                    act.flush(ctx);
+                }
+                Err(e) => {
+                    tracing::error!(cause = %e, "could not start the claude cli");
+                    act.show(SurfaceEvent::Error(format!(
+                        "-# couldn't start the assistant: {e}"
+                    )));
+                    act.waiting.clear();
+                }
+            }
+        }));
+    }
+
+    pub(super) fn on_result(&mut self, result: TurnResult, ctx: &mut Context<Self>) {
+        // The CLI merges lines sent during a busy turn into one turn: every turn the result
+        // names is over, and the last of them carries what the user sees.
+        let answered: Vec<usize> = self
+            .inflight
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| result.user_message_uuids.contains(&t.uuid))
+            .map(|(i, _)| i)
+            .collect();
+        let turn = if answered.is_empty() {
+            self.inflight.pop_front()
+        } else {
+            let mut last = None;
+            for i in answered.into_iter().rev() {
+                let t = self.inflight.remove(i);
+                if last.is_none() {
+                    last = t;
+                }
+            }
+            last
+        };
+        let Some(turn) = turn else {
+            tracing::debug!("result with no turn in flight");
+            return;
+        };
+        if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
+            tracing::info!(session_id = %result.session_id, "main session id changed");
+            self.session_id = Some(result.session_id.clone());
+        }
+        if matches!(self.role, Role::Main) {
+            self.persist_session_id(turn.kind);
+        }
+        match turn.outcome(&result) {
+            Outcome::Reply(text) => self.show(SurfaceEvent::Reply(text)),
+            Outcome::Resend(text) => {
+                tracing::info!("compaction swallowed the message; sending it again");
+                self.waiting.push_front(Outgoing {
+                    text,
+                    images: Vec::new(),
+                    kind: TurnKind::Message,
+                    resent: true,
+                });
+            }
+            Outcome::Interrupted => {}
+            Outcome::Failed(why) => {
+                tracing::warn!(reason = %why, "turn failed");
+                self.show(SurfaceEvent::Error(
+                    "-# something went wrong answering that — try again.".into(),
+                ));
+            }
+            Outcome::CommandDone => self.command_done(&turn, &result),
+        }
+        self.last_result = Some(result);
+        self.flush(ctx);
+        if self.inflight.is_empty() && self.waiting.is_empty() {
+            self.maybe_end_fork(ctx);
+        }
+    }
+
+    /// Saves the session id after a turn and records what the change means in the history.
+    pub(super) fn persist_session_id(&mut self, kind: TurnKind) {
+        let Some(id) = self.session_id.clone() else {
+            return;
+        };
+        let change = match self.id_file.save(&id) {
+            Ok(change) => change,
+            Err(e) => {
+                tracing::error!(cause = %e, "could not save the main session id");
+                return;
+            }
+        };
+        let logged = match (&change, kind) {
+            (IdChange::Replaced { previous }, TurnKind::Clear) => self
+                .history
+                .append(EventKind::Cleared, &id, Some(previous))
+                .map(drop),
+            (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
+                self.fresh_after_failed_resume = false;
+                self.history.append(EventKind::Created, &id, None).map(drop)
+            }
+            _ => self.history.note_saved(&id, &change),
+        };
+        if let Err(e) = logged {
+            tracing::warn!(cause = %e, "could not write the session history");
+        }
+    }
+
+    pub(super) fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
+        self.last_sign_of_life = Instant::now();
+        match event {
+            BrainEvent::TextDelta(t) => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.text.push_str(&t);
+                    if turn.kind == TurnKind::Message && !turn.interrupted {
+                        self.show(SurfaceEvent::TextDelta(t));
+                    }
+                }
+            }
+            BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
+            BrainEvent::ToolUse { name, input, .. } => {
+                self.show(SurfaceEvent::Status(header::tool_label(&name, &input)));
+            }
+            BrainEvent::Compacting => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.compacting = true;
+                }
+                self.show(SurfaceEvent::Status("Auto-compacting...".into()));
+            }
+            BrainEvent::CompactBoundary(b) => {
+                self.show(SurfaceEvent::Status(format!(
+                    "Auto-compacting {} tokens",
+                    b.pre_tokens
+                        .map(turn::thousands)
+                        .unwrap_or_else(|| "?".into())
+                )));
+                self.show(SurfaceEvent::Notice(format!(
+                    "-# {}",
+                    turn::compacted_notice(&b)
+                )));
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.on_boundary(b);
+                }
+            }
+            BrainEvent::CompactFinished { .. } => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.compacting = false;
+                }
+            }
+            BrainEvent::AssistantMessage { text, .. } => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.on_assistant(&text);
+                }
+            }
+            BrainEvent::Result(result) => self.on_result(result, ctx),
+            BrainEvent::Exited(info) => {
+                tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");
+                self.live = None;
+                if !self.inflight.is_empty() {
+                    self.inflight.clear();
+                    self.show(SurfaceEvent::Error(
+                        "-# the assistant stopped unexpectedly — send that again.".into(),
+                    ));
+                }
+                self.flush(ctx);
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn check_hung(&mut self, ctx: &mut Context<Self>) {
+        if self.inflight.is_empty() || self.live.is_none() {
+            return;
+        }
+        if self.last_sign_of_life.elapsed() < self.config.hang_timeout {
+            return;
+        }
+        tracing::error!(
+            timeout_s = self.config.hang_timeout.as_secs(),
+            "claude cli stopped responding mid-turn; killing it"
+        );
+        // Dropping the last handle kills the process; its late events carry an old generation.
+        self.live = None;
+        self.inflight.clear();
+        self.show(SurfaceEvent::Error(
+            "-# the assistant stopped responding — send that again.".into(),
+        ));
+        self.flush(ctx);
+    }
+}

@@ -1,0 +1,214 @@
+//! Interactive forks (SPEC §6): the same conversation machinery as the main session, on a
+//! branch of it. A fork is a [`MainSession`] actor started with [`Role::Fork`]; the main session
+//! routes the user's lines to it while it lives.
+//!
+//! Entry: `/fork [topic]`, the `enter_fork` tool (which interrupts the current turn), or a
+//! reply to a background fork's message (resuming that fork's session). The fork opens with a
+//! `[fork-started]` prompt, reads pending updates without consuming them, and ends one of three
+//! ways once the agent has finished responding: report (summary queued for the main session),
+//! exit (discarded), save (its session becomes the main session; pending updates cleared).
+//! Idle for `fork_idle_timeout`: a `[fork-timeout]` prompt; idle again: a forced-exit prompt;
+//! idle a third time: discarded.
+
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+
+use super::turn::TurnKind;
+use super::{MainSession, Outgoing};
+use crate::brain::SessionStart;
+use crate::pending_updates::Clear;
+use crate::scheduler::fork_prompt;
+use crate::sessions::EventKind;
+use crate::surface::SurfaceEvent;
+
+/// How a fork ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExitAction {
+    /// A summary went to pending updates; the fork is discarded.
+    Report(String),
+    /// Discarded.
+    Discard,
+    /// The fork becomes the main session.
+    Save,
+}
+
+/// Which conversation an actor runs.
+pub enum Role {
+    /// The persistent conversation.
+    Main,
+    /// An interactive fork of it.
+    Fork(ForkState),
+}
+
+/// A fork's own state.
+pub struct ForkState {
+    /// The main session that started it.
+    pub parent: Addr<MainSession>,
+    /// How its process starts (a fork of the main session, or a resumed background fork).
+    pub start: SessionStart,
+    /// The `[fork-started]` prompt it opens with.
+    pub intro: String,
+    /// `fork_idle_timeout`.
+    pub idle: Duration,
+    /// How it will end, once the agent has finished responding.
+    pub exit: Option<ExitAction>,
+    /// When the user or the agent last did something.
+    pub last_activity: Instant,
+    /// Idle prompts sent so far (0, 1 = `[fork-timeout]`, 2 = forced exit).
+    pub nudges: u32,
+}
+
+/// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
+/// message).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "String")]
+pub struct EnterFork {
+    /// What it is about.
+    pub topic: Option<String>,
+    /// Minutes of idleness before the first nudge.
+    pub idle_minutes: u32,
+    /// Interrupt the current turn first (the tool does; `/fork` has no turn running).
+    pub interrupt: bool,
+}
+
+/// Marks how the fork ends (sent by its tools or by the user's exit buttons).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct MarkExit(pub ExitAction);
+
+/// A fork ended; sent to the main session.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct ForkEnded {
+    /// How.
+    pub action: ExitAction,
+    /// The fork's session id, when known.
+    pub session_id: Option<String>,
+}
+
+/// The idle check's period.
+pub const IDLE_CHECK: Duration = Duration::from_secs(60);
+
+impl MainSession {
+    /// True while this (main) session has a fork the user is talking to.
+    pub(super) fn in_fork(&self) -> bool {
+        self.fork.as_ref().is_some_and(|f| f.connected())
+    }
+
+    /// Main session: starts a fork.
+    pub(super) fn start_fork(&mut self, msg: EnterFork, ctx: &mut Context<Self>) -> String {
+        if !matches!(self.role, Role::Main) {
+            return "Error: already in an interactive fork. Use report_updates, exit_fork, or save_context to end it first.".into();
+        }
+        if self.in_fork() {
+            return "already in a fork — end it first (save, report or exit).".into();
+        }
+        if msg.interrupt && !self.inflight.is_empty() {
+            self.interrupt(ctx);
+        }
+        let user = self.config.user_name.clone();
+        let intro = match msg.topic.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(topic) => fork_prompt::fork_started_with_topic(&user, topic),
+            None => fork_prompt::fork_started_without_topic(&user),
+        };
+        // Only a session the CLI has written can be forked.
+        let start = match self.id_file.load().ok().flatten() {
+            Some(main) => SessionStart::Fork(main),
+            None => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
+        };
+        let state = ForkState {
+            parent: ctx.address(),
+            start,
+            intro,
+            idle: Duration::from_secs(u64::from(msg.idle_minutes.max(1)) * 60),
+            exit: None,
+            last_activity: Instant::now(),
+            nudges: 0,
+        };
+        let fork = MainSession::new_fork(self, state).start();
+        self.fork = Some(fork);
+        self.show(SurfaceEvent::ForkStarted { topic: msg.topic });
+        "Entering fork — interrupting current turn.".into()
+    }
+
+    /// Fork: the turn finished; end the fork if the agent chose how.
+    pub(super) fn maybe_end_fork(&mut self, ctx: &mut Context<Self>) {
+        let Role::Fork(state) = &mut self.role else {
+            return;
+        };
+        state.last_activity = Instant::now();
+        let Some(action) = state.exit.take() else {
+            return;
+        };
+        state.parent.do_send(ForkEnded {
+            action,
+            session_id: self.session_id.clone(),
+        });
+        ctx.notify(super::Close);
+        ctx.run_later(Duration::from_secs(6), |_act, ctx| ctx.stop());
+    }
+
+    /// Fork: nudges after idleness, and gives up after the third idle period.
+    pub(super) fn idle_check(&mut self, ctx: &mut Context<Self>) {
+        let busy = self.busy();
+        let Role::Fork(state) = &mut self.role else {
+            return;
+        };
+        if busy || state.last_activity.elapsed() < state.idle {
+            return;
+        }
+        state.last_activity = Instant::now();
+        let minutes = (state.idle.as_secs() / 60) as u32;
+        let text = match state.nudges {
+            0 => fork_prompt::fork_idle_prompt(&self.config.user_name, minutes),
+            1 => fork_prompt::fork_forced_exit_prompt(minutes),
+            _ => {
+                state.exit = Some(ExitAction::Discard);
+                self.maybe_end_fork(ctx);
+                return;
+            }
+        };
+        state.nudges += 1;
+        self.submit(
+            Outgoing {
+                text,
+                images: Vec::new(),
+                kind: TurnKind::Message,
+                resent: false,
+            },
+            ctx,
+        );
+    }
+
+    /// Main session: a fork ended.
+    pub(super) fn fork_ended(&mut self, ended: ForkEnded) {
+        self.fork = None;
+        match &ended.action {
+            ExitAction::Save => match ended.session_id {
+                Some(id) => self.adopt_session(id),
+                None => tracing::warn!("a saved fork had no session id; main session unchanged"),
+            },
+            ExitAction::Report(_) | ExitAction::Discard => {}
+        }
+        self.show(SurfaceEvent::ForkEnded(ended.action));
+    }
+
+    /// Makes `id` the main session: saved, recorded as a swap, pending updates cleared, and the
+    /// process restarted on it at the next message.
+    fn adopt_session(&mut self, id: String) {
+        let previous = self.session_id.replace(id.clone());
+        if let Err(e) = self.id_file.save(&id) {
+            tracing::error!(cause = %e, "could not save the adopted session id");
+        }
+        if let Err(e) = self
+            .history
+            .append(EventKind::Swapped, &id, previous.as_deref())
+        {
+            tracing::warn!(cause = %e, "could not write the session history");
+        }
+        self.pending.do_send(Clear);
+        self.live = None;
+        tracing::info!(session_id = %id, "fork saved as the main session");
+    }
+}

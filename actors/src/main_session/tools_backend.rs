@@ -1,0 +1,103 @@
+//! The `discord` tools of the main session and of interactive forks: embeds go straight to the
+//! surface (no budget: the user started this conversation), `enter_fork` starts a fork, and a
+//! fork's `report_updates`, `exit_fork` and `save_context` choose how it ends. Context checks
+//! and refusals live in [`crate::tools::DiscordTools`]; this is the part that acts.
+
+use std::sync::Arc;
+
+use actix::prelude::*;
+
+use super::fork_role::{EnterFork, ExitAction, MarkExit, Role};
+use super::MainSession;
+use crate::brain::{BoxFuture, ToolHandler};
+use crate::pending_updates::{Append, PendingUpdates};
+use crate::surface::SurfaceEvent;
+use crate::tools::{DiscordTools, Embed, SessionKind, ToolBackend};
+
+/// The tool server for `session`, acting through `addr`.
+pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHandler> {
+    let kind = match session.role {
+        Role::Main => SessionKind::Main,
+        Role::Fork(_) => SessionKind::InteractiveFork,
+    };
+    let idle = u32::try_from(session.config.runtime.values().fork_idle_timeout_mins).unwrap_or(10);
+    let backend = SessionBackend {
+        session: addr,
+        surface: session.surface.clone(),
+        pending: session.pending.clone(),
+    };
+    Arc::new(DiscordTools::new(kind, Arc::new(backend)).with_fork_idle_timeout(idle))
+}
+
+struct SessionBackend {
+    session: Addr<MainSession>,
+    surface: Recipient<SurfaceEvent>,
+    pending: Addr<PendingUpdates>,
+}
+
+impl SessionBackend {
+    fn mark(&self, action: ExitAction) -> BoxFuture<'_, Result<(), String>> {
+        let session = self.session.clone();
+        Box::pin(async move {
+            session
+                .send(MarkExit(action))
+                .await
+                .map_err(|_| "Error: the fork has already ended".to_owned())
+        })
+    }
+}
+
+impl ToolBackend for SessionBackend {
+    fn ping(&self, _message: String, _critical: bool) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async { Err("Error: ping_user is only available in background forks".into()) })
+    }
+
+    fn embed(&self, embed: Embed, _critical: bool) -> BoxFuture<'_, Result<(), String>> {
+        self.surface.do_send(SurfaceEvent::Embed(embed));
+        Box::pin(async { Ok(()) })
+    }
+
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>> {
+        let pending = self.pending.clone();
+        Box::pin(async move {
+            pending
+                .send(Append {
+                    message: message.clone(),
+                })
+                .await
+                .map_err(|_| "Error: the update could not be stored".to_owned())?;
+            self.mark(ExitAction::Report(message)).await
+        })
+    }
+
+    fn follow_up(&self, _minutes: u32) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async { Err("Error: no active reminder context".into()) })
+    }
+
+    fn save_context(&self) -> BoxFuture<'_, Result<(), String>> {
+        self.mark(ExitAction::Save)
+    }
+
+    fn enter_fork(&self, topic: Option<String>, idle: u32) -> BoxFuture<'_, Result<(), String>> {
+        let session = self.session.clone();
+        Box::pin(async move {
+            let answer = session
+                .send(EnterFork {
+                    topic,
+                    idle_minutes: idle,
+                    interrupt: true,
+                })
+                .await
+                .map_err(|_| "Error: the conversation is not running".to_owned())?;
+            if answer.starts_with("Entering fork") {
+                Ok(())
+            } else {
+                Err(answer)
+            }
+        })
+    }
+
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>> {
+        self.mark(ExitAction::Discard)
+    }
+}

@@ -1,0 +1,113 @@
+//! Interactive forks: `save_context` makes the fork the main session; `exit_fork` leaves the
+//! main session untouched.
+
+use ollim_actors::main_session::{Command, Say};
+use serde_json::json;
+
+use crate::rig::{call, rig, tool_result_text, Rig};
+use crate::support::mock_model_api::{ModelRequest, Reply};
+
+fn script(exit_tool: &'static str) -> impl Fn(&ModelRequest) -> Reply + Send + Sync {
+    move |req| {
+        let text = req.latest_user_text();
+        if tool_result_text(req).contains("Fork will")
+            || tool_result_text(req).contains("Context saved")
+        {
+            Reply::Text("wrapping up the fork".into())
+        } else if text.contains("[fork-started]") {
+            Reply::Text("fork here, what shall we dig into?".into())
+        } else if text.contains("we are done here") {
+            call(exit_tool, json!({}))
+        } else if text.contains("remember: the code is 4711") {
+            Reply::Text("noted in the main conversation".into())
+        } else {
+            Reply::Text(format!(
+                "main sees fork notes: {}",
+                req.mentions("secret fork finding")
+            ))
+        }
+    }
+}
+
+async fn talk(rig: &Rig, text: &str) {
+    rig.handles.main_session.clone().unwrap().do_send(Say {
+        text: text.into(),
+        images: vec![],
+    });
+}
+
+async fn into_fork_and_out(rig: &Rig) -> String {
+    talk(rig, "remember: the code is 4711").await;
+    rig.until("the first answer", |r| {
+        r.screen.events().iter().any(
+            |e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.contains("noted")),
+        )
+    })
+    .await;
+    let main_id = std::fs::read_to_string(rig.data.state_file("sessions.json")).unwrap();
+    let main = rig.handles.main_session.clone().unwrap();
+    let answer = main
+        .send(Command::Fork(Some("secret research".into())))
+        .await
+        .unwrap();
+    assert!(answer.contains("Entering fork"), "{answer}");
+    rig.until("the fork's greeting", |r| {
+        r.mock
+            .agent_requests()
+            .iter()
+            .any(|q| q.latest_user_text().contains("[fork-started]"))
+    })
+    .await;
+    talk(rig, "secret fork finding: the answer is 42").await;
+    talk(rig, "we are done here").await;
+    rig.until("the fork's end", |r| {
+        r.screen
+            .events()
+            .iter()
+            .any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::ForkEnded(_)))
+    })
+    .await;
+    main_id.trim().to_owned()
+}
+
+#[actix_rt::test]
+async fn save_context_makes_the_fork_the_main_session() {
+    let rig = rig(script("mcp__discord__save_context"), |_| {}).await;
+    let before = into_fork_and_out(&rig).await;
+    let after = std::fs::read_to_string(rig.data.state_file("sessions.json")).unwrap();
+    assert_ne!(
+        after.trim(),
+        before,
+        "the fork's session is now the main one"
+    );
+    let history = std::fs::read_to_string(rig.data.state_file("session_history.jsonl")).unwrap();
+    assert!(history.contains("\"swapped\""), "{history}");
+    talk(&rig, "what do you know now?").await;
+    rig.until("the next main answer", |r| {
+        r.screen.events().iter().any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees fork notes")))
+    })
+    .await;
+    let last = rig.screen.events().into_iter().rev().find_map(|e| match e {
+        ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees") => Some(t),
+        _ => None,
+    });
+    assert_eq!(last.as_deref(), Some("main sees fork notes: true"));
+}
+
+#[actix_rt::test]
+async fn exit_fork_leaves_the_main_session_untouched() {
+    let rig = rig(script("mcp__discord__exit_fork"), |_| {}).await;
+    let before = into_fork_and_out(&rig).await;
+    let after = std::fs::read_to_string(rig.data.state_file("sessions.json")).unwrap();
+    assert_eq!(after.trim(), before);
+    talk(&rig, "what do you know now?").await;
+    rig.until("the next main answer", |r| {
+        r.screen.events().iter().any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees fork notes")))
+    })
+    .await;
+    let last = rig.screen.events().into_iter().rev().find_map(|e| match e {
+        ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees") => Some(t),
+        _ => None,
+    });
+    assert_eq!(last.as_deref(), Some("main sees fork notes: false"));
+}

@@ -1,0 +1,14 @@
+//! Tier 2, background work end to end: the real actors in-process (supervisor, scheduler, main
+//! session, background forks) with the real `claude` CLI against a mock Messages API on
+//! 127.0.0.1. Time for the scheduler is a manual clock, so jobs fire when a test says so.
+
+#[allow(dead_code)]
+#[path = "../support/mod.rs"]
+mod support;
+
+mod budget;
+mod chain;
+mod interactive;
+mod reporting;
+mod restrictions;
+mod rig;

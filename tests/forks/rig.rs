@@ -1,0 +1,231 @@
+//! One bot per test: a fresh data directory and HOME, the supervisor with a main session, a
+//! recording surface, a manual clock, and the mock model API.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration as StdDuration;
+
+use actix::prelude::*;
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use ollim_actors::brain::ClaudeLauncher;
+use ollim_actors::clock::ManualClock;
+use ollim_actors::data_dir::DataDir;
+use ollim_actors::main_session::MainSessionConfig;
+use ollim_actors::runtime_config::ConfigStore;
+use ollim_actors::scheduler::Upcoming;
+use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::surface::SurfaceEvent;
+
+use crate::support::mock_model_api::{MockModelApi, ModelRequest, Reply};
+
+/// Longest wait for anything.
+pub const LIMIT: StdDuration = StdDuration::from_secs(90);
+
+/// The real CLI, or a failure saying how to get it.
+pub fn claude_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("OLLIM_CLAUDE_BIN") {
+        return PathBuf::from(p);
+    }
+    let pinned = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(".tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    assert!(
+        pinned.is_file(),
+        "these tests need the real claude CLI: run `make claude` (tools/install-claude.sh) or set OLLIM_CLAUDE_BIN"
+    );
+    pinned
+}
+
+/// Keeps everything the surface is sent.
+#[derive(Clone, Default)]
+pub struct Screen(pub Arc<Mutex<Vec<SurfaceEvent>>>);
+
+impl Actor for Screen {
+    type Context = Context<Self>;
+}
+
+impl Handler<SurfaceEvent> for Screen {
+    type Result = ();
+    fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
+        self.0.lock().unwrap().push(ev);
+    }
+}
+
+impl Screen {
+    pub fn events(&self) -> Vec<SurfaceEvent> {
+        self.0.lock().unwrap().clone()
+    }
+
+    pub fn pings(&self) -> Vec<String> {
+        self.events()
+            .into_iter()
+            .filter_map(|e| match e {
+                SurfaceEvent::Ping(t) => Some(t),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn notices(&self) -> Vec<String> {
+        self.events()
+            .into_iter()
+            .filter_map(|e| match e {
+                SurfaceEvent::Notice(t) | SurfaceEvent::Error(t) => Some(t),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+pub struct Rig {
+    _tmp: tempfile::TempDir,
+    pub data: DataDir,
+    pub clock: ManualClock,
+    pub screen: Screen,
+    pub handles: Handles,
+    pub mock: MockModelApi,
+}
+
+/// 2026-03-02 14:00 UTC, 09:00 in New York.
+pub fn start_instant() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap()
+}
+
+pub async fn rig(
+    script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    prepare: impl FnOnce(&DataDir),
+) -> Rig {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = DataDir::new(tmp.path().join("data"));
+    data.ensure().unwrap();
+    prepare(&data);
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mock = MockModelApi::start(script).await.unwrap();
+    let clock = ManualClock::new(start_instant());
+    let screen = Screen::default();
+    let main = MainSessionConfig {
+        data_dir: data.clone(),
+        tz: chrono_tz::America::New_York,
+        clock: clock.shared(),
+        launcher: Arc::new(ClaudeLauncher),
+        binary: claude_binary(),
+        system_prompt: "You are a test assistant.".into(),
+        runtime: ConfigStore::load(&data).unwrap(),
+        hang_timeout: StdDuration::from_secs(120),
+        cli_env: mock.cli_env(&home),
+        user_name: "Sam".into(),
+        approvals: None,
+    };
+    let supervisor = Supervisor::start(
+        SupervisorConfig {
+            data_dir: data.clone(),
+            tz: chrono_tz::America::New_York,
+            clock: clock.shared(),
+            watch_jobs: true,
+        },
+        JobSink::Conversation {
+            main: Box::new(main),
+            surface: screen.clone().start().recipient(),
+        },
+    );
+    let handles = supervisor.send(GetHandles).await.unwrap();
+    Rig {
+        _tmp: tmp,
+        data,
+        clock,
+        screen,
+        handles,
+        mock,
+    }
+}
+
+/// A background reminder file due `minutes` after the start instant.
+pub fn bg_reminder(id: &str, minutes: i64, extra: &str, body: &str) -> String {
+    let at = (start_instant() + Duration::minutes(minutes))
+        .with_timezone(&chrono_tz::America::New_York)
+        .format("%Y-%m-%dT%H:%M:%S%:z");
+    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: true\n{extra}---\n{body}\n")
+}
+
+impl Rig {
+    pub fn write(&self, rel: &str, text: &str) {
+        std::fs::write(self.data.root().join(rel), text).unwrap();
+    }
+
+    /// Waits until the scheduler has registered `n` jobs.
+    pub async fn registered(&self, n: usize) {
+        for _ in 0..200 {
+            if self.handles.scheduler.send(Upcoming).await.unwrap().len() >= n {
+                return;
+            }
+            tokio::time::sleep(StdDuration::from_millis(20)).await;
+        }
+        panic!("the scheduler never registered {n} jobs");
+    }
+
+    /// Moves the clock to `minutes` after the start.
+    pub fn advance_to(&self, minutes: i64) {
+        self.clock.set(start_instant() + Duration::minutes(minutes));
+    }
+
+    /// Waits (bounded) until `pred` holds.
+    pub async fn until(&self, what: &str, pred: impl Fn(&Rig) -> bool) {
+        let deadline = tokio::time::Instant::now() + LIMIT;
+        while tokio::time::Instant::now() < deadline {
+            if pred(self) {
+                return;
+            }
+            tokio::time::sleep(StdDuration::from_millis(50)).await;
+        }
+        for q in self.mock.agent_requests() {
+            eprintln!(
+                "REQ latest={:?} results={:?}",
+                q.latest_user_text()
+                    .chars()
+                    .rev()
+                    .take(120)
+                    .collect::<String>()
+                    .chars()
+                    .rev()
+                    .collect::<String>(),
+                q.tool_results()
+            );
+        }
+        panic!(
+            "timed out waiting for {what}; screen: {:#?}",
+            self.screen.events()
+        );
+    }
+
+    /// Waits until the background fork's job is over (its notice or its last model call), then
+    /// a little longer for the process to wind down.
+    pub async fn settle(&self) {
+        tokio::time::sleep(StdDuration::from_millis(500)).await;
+    }
+
+    /// Agent requests whose first prompt carried `tag`.
+    pub fn requests_for(&self, tag: &str) -> Vec<ModelRequest> {
+        self.mock
+            .agent_requests()
+            .into_iter()
+            .filter(|r| r.mentions(tag))
+            .collect()
+    }
+}
+
+/// The text of the tool results in a request (joined).
+pub fn tool_result_text(r: &ModelRequest) -> String {
+    r.tool_results()
+        .into_iter()
+        .map(|(_, text, _)| text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A script step: call a tool.
+pub fn call(name: &str, input: serde_json::Value) -> Reply {
+    Reply::ToolUse {
+        name: name.to_owned(),
+        input,
+    }
+}
