@@ -11,6 +11,8 @@ use anyhow::{bail, Context};
 use ollim_actors::brain::auth::{self, AuthState};
 use ollim_actors::brain::ClaudeLauncher;
 use ollim_actors::clock::SystemClock;
+use ollim_actors::data_dir::DataDir;
+use ollim_actors::jobs::{store, Reminder, Routine};
 use ollim_actors::main_session::MainSessionConfig;
 use ollim_actors::runtime_config::ConfigStore;
 use ollim_actors::settings::{Settings, SurfaceKind};
@@ -113,6 +115,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     for kept in &report.kept_user_edits {
         tracing::info!(agent = %kept, "kept your edited subagent spec");
     }
+    check_tool_patterns(data);
     let runtime = ConfigStore::load(data).context("reading state/config.json")?;
     Ok(MainSessionConfig {
         data_dir: data.clone(),
@@ -128,6 +131,37 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         // The surface fills this in: it is where questions can be asked.
         approvals: None,
     })
+}
+
+/// Validates every job's and skill's `allowed-tools` once at start, logging what is wrong
+/// (`Bash(*)` and chained bash patterns are errors and dropped, `X(*)` warns, writes that could
+/// reach `state/` are stripped). Fire time applies the same rules.
+fn check_tool_patterns(data: &DataDir) {
+    let mut sources: Vec<(String, Vec<String>)> = Vec::new();
+    if let Ok(routines) = store::load_dir::<Routine>(&data.routines()) {
+        for (_, r) in routines.items {
+            if let Some(t) = r.settings.allowed_tools {
+                sources.push((format!("routine:{}", r.id), t));
+            }
+        }
+    }
+    if let Ok(reminders) = store::load_dir::<Reminder>(&data.reminders()) {
+        for (_, r) in reminders.items {
+            if let Some(t) = r.settings.allowed_tools {
+                sources.push((format!("reminder:{}", r.id), t));
+            }
+        }
+    }
+    if let Ok(skills) = ollim_actors::skills::load_skills(&data.skills()) {
+        for (_, s) in skills.items {
+            if let Some(t) = s.allowed_tools {
+                sources.push((format!("skill:{}", s.name), t));
+            }
+        }
+    }
+    for (source, patterns) in sources {
+        ollim_actors::permissions::validate(&patterns, data).log(&source);
+    }
 }
 
 /// Runs the bot until it is told to stop.

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod brain;
+pub mod buttons;
 pub mod clock;
 pub mod data_dir;
 pub mod fork;

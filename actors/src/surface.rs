@@ -19,10 +19,23 @@ pub enum SurfaceEvent {
     Notice(String),
     /// A short error for the user; details are in the log.
     Error(String),
-    /// A background fork's ping (`[bg] …`).
-    Ping(String),
-    /// An embed from the agent (`discord_embed`).
-    Embed(crate::tools::Embed),
+    /// A background fork's ping (`[bg] …`). Surfaces that have message ids record the one they
+    /// create against `fork_session` (`state/fork_messages.json`) so a reply can resume it.
+    Ping {
+        /// The text, `[bg] ` included.
+        text: String,
+        /// The background session that sent it.
+        fork_session: Option<String>,
+    },
+    /// An embed from the agent (`discord_embed`), with its buttons' custom ids in order.
+    Embed {
+        /// The embed.
+        embed: crate::tools::Embed,
+        /// `act:<action>:<data>` for each button.
+        button_ids: Vec<String>,
+        /// The background session that sent it, if any.
+        fork_session: Option<String>,
+    },
     /// An interactive fork began (the purple "Forked Session" embed with its three buttons).
     ForkStarted {
         /// What it is about.

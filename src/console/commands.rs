@@ -2,6 +2,7 @@
 //! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]`, and
 //! two of ours: `/schedule` and `/updates`.
 
+use ollim_actors::buttons::PressButton;
 use ollim_actors::main_session::{Command, ForkButton};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};
@@ -18,6 +19,9 @@ commands:
   /interrupt                              stop the answer in progress
   /config [key] [value]                   show or change the runtime settings
   /fork [topic]                           branch the conversation into an interactive fork
+  /permissions MODE                       dontAsk, default, acceptEdits or bypassPermissions
+                                          (inside a fork: that fork only)
+  /button N                               press button N of the last embed
   /save | /report | /exit-fork            end the fork: keep it as the conversation, queue a
                                           summary for it, or discard it
   /ping-budget [capacity] [refill_rate]   show or set the ping budget
@@ -43,6 +47,9 @@ fn conversation_command(cmd: &str, rest: &str) -> Option<Result<Command, String>
         "/cost" => Ok(Command::Cost),
         "/interrupt" => Ok(Command::Interrupt),
         "/fork" => Ok(Command::Fork((!rest.is_empty()).then(|| rest.to_owned()))),
+        "/permissions" => {
+            arg("dontAsk|default|acceptEdits|bypassPermissions").map(Command::Permissions)
+        }
         "/save" => Ok(Command::EndFork(ForkButton::Save)),
         "/report" => Ok(Command::EndFork(ForkButton::Report)),
         "/exit-fork" => Ok(Command::EndFork(ForkButton::Exit)),
@@ -61,9 +68,29 @@ fn conversation_command(cmd: &str, rest: &str) -> Option<Result<Command, String>
     })
 }
 
-/// Answers one `/command` line; `None` when there is nothing to print.
-pub async fn handle(line: &str, h: &Handles) -> Option<String> {
+/// Answers one `/command` line; `None` when there is nothing to print. `buttons` holds the
+/// custom ids of the last embed's buttons.
+pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<String> {
     let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    if cmd == "/button" {
+        let main = h.main_session.as_ref()?;
+        let picked = rest
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| buttons.get(i));
+        let Some(custom_id) = picked else {
+            return Some(format!(
+                "usage: /button N (1-{} for the last embed)",
+                buttons.len()
+            ));
+        };
+        let press = PressButton {
+            custom_id: custom_id.clone(),
+        };
+        return main.send(press).await.ok().filter(|r| !r.is_empty());
+    }
     if let Some(parsed) = conversation_command(cmd, rest.trim()) {
         let main = h.main_session.as_ref()?;
         let reply = match parsed {

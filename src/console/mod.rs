@@ -29,6 +29,7 @@ pub fn run(settings: Settings, mut main: MainSessionConfig) -> anyhow::Result<()
     system.block_on(async move {
         let renderer = ConsoleOut::default();
         let approval = Arc::clone(&renderer.approval);
+        let buttons = Arc::clone(&renderer.buttons);
         let out = renderer.start();
         main.approvals = Some(out.clone().recipient());
         let supervisor = Supervisor::start(
@@ -66,7 +67,8 @@ pub fn run(settings: Settings, mut main: MainSessionConfig) -> anyhow::Result<()
                             break "quit".to_owned();
                         }
                         if line.starts_with('/') {
-                            if let Some(reply) = commands::handle(line, &handles).await {
+                            let shown = buttons.lock().clone();
+                            if let Some(reply) = commands::handle(line, &handles, &shown).await {
                                 out.do_send(render::Line(reply));
                             }
                         } else if !line.is_empty() {

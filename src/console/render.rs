@@ -20,6 +20,8 @@ pub type PendingApproval = Arc<Mutex<Option<oneshot::Sender<ApprovalAnswer>>>>;
 pub struct ConsoleOut {
     /// The open approval question, if any.
     pub approval: PendingApproval,
+    /// The custom ids of the last embed's buttons, for `/button N`.
+    pub buttons: Arc<Mutex<Vec<String>>>,
     /// Text of the current answer has been printed without its final newline.
     mid_line: bool,
     /// Something of the current answer has streamed.
@@ -76,10 +78,18 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 self.mid_line = false;
                 self.streamed = false;
             }
-            SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) | SurfaceEvent::Ping(s) => {
-                self.own_line(&s)
+            SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) => self.own_line(&s),
+            SurfaceEvent::Ping { text, .. } => self.own_line(&text),
+            SurfaceEvent::Embed {
+                embed, button_ids, ..
+            } => {
+                let mut text = embed.to_plain_text();
+                if !button_ids.is_empty() {
+                    text.push_str("\n-# press a button with /button N");
+                }
+                *self.buttons.lock() = button_ids;
+                self.own_line(&text);
             }
-            SurfaceEvent::Embed(embed) => self.own_line(&embed.to_plain_text()),
             SurfaceEvent::ForkStarted { topic } => {
                 let about = topic.map(|t| format!(": {t}")).unwrap_or_default();
                 self.own_line(&format!(

@@ -8,6 +8,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod background;
 mod bot;
 mod commands;
 mod conversation;

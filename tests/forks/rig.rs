@@ -59,7 +59,7 @@ impl Screen {
         self.events()
             .into_iter()
             .filter_map(|e| match e {
-                SurfaceEvent::Ping(t) => Some(t),
+                SurfaceEvent::Ping { text, .. } => Some(text),
                 _ => None,
             })
             .collect()

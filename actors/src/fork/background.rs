@@ -82,7 +82,7 @@ pub struct BackgroundFork {
     pub(super) output_sent: bool,
     pub(super) stop_blocks: u32,
     driver: Option<Arc<Box<dyn Driver>>>,
-    session_id: Option<String>,
+    pub(super) session_id: Option<String>,
     finished: bool,
 }
 

@@ -38,7 +38,17 @@ pub fn allowed_tools(fired: &FireJob, data: &DataDir) -> Vec<String> {
         })
         .flat_map(|s| s.allowed_tools.unwrap_or_default())
         .collect();
-    allowed_tools_for_job(settings.allowed_tools.as_deref(), &skill_tools)
+    let declared: Vec<String> = settings
+        .allowed_tools
+        .iter()
+        .flatten()
+        .chain(&skill_tools)
+        .cloned()
+        .collect();
+    // Validated again at fire time: the files may have been edited since start-up.
+    let checked = crate::permissions::validate(&declared, data);
+    checked.log(&format!("job:{}", fired.job.id()));
+    allowed_tools_for_job(Some(&checked.kept), &[])
 }
 
 /// The tools taken away by `allow-ping: false` and `blocked`.
@@ -224,10 +234,25 @@ impl Handler<ToolAction> for BackgroundFork {
     fn handle(&mut self, action: ToolAction, _ctx: &mut Self::Context) -> Self::Result {
         match action {
             ToolAction::Ping { message, critical } => {
-                self.gated(SurfaceEvent::Ping(message), critical)
+                let event = SurfaceEvent::Ping {
+                    text: message,
+                    fork_session: self.session_id.clone(),
+                };
+                self.gated(event, critical)
             }
             ToolAction::Embed { embed, critical } => {
-                self.gated(SurfaceEvent::Embed(embed), critical)
+                let button_ids = crate::buttons::custom_ids(
+                    &embed,
+                    &self.config.data_dir,
+                    self.config.clock.clone(),
+                    self.session_id.as_deref(),
+                );
+                let event = SurfaceEvent::Embed {
+                    embed,
+                    button_ids,
+                    fork_session: self.session_id.clone(),
+                };
+                self.gated(event, critical)
             }
             ToolAction::Report(message) => {
                 self.reported = true;

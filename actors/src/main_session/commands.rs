@@ -10,7 +10,7 @@ use actix::prelude::*;
 
 use super::turn::{Turn, TurnKind};
 use super::{MainSession, Outgoing};
-use crate::brain::TurnResult;
+use crate::brain::{PermissionMode, TurnResult};
 use crate::sessions::CompactReport;
 use crate::surface::SurfaceEvent;
 
@@ -32,6 +32,8 @@ pub enum Command {
     Interrupt,
     /// Start an interactive fork, optionally about a topic.
     Fork(Option<String>),
+    /// Switch the permission mode (inside a fork: that fork only).
+    Permissions(String),
     /// End the interactive fork the way a fork button does.
     EndFork(ForkButton),
     /// Show every setting, one setting, or set one.
@@ -111,6 +113,71 @@ impl MainSession {
 }
 
 impl MainSession {
+    /// `fork_idle_timeout` in minutes.
+    pub(super) fn idle_minutes(&self) -> u32 {
+        u32::try_from(self.config.runtime.values().fork_idle_timeout_mins).unwrap_or(10)
+    }
+
+    /// `/permissions MODE`: this session's policy (a fork's own while the user is in one), and
+    /// the CLI's mode to match. `bypassPermissions` as root without `IS_SANDBOX=1` is refused by
+    /// the CLI: say so instead of failing silently.
+    fn set_permissions(
+        &mut self,
+        mode: String,
+        ctx: &mut Context<Self>,
+    ) -> ResponseActFuture<Self, String> {
+        if let Some(fork) = self.fork.clone().filter(|f| f.connected()) {
+            return Box::pin(
+                async move {
+                    fork.send(Command::Permissions(mode))
+                        .await
+                        .unwrap_or_else(|_| "the fork has ended.".into())
+                }
+                .into_actor(self),
+            );
+        }
+        let parsed = match mode.as_str() {
+            "dontAsk" => PermissionMode::DontAsk,
+            "default" => PermissionMode::Default,
+            "acceptEdits" => PermissionMode::AcceptEdits,
+            "bypassPermissions" => PermissionMode::BypassPermissions,
+            other => {
+                return Box::pin(fut::ready(format!(
+                    "unknown permission mode {other:?} (dontAsk, default, acceptEdits or bypassPermissions)"
+                )))
+            }
+        };
+        if parsed == PermissionMode::BypassPermissions {
+            if let Some(why) = crate::permissions::bypass_refused_as_root() {
+                return Box::pin(fut::ready(why.to_owned()));
+            }
+        }
+        self.policy.lock().mode = parsed;
+        let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
+            " (this fork only)"
+        } else {
+            ""
+        };
+        let done = format!("permission mode: {mode}{scope}");
+        let _ = ctx;
+        let Some(live) = &self.live else {
+            return Box::pin(fut::ready(done));
+        };
+        let driver = Arc::clone(&live.driver);
+        Box::pin(
+            async move {
+                match driver
+                    .set_permission_mode(super::host::cli_mode(parsed))
+                    .await
+                {
+                    Ok(()) => done,
+                    Err(e) => format!("{done} — but the running session refused it: {e}"),
+                }
+            }
+            .into_actor(self),
+        )
+    }
+
     /// Sets a runtime config key and applies what concerns the running conversation: the model
     /// at once, the permission mode at once, thinking from the next process (restarted when idle).
     fn configure(
@@ -185,19 +252,19 @@ impl Handler<Command> for MainSession {
             }
             Command::Model(name) => self.configure("model.main".into(), name, ctx),
             Command::Thinking(v) => self.configure("thinking.main".into(), v, ctx),
-            Command::Fork(topic) => reply(
-                self.start_fork(
+            Command::Fork(topic) => {
+                let idle_minutes = self.idle_minutes();
+                reply(self.start_fork(
                     super::EnterFork {
                         topic,
-                        idle_minutes: u32::try_from(
-                            self.config.runtime.values().fork_idle_timeout_mins,
-                        )
-                        .unwrap_or(10),
+                        idle_minutes,
                         interrupt: false,
+                        resume: None,
                     },
                     ctx,
-                ),
-            ),
+                ))
+            }
+            Command::Permissions(mode) => self.set_permissions(mode, ctx),
             Command::EndFork(button) => {
                 let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
                     return reply("not in a fork.".into());

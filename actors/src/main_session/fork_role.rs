@@ -70,6 +70,9 @@ pub struct EnterFork {
     pub idle_minutes: u32,
     /// Interrupt the current turn first (the tool does; `/fork` has no turn running).
     pub interrupt: bool,
+    /// Resume this background session instead of branching from the main one, opening with
+    /// this prompt (a button click or a reply on a background message).
+    pub resume: Option<(String, String)>,
 }
 
 /// Marks how the fork ends (sent by its tools or by the user's exit buttons).
@@ -90,6 +93,72 @@ pub struct ForkEnded {
 /// The idle check's period.
 pub const IDLE_CHECK: Duration = Duration::from_secs(60);
 
+/// Handles a button press on the main session.
+impl Handler<crate::buttons::PressButton> for MainSession {
+    type Result = String;
+    fn handle(&mut self, msg: crate::buttons::PressButton, ctx: &mut Self::Context) -> String {
+        use crate::buttons::{plan, ClickPlan};
+        use crate::tools::ButtonClick;
+        match plan(
+            &msg.custom_id,
+            &self.config.data_dir,
+            self.config.clock.clone(),
+        ) {
+            ClickPlan::Reply(text) => text,
+            ClickPlan::Prompt(prompt) => {
+                let text = fork_prompt::button_prompt(&prompt);
+                <Self as Handler<super::Say>>::handle(
+                    self,
+                    super::Say {
+                        text,
+                        images: Vec::new(),
+                    },
+                    ctx,
+                );
+                String::new()
+            }
+            ClickPlan::ResumeFork { session, prompt } => {
+                let intro = fork_prompt::fork_resumed_by_button(&self.config.user_name, &prompt);
+                let idle_minutes = self.idle_minutes();
+                self.start_fork(
+                    EnterFork {
+                        topic: None,
+                        idle_minutes,
+                        interrupt: false,
+                        resume: Some((session, intro)),
+                    },
+                    ctx,
+                );
+                String::new()
+            }
+            ClickPlan::Fork(click) => {
+                let action = match click {
+                    ButtonClick::ForkSave => ExitAction::Save,
+                    ButtonClick::ForkExit => ExitAction::Discard,
+                    _ => {
+                        if let Some(fork) = &self.fork {
+                            fork.do_send(super::Say {
+                                text: fork_prompt::button_prompt(
+                                    "Report: call report_updates with a short summary of this fork for the main conversation.",
+                                ),
+                                images: Vec::new(),
+                            });
+                        }
+                        return String::new();
+                    }
+                };
+                match &self.fork {
+                    Some(fork) => {
+                        fork.do_send(MarkExit(action));
+                        String::new()
+                    }
+                    None => "not in a fork.".into(),
+                }
+            }
+        }
+    }
+}
+
 impl MainSession {
     /// True while this (main) session has a fork the user is talking to.
     pub(super) fn in_fork(&self) -> bool {
@@ -108,14 +177,21 @@ impl MainSession {
             self.interrupt(ctx);
         }
         let user = self.config.user_name.clone();
-        let intro = match msg.topic.as_deref().filter(|t| !t.trim().is_empty()) {
-            Some(topic) => fork_prompt::fork_started_with_topic(&user, topic),
-            None => fork_prompt::fork_started_without_topic(&user),
-        };
-        // Only a session the CLI has written can be forked.
-        let start = match self.id_file.load().ok().flatten() {
-            Some(main) => SessionStart::Fork(main),
-            None => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
+        let (start, intro) = match msg.resume {
+            // A background session is branched too, so the original stays as it was.
+            Some((session, intro)) => (SessionStart::Fork(session), intro),
+            None => {
+                let intro = match msg.topic.as_deref().filter(|t| !t.trim().is_empty()) {
+                    Some(topic) => fork_prompt::fork_started_with_topic(&user, topic),
+                    None => fork_prompt::fork_started_without_topic(&user),
+                };
+                // Only a session the CLI has written can be forked.
+                let start = match self.id_file.load().ok().flatten() {
+                    Some(main) => SessionStart::Fork(main),
+                    None => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
+                };
+                (start, intro)
+            }
         };
         let state = ForkState {
             parent: ctx.address(),

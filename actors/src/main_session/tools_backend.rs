@@ -25,6 +25,8 @@ pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHan
         session: addr,
         surface: session.surface.clone(),
         pending: session.pending.clone(),
+        data_dir: session.config.data_dir.clone(),
+        clock: session.config.clock.clone(),
     };
     Arc::new(DiscordTools::new(kind, Arc::new(backend)).with_fork_idle_timeout(idle))
 }
@@ -33,6 +35,8 @@ struct SessionBackend {
     session: Addr<MainSession>,
     surface: Recipient<SurfaceEvent>,
     pending: Addr<PendingUpdates>,
+    data_dir: crate::data_dir::DataDir,
+    clock: crate::clock::SharedClock,
 }
 
 impl SessionBackend {
@@ -53,7 +57,13 @@ impl ToolBackend for SessionBackend {
     }
 
     fn embed(&self, embed: Embed, _critical: bool) -> BoxFuture<'_, Result<(), String>> {
-        self.surface.do_send(SurfaceEvent::Embed(embed));
+        let button_ids =
+            crate::buttons::custom_ids(&embed, &self.data_dir, self.clock.clone(), None);
+        self.surface.do_send(SurfaceEvent::Embed {
+            embed,
+            button_ids,
+            fork_session: None,
+        });
         Box::pin(async { Ok(()) })
     }
 
@@ -86,6 +96,7 @@ impl ToolBackend for SessionBackend {
                     topic,
                     idle_minutes: idle,
                     interrupt: true,
+                    resume: None,
                 })
                 .await
                 .map_err(|_| "Error: the conversation is not running".to_owned())?;

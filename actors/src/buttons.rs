@@ -1,0 +1,150 @@
+//! Buttons that keep working after a restart (SPEC §10).
+//!
+//! When an embed goes out, each button gets a custom id `act:<action>:<data>`; an `agent:`
+//! button's prompt is stored in `state/inquiries.json` (7-day TTL) under the id the custom id
+//! carries, together with the background session that sent it, if any. A click (a Discord
+//! interaction, or `/button N` on the console) comes back as [`PressButton`] to the main
+//! session, which reads everything it needs from the custom id and the inquiries file — nothing
+//! lives only in memory.
+
+use actix::prelude::*;
+
+use crate::clock::SharedClock;
+use crate::data_dir::DataDir;
+use crate::sessions::Inquiries;
+use crate::tools::{ButtonAction, ButtonClick, Embed};
+
+/// A button was pressed.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "String")]
+pub struct PressButton {
+    /// The button's custom id.
+    pub custom_id: String,
+}
+
+/// The custom ids for `embed`'s buttons, registering `agent:` prompts as inquiries. A prompt
+/// that cannot be stored gets a `dismiss` button instead (logged).
+pub fn custom_ids(
+    embed: &Embed,
+    data: &DataDir,
+    clock: SharedClock,
+    fork_session: Option<&str>,
+) -> Vec<String> {
+    let inquiries = Inquiries::in_data_dir(data, clock);
+    embed
+        .buttons
+        .iter()
+        .map(|b| match &b.action {
+            ButtonAction::Agent(prompt) => match inquiries.register(prompt, fork_session) {
+                Ok(id) => b.action.custom_id(Some(&id)),
+                Err(e) => {
+                    tracing::error!(cause = %e, "could not store a button's prompt");
+                    ButtonClick::Dismiss.custom_id()
+                }
+            },
+            other => other.custom_id(None),
+        })
+        .collect()
+}
+
+/// What a click asks the conversation to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClickPlan {
+    /// Run this prompt in the conversation (`[button] …`).
+    Prompt(String),
+    /// Resume this background session as an interactive fork, opening with this prompt.
+    ResumeFork {
+        /// The background fork's session.
+        session: String,
+        /// What the button asked.
+        prompt: String,
+    },
+    /// Answer the user with this line and do nothing else.
+    Reply(String),
+    /// One of the fork-entry buttons.
+    Fork(ButtonClick),
+}
+
+/// Reads a click's custom id into what to do.
+pub fn plan(custom_id: &str, data: &DataDir, clock: SharedClock) -> ClickPlan {
+    match ButtonClick::parse(custom_id) {
+        None => ClickPlan::Reply("that button is not one of mine.".into()),
+        Some(ButtonClick::Dismiss) => ClickPlan::Reply("dismissed.".into()),
+        Some(ButtonClick::TaskDone(_) | ButtonClick::TaskDel(_) | ButtonClick::EventDel(_)) => {
+            ClickPlan::Reply(
+                "Google is not connected yet, so tasks and events can't be changed from here."
+                    .into(),
+            )
+        }
+        Some(c @ (ButtonClick::ForkSave | ButtonClick::ForkReport | ButtonClick::ForkExit)) => {
+            ClickPlan::Fork(c)
+        }
+        Some(ButtonClick::Agent { inquiry_id }) => {
+            match Inquiries::in_data_dir(data, clock).peek(&inquiry_id) {
+                Ok(Some(inq)) => match inq.fork_session_id {
+                    Some(session) => ClickPlan::ResumeFork {
+                        session,
+                        prompt: inq.prompt,
+                    },
+                    None => ClickPlan::Prompt(inq.prompt),
+                },
+                Ok(None) => ClickPlan::Reply("this button has expired.".into()),
+                Err(e) => {
+                    tracing::error!(cause = %e, "could not read the inquiries");
+                    ClickPlan::Reply("-# couldn't read that button's request — try again.".into())
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::tools::{Button, ButtonStyle, EmbedColor};
+
+    #[test]
+    fn agent_buttons_survive_a_restart_through_the_inquiries_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        let clock = ManualClock::new(chrono::Utc::now());
+        let embed = Embed {
+            title: "Plan".into(),
+            description: None,
+            color: EmbedColor::Blue,
+            fields: vec![],
+            buttons: vec![
+                Button {
+                    label: "Draft it".into(),
+                    style: ButtonStyle::Primary,
+                    action: ButtonAction::Agent("draft the email to Jo".into()),
+                },
+                Button {
+                    label: "Later".into(),
+                    style: ButtonStyle::Secondary,
+                    action: ButtonAction::Dismiss,
+                },
+            ],
+            footer: Some("bg".into()),
+        };
+        let ids = custom_ids(&embed, &data, clock.shared(), Some("sess-1"));
+        assert!(ids[0].starts_with("act:agent:"), "{ids:?}");
+        // A new process (nothing in memory) reads the click from disk alone.
+        let later = ManualClock::new(chrono::Utc::now());
+        assert_eq!(
+            plan(&ids[0], &data, later.shared()),
+            ClickPlan::ResumeFork {
+                session: "sess-1".into(),
+                prompt: "draft the email to Jo".into()
+            }
+        );
+        assert_eq!(
+            plan(&ids[1], &data, later.shared()),
+            ClickPlan::Reply("dismissed.".into())
+        );
+        assert!(
+            matches!(plan("act:agent:ffffffff", &data, later.shared()), ClickPlan::Reply(t) if t.contains("expired"))
+        );
+    }
+}

@@ -1,0 +1,108 @@
+//! The console as the DM channel for background work and permissions: a background embed with
+//! a button, pressing it, a struck-through denial, and an approval answered at the prompt.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::bot::{Bot, Home};
+use crate::support::mock_model_api::{MockModelApi, Reply};
+
+fn reminder_in(seconds: i64, id: &str, body: &str) -> String {
+    let at = (chrono::Utc::now() + chrono::Duration::seconds(seconds))
+        .with_timezone(&chrono_tz::America::New_York)
+        .format("%Y-%m-%dT%H:%M:%S%:z");
+    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: true\nupdate-main-session: \"freely\"\n---\n{body}\n")
+}
+
+#[tokio::test]
+async fn a_background_embed_shows_its_button_and_pressing_it_resumes_that_fork() {
+    let mock = MockModelApi::start(|req| {
+        let text = req.latest_user_text();
+        if !req.tool_results().is_empty() {
+            Reply::Text("sent".into())
+        } else if text.contains("[reminder-bg:b0000001]") {
+            Reply::ToolUse {
+                name: "mcp__discord__discord_embed".into(),
+                input: json!({
+                    "title": "Inbox",
+                    "description": "2 emails need you",
+                    "buttons": [{"label": "Draft reply", "action": "agent:draft a reply to Jo"}]
+                }),
+            }
+        } else if text.contains("[fork-started]") && text.contains("draft a reply to Jo") {
+            Reply::Text("drafting the reply to Jo now".into())
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let home = Home::new();
+    std::fs::create_dir_all(home.data.join("reminders")).unwrap();
+    std::fs::write(
+        home.data.join("reminders/inbox.md"),
+        reminder_in(4, "b0000001", "check the inbox"),
+    )
+    .unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.expect("Inbox").await;
+    bot.expect("Draft reply").await;
+    bot.say("/button 1").await;
+    bot.expect("Forked Session").await;
+    bot.expect("drafting the reply to Jo now").await;
+    bot.finish().await;
+    let inquiries = std::fs::read_to_string(home.state("inquiries.json")).unwrap();
+    assert!(inquiries.contains("draft a reply to Jo"), "{inquiries}");
+}
+
+fn touch_script(
+    target: String,
+) -> impl Fn(&crate::support::mock_model_api::ModelRequest) -> Reply + Send + Sync {
+    move |req| {
+        if !req.tool_results().is_empty() {
+            Reply::Text("finished with the file".into())
+        } else if req.latest_user_text().contains("make the marker") {
+            Reply::ToolUse {
+                name: "Bash".into(),
+                input: json!({"command": format!("touch {target}"), "description": "create the marker file"}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_tool_outside_the_allowed_set_is_denied_and_shown_struck_through() {
+    let home = Home::new();
+    let target = home.home.join("marker-denied");
+    let mock = MockModelApi::start(touch_script(target.display().to_string()))
+        .await
+        .unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("make the marker").await;
+    bot.expect("~~Bash(touch").await;
+    bot.expect("finished with the file").await;
+    bot.finish().await;
+    assert!(!target.exists());
+}
+
+#[tokio::test]
+async fn in_default_mode_an_approval_at_the_prompt_lets_the_tool_run() {
+    let home = Home::new();
+    let target = home.home.join("marker-approved");
+    let mock = MockModelApi::start(touch_script(target.display().to_string()))
+        .await
+        .unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("/permissions default").await;
+    bot.expect("permission mode: default").await;
+    bot.say("make the marker").await;
+    bot.expect("answer y (allow)").await;
+    bot.say("y").await;
+    bot.expect("finished with the file").await;
+    bot.finish().await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(target.exists(), "the approved command ran");
+}
