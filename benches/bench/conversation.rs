@@ -18,7 +18,7 @@ use crate::support::mock_model_api::{MockModelApi, Reply};
 
 const ROUNDS: usize = 7;
 
-fn claude_binary() -> Option<PathBuf> {
+pub fn claude_binary() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("OLLIM_CLAUDE_BIN") {
         return Some(PathBuf::from(p));
     }
@@ -27,7 +27,7 @@ fn claude_binary() -> Option<PathBuf> {
     pinned.is_file().then_some(pinned)
 }
 
-fn rss_kib(pid: u32) -> Option<u64> {
+pub fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()

@@ -3,6 +3,7 @@
 
 mod actors;
 mod conversation;
+mod forks;
 
 #[allow(dead_code)]
 #[path = "../../tests/support/mod.rs"]
@@ -21,5 +22,6 @@ fn main() {
         actors::bench_try_use().await;
         actors::bench_scheduler().await;
         conversation::bench_conversation().await;
+        forks::bench_forks().await;
     });
 }
