@@ -11,9 +11,15 @@ use crate::actors::{ms, percentile};
 use crate::conversation::{claude_binary, rss_kib};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
-const FORKS: usize = 10;
 
+/// Runs the measurement with one job, then with ten due at the same instant.
 pub async fn bench_forks() {
+    for n in [1, 10] {
+        run(n).await;
+    }
+}
+
+async fn run(n: usize) {
     let Some(claude) = claude_binary() else {
         println!("forks: skipped — no claude CLI (run `make claude`)");
         return;
@@ -43,7 +49,7 @@ pub async fn bench_forks() {
     let (t0_instant, t0_wall) = (Instant::now(), Utc::now());
     let due = t0_wall + chrono::Duration::seconds(6);
     let due_instant = t0_instant + (due - t0_wall).to_std().unwrap_or_default();
-    for i in 0..FORKS {
+    for i in 0..n {
         let at = due.with_timezone(&chrono_tz::UTC).format("%Y-%m-%dT%H:%M:%S%.6f%:z");
         let text = format!(
             "---\nid: \"f{i:07}\"\nrun-at: \"{at}\"\nbackground: true\nupdate-main-session: \"freely\"\n---\nbench job {i}\n"
@@ -69,7 +75,7 @@ pub async fn bench_forks() {
 
     let mut delays = Vec::new();
     let deadline = Instant::now() + StdDuration::from_secs(60);
-    while delays.len() < FORKS && Instant::now() < deadline {
+    while delays.len() < n && Instant::now() < deadline {
         delays = mock
             .agent_requests()
             .iter()
