@@ -3,7 +3,6 @@
 //! same measurement for the CLI driven directly. Both talk to the mock Messages API on
 //! 127.0.0.1; nothing leaves the machine.
 
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration as StdDuration, Instant};
@@ -17,15 +16,6 @@ use crate::actors::ms;
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 const ROUNDS: usize = 7;
-
-pub fn claude_binary() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("OLLIM_CLAUDE_BIN") {
-        return Some(PathBuf::from(p));
-    }
-    let pinned = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(".tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
-    pinned.is_file().then_some(pinned)
-}
 
 pub fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -59,7 +49,7 @@ async fn arrival(mock: &MockModelApi, needle: &str) -> Option<Instant> {
 }
 
 pub async fn bench_conversation() {
-    let Some(claude) = claude_binary() else {
+    let Some(claude) = crate::support::claude_cli::find() else {
         println!("conversation: skipped — no claude CLI (run `make claude`)");
         return;
     };

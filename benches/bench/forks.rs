@@ -8,9 +8,8 @@ use std::time::{Duration as StdDuration, Instant};
 use chrono::Utc;
 
 use crate::actors::{ms, percentile};
-use crate::conversation::{claude_binary, rss_kib};
+use crate::conversation::rss_kib;
 use crate::support::mock_model_api::{MockModelApi, Reply};
-
 
 /// Runs the measurement with one job, then with ten due at the same instant.
 pub async fn bench_forks() {
@@ -20,7 +19,7 @@ pub async fn bench_forks() {
 }
 
 async fn run(n: usize) {
-    let Some(claude) = claude_binary() else {
+    let Some(claude) = crate::support::claude_cli::find() else {
         println!("forks: skipped — no claude CLI (run `make claude`)");
         return;
     };
@@ -50,7 +49,9 @@ async fn run(n: usize) {
     let due = t0_wall + chrono::Duration::seconds(6);
     let due_instant = t0_instant + (due - t0_wall).to_std().unwrap_or_default();
     for i in 0..n {
-        let at = due.with_timezone(&chrono_tz::UTC).format("%Y-%m-%dT%H:%M:%S%.6f%:z");
+        let at = due
+            .with_timezone(&chrono_tz::UTC)
+            .format("%Y-%m-%dT%H:%M:%S%.6f%:z");
         let text = format!(
             "---\nid: \"f{i:07}\"\nrun-at: \"{at}\"\nbackground: true\nupdate-main-session: \"freely\"\n---\nbench job {i}\n"
         );

@@ -1,13 +1,12 @@
 //! The tier-2 harness: the real `claude` binary, a scripted mock model, a recording host, and a
 //! fresh HOME and working directory per test.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use ollim_actors::brain::{
-    locate, BoxFuture, BrainEvent, ClaudeProcess, EventStream, Handlers, HookCall, HookEvent,
+    BoxFuture, BrainEvent, ClaudeProcess, EventStream, Handlers, HookCall, HookEvent,
     HookRegistration, Host, InitializeInfo, PermissionDecision, PermissionMode, PermissionRequest,
     SpawnOptions, ToolCall, ToolHandler, ToolOutput, ToolSpec, TurnResult,
 };
@@ -22,22 +21,6 @@ pub const TURN_LIMIT: Duration = Duration::from_secs(90);
 
 /// The tool the test host serves, as the model names it.
 pub const ECHO_TOOL: &str = "mcp__discord__echo";
-
-/// Finds the CLI: `OLLIM_CLAUDE_BIN`, the copy `tools/install-claude.sh` makes, or `PATH`.
-/// A missing binary fails the test with instructions; it never skips.
-pub fn claude_binary() -> PathBuf {
-    if std::env::var_os(locate::BINARY_VAR).is_some() {
-        return locate::find_claude().unwrap_or_else(|err| panic!("{err}"));
-    }
-    let installed = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(".tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
-    if installed.is_file() {
-        return installed;
-    }
-    locate::find_claude().unwrap_or_else(|err| {
-        panic!("tier-2 tests need the real CLI: run tools/install-claude.sh or set OLLIM_CLAUDE_BIN ({err})")
-    })
-}
 
 /// A host that records everything it is asked and answers as configured.
 #[derive(Default)]
@@ -145,7 +128,7 @@ impl Harness {
 
     /// Options for a process pointed at the mock, with a Stop hook registered.
     pub fn options(&self) -> SpawnOptions {
-        let mut options = SpawnOptions::new(claude_binary(), self.cwd.path());
+        let mut options = SpawnOptions::new(crate::support::claude_cli::binary(), self.cwd.path());
         options.env = self.mock.cli_env(self.home.path());
         options.permission_mode = Some(PermissionMode::Default);
         options.hooks = vec![HookRegistration::on(HookEvent::Stop)];

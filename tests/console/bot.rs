@@ -13,20 +13,6 @@ use crate::support::mock_model_api::MockModelApi;
 /// Longest wait for any expected line.
 pub const LIMIT: Duration = Duration::from_secs(90);
 
-/// The real CLI: `OLLIM_CLAUDE_BIN`, the pinned copy in `.tools/`, or a failure saying how to get it.
-pub fn claude_binary() -> PathBuf {
-    if let Some(p) = std::env::var_os("OLLIM_CLAUDE_BIN") {
-        return PathBuf::from(p);
-    }
-    let pinned = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(".tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
-    assert!(
-        pinned.is_file(),
-        "these tests need the real claude CLI: run `make claude` (tools/install-claude.sh) or set OLLIM_CLAUDE_BIN"
-    );
-    pinned
-}
-
 /// Directories that outlive one bot process (a restart reuses them).
 pub struct Home {
     _tmp: tempfile::TempDir,
@@ -71,7 +57,7 @@ impl Bot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
         cmd.arg("console")
             .envs(mock.cli_env(&home.home))
-            .env("OLLIM_CLAUDE_BIN", claude_binary())
+            .env("OLLIM_CLAUDE_BIN", crate::support::claude_cli::binary())
             .env("OLLIM_DATA_DIR", &home.data)
             .env("OLLIM_TIMEZONE", "America/New_York")
             .env("OLLIM_USER_NAME", "Sam")

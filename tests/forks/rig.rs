@@ -1,7 +1,6 @@
 //! One bot per test: a fresh data directory and HOME, the supervisor with a main session, a
 //! recording surface, a manual clock, and the mock model API.
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration as StdDuration;
 
@@ -20,20 +19,6 @@ use crate::support::mock_model_api::{MockModelApi, ModelRequest, Reply};
 
 /// Longest wait for anything.
 pub const LIMIT: StdDuration = StdDuration::from_secs(90);
-
-/// The real CLI, or a failure saying how to get it.
-pub fn claude_binary() -> PathBuf {
-    if let Some(p) = std::env::var_os("OLLIM_CLAUDE_BIN") {
-        return PathBuf::from(p);
-    }
-    let pinned = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(".tools/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
-    assert!(
-        pinned.is_file(),
-        "these tests need the real claude CLI: run `make claude` (tools/install-claude.sh) or set OLLIM_CLAUDE_BIN"
-    );
-    pinned
-}
 
 /// Keeps everything the surface is sent.
 #[derive(Clone, Default)]
@@ -108,7 +93,7 @@ pub async fn rig(
         tz: chrono_tz::America::New_York,
         clock: clock.shared(),
         launcher: Arc::new(ClaudeLauncher),
-        binary: claude_binary(),
+        binary: crate::support::claude_cli::binary(),
         system_prompt: "You are a test assistant.".into(),
         runtime: ConfigStore::load(&data).unwrap(),
         hang_timeout: StdDuration::from_secs(120),
