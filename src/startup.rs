@@ -91,14 +91,19 @@ fn hang_timeout() -> anyhow::Result<Duration> {
     }
 }
 
-/// The conversation's settings: the CLI binary (a clear error when missing, or when it is not
-/// signed in), the profile and subagents in place, the system prompt, the runtime config.
+/// The conversation's settings: the CLI binary (a clear error when missing; how to sign in when
+/// it is not signed in), the profile and subagents in place, the system prompt, the runtime
+/// config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
     let binary = ollim_actors::brain::locate::find_claude()?;
     tracing::info!(binary = %binary.display(), "using the claude cli");
     match auth::check(&binary) {
         AuthState::LoggedIn { .. } => {}
-        AuthState::NotLoggedIn(hint) => bail!("{hint}"),
+        AuthState::NotLoggedIn(hint) => {
+            // The console still runs (commands, schedule, budget); turns fail until sign-in.
+            tracing::warn!("claude is not signed in");
+            eprintln!("{hint}");
+        }
         AuthState::Unknown(reason) => {
             tracing::warn!(%reason, "could not tell whether claude is signed in; carrying on");
         }

@@ -98,7 +98,7 @@ mod tests {
             now,
             chrono_tz::America::Los_Angeles,
             Reader::MainSession,
-            &[u.clone()],
+            std::slice::from_ref(&u),
             "how's it going?",
         );
         assert_eq!(
