@@ -7,7 +7,7 @@ use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, Snapshot, TryUse};
 use serde_json::json;
 
-use crate::rig::{bg_reminder, call, rig, tool_result_text};
+use crate::rig::{bg_reminder, bg_routine, call, rig, tool_result_text};
 use crate::support::mock_model_api::Reply;
 
 const FREELY: &str = "update-main-session: \"freely\"\n";
@@ -18,7 +18,7 @@ async fn background_ping_reaches_the_surface_and_spends_one_token() {
         |req| {
             if !req.tool_results().is_empty() {
                 Reply::Text("done".into())
-            } else if req.latest_user_text().contains("[reminder-bg:aaaa0001]") {
+            } else if req.latest_user_text().contains("[routine-bg:aaaa0001]") {
                 call(
                     "mcp__discord__ping_user",
                     json!({"message": "time to stretch"}),
@@ -42,7 +42,7 @@ async fn background_ping_reaches_the_surface_and_spends_one_token() {
     let snap = rig.handles.ping_budget.send(Snapshot).await.unwrap();
     assert_eq!((snap.whole_tokens, snap.daily_used), (4, 1));
     rig.until("the tool result", |r| {
-        r.requests_for("[reminder-bg:aaaa0001]")
+        r.requests_for("[routine-bg:aaaa0001]")
             .iter()
             .any(|q| tool_result_text(q).contains("Message sent."))
     })

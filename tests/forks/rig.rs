@@ -132,6 +132,11 @@ pub fn bg_reminder(id: &str, minutes: i64, extra: &str, body: &str) -> String {
     format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: true\n{extra}---\n{body}\n")
 }
 
+/// A background routine file.
+pub fn bg_routine(id: &str, cron: &str, extra: &str, body: &str) -> String {
+    format!("---\nid: \"{id}\"\ncron: \"{cron}\"\nbackground: true\n{extra}---\n{body}\n")
+}
+
 impl Rig {
     pub fn write(&self, rel: &str, text: &str) {
         std::fs::write(self.data.root().join(rel), text).unwrap();
