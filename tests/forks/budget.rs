@@ -31,8 +31,9 @@ async fn background_ping_reaches_the_surface_and_spends_one_token() {
     )
     .await;
     rig.write(
-        "reminders/stretch.md",
-        &bg_reminder("aaaa0001", 1, FREELY, "nudge me to stretch"),
+        "routines/stretch.md",
+        // 09:01 in New York, one minute after the start instant.
+        &bg_routine("aaaa0001", "1 9 * * *", FREELY, "nudge me to stretch"),
     );
     rig.registered(1).await;
     rig.advance_to(1);
