@@ -120,3 +120,41 @@ async fn a_fork_past_its_time_limit_is_stopped_and_the_user_told() {
     })
     .await;
 }
+
+#[actix_rt::test]
+async fn a_job_whose_main_session_is_gone_runs_isolated_instead() {
+    let rig = rig(
+        |req| {
+            if !req.tool_results().is_empty() {
+                Reply::Text("done".into())
+            } else if req.latest_user_text().contains("[reminder-bg:d1000004]") {
+                call("mcp__discord__ping_user", json!({"message": "still here"}))
+            } else {
+                Reply::Text("hello".into())
+            }
+        },
+        |data| {
+            // A saved main session whose transcript no longer exists.
+            std::fs::write(
+                data.state_file("sessions.json"),
+                "0b7e8c1e-0000-4000-8000-000000000000",
+            )
+            .unwrap();
+        },
+    )
+    .await;
+    rig.write(
+        "reminders/x.md",
+        &bg_reminder(
+            "d1000004",
+            1,
+            "update-main-session: \"freely\"\n",
+            "check in",
+        ),
+    );
+    rig.registered(1).await;
+    rig.advance_to(1);
+    rig.until("the ping", |r| !r.screen.pings().is_empty())
+        .await;
+    assert_eq!(rig.screen.pings(), vec!["[bg] still here".to_owned()]);
+}

@@ -189,6 +189,61 @@ impl BackgroundFork {
         );
     }
 
+    /// Starts the process and sends the job's prompt. A fork of the main session that cannot
+    /// start (its transcript is gone) is retried once as an isolated run.
+    fn launch(&mut self, ctx: &mut Context<Self>) {
+        let handlers = Handlers {
+            host: Arc::new(ForkHost::new(
+                SessionHost::new(self.config.data_dir.clone()),
+                ctx.address(),
+            )),
+            tools: Arc::new(ForkTools::for_fork(&self.fired, ctx.address())),
+        };
+        let launcher = Arc::clone(&self.config.launcher);
+        let options = self.options();
+        ctx.wait(
+            async move { launcher.launch(options, handlers).await }
+                .into_actor(self)
+                .map(|res, act, ctx| match res {
+                    Ok(launched) => act.run(launched, ctx),
+                    Err(e @ crate::brain::Error::StartFailed { .. }) if !act.isolated() => {
+                        tracing::warn!(job = %act.fired.job.id(), cause = %e, "could not fork the main session; running isolated");
+                        act.parent_session = None;
+                        act.launch(ctx);
+                    }
+                    Err(e) => {
+                        tracing::error!(job = %act.fired.job.id(), cause = %e, "could not start the background fork");
+                        let name = human_name(&act.fired);
+                        act.finish(Some(format!("{name} couldn't complete.")), ctx);
+                    }
+                }),
+        );
+    }
+
+    fn run(&mut self, launched: crate::brain::Launched, ctx: &mut Context<Self>) {
+        let me = ctx.address();
+        let mut events = launched.events;
+        tokio::spawn(async move {
+            while let Some(ev) = events.recv().await {
+                me.do_send(Event(ev));
+            }
+        });
+        let driver = Arc::new(launched.driver);
+        self.driver = Some(Arc::clone(&driver));
+        let msg = crate::brain::UserMessage::text(self.fired.prompt.clone());
+        ctx.wait(
+            async move { driver.send_user(msg).await }
+                .into_actor(self)
+                .map(|res, act, ctx| {
+                    if let Err(e) = res {
+                        tracing::error!(cause = %e, "could not send the job's prompt");
+                        let name = human_name(&act.fired);
+                        act.finish(Some(format!("{name} couldn't complete.")), ctx);
+                    }
+                }),
+        );
+    }
+
     fn record_history(&self, session_id: &str) {
         let history = SessionHistory::in_data_dir(
             &self.config.data_dir,
@@ -249,48 +304,7 @@ impl Actor for BackgroundFork {
                 ctx,
             );
         });
-        let handlers = Handlers {
-            host: Arc::new(ForkHost::new(
-                SessionHost::new(self.config.data_dir.clone()),
-                ctx.address(),
-            )),
-            tools: Arc::new(ForkTools::for_fork(&self.fired, ctx.address())),
-        };
-        let launcher = Arc::clone(&self.config.launcher);
-        let options = self.options();
-        let prompt = self.fired.prompt.clone();
-        ctx.wait(
-            async move { launcher.launch(options, handlers).await }
-                .into_actor(self)
-                .map(move |res, act, ctx| match res {
-                    Ok(launched) => {
-                        let me = ctx.address();
-                        let mut events = launched.events;
-                        tokio::spawn(async move {
-                            while let Some(ev) = events.recv().await {
-                                me.do_send(Event(ev));
-                            }
-                        });
-                        let driver = Arc::new(launched.driver);
-                        act.driver = Some(Arc::clone(&driver));
-                        let msg = crate::brain::UserMessage::text(prompt);
-                        ctx.wait(async move { driver.send_user(msg).await }.into_actor(act).map(
-                            |res, act, ctx| {
-                                if let Err(e) = res {
-                                    tracing::error!(cause = %e, "could not send the job's prompt");
-                                    let name = human_name(&act.fired);
-                                    act.finish(Some(format!("{name} couldn't complete.")), ctx);
-                                }
-                            },
-                        ));
-                    }
-                    Err(e) => {
-                        tracing::error!(job = %act.fired.job.id(), cause = %e, "could not start the background fork");
-                        let name = human_name(&act.fired);
-                        act.finish(Some(format!("{name} couldn't complete.")), ctx);
-                    }
-                }),
-        );
+        self.launch(ctx);
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
