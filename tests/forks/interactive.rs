@@ -111,3 +111,59 @@ async fn exit_fork_leaves_the_main_session_untouched() {
     });
     assert_eq!(last.as_deref(), Some("main sees fork notes: false"));
 }
+
+#[actix_rt::test]
+async fn the_enter_fork_tool_opens_a_fork_and_report_updates_queues_its_summary() {
+    let rig = rig(
+        |req| {
+            let text = req.latest_user_text();
+            let results = tool_result_text(req);
+            if results.contains("Entering fork") || results.contains("Update reported") {
+                Reply::Text("ok".into())
+            } else if text.contains("[fork-started]") {
+                Reply::Text("in the fork now".into())
+            } else if text.contains("wrap it up") {
+                call(
+                    "mcp__discord__report_updates",
+                    json!({"message": "fork summary: flights compared"}),
+                )
+            } else if text.contains("compare flights") {
+                call("mcp__discord__enter_fork", json!({"topic": "flights"}))
+            } else {
+                Reply::Text("hello".into())
+            }
+        },
+        |_| {},
+    )
+    .await;
+    talk(&rig, "please compare flights for me").await;
+    rig.until("the fork", |r| {
+        r.screen
+            .events()
+            .iter()
+            .any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::ForkStarted { .. }))
+    })
+    .await;
+    rig.until("the fork's greeting", |r| {
+        r.mock
+            .agent_requests()
+            .iter()
+            .any(|q| q.latest_user_text().contains("[fork-started]"))
+    })
+    .await;
+    talk(&rig, "great, wrap it up").await;
+    rig.until("the fork's end", |r| {
+        r.screen.events().iter().any(|e| {
+            matches!(e, ollim_actors::surface::SurfaceEvent::ForkEnded(ollim_actors::main_session::ExitAction::Report(s)) if s == "fork summary: flights compared")
+        })
+    })
+    .await;
+    let updates = rig
+        .handles
+        .pending_updates
+        .send(ollim_actors::pending_updates::Peek)
+        .await
+        .unwrap();
+    assert_eq!(updates.len(), 1);
+    assert_eq!(updates[0].message, "fork summary: flights compared");
+}
