@@ -1,0 +1,1 @@
+//! Tier 1 and 2 tests of the webhook server (SPEC §13).
