@@ -52,13 +52,13 @@ pub async fn hook(
     };
     let body = match payload.to_bytes_limited(MAX_BODY_BYTES).await {
         Ok(Ok(body)) => body,
-        Ok(Err(_)) => {
+        Ok(Err(_)) => return error(StatusCode::BAD_REQUEST, "could not read the body"),
+        Err(_) => {
             return error(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!("payload too large (limit {MAX_BODY_BYTES} bytes)"),
             )
         }
-        Err(_) => return error(StatusCode::BAD_REQUEST, "could not read the body"),
     };
     let data: Map<String, Value> = match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Object(map)) => map,
