@@ -6,5 +6,11 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod fork;
 mod harness;
+mod load;
 mod statuses;
+
+#[allow(dead_code)]
+#[path = "../forks/rig.rs"]
+mod forks_rig;
