@@ -3,6 +3,11 @@
 
 mod actors;
 mod conversation;
+mod webhooks;
+
+#[allow(dead_code)]
+#[path = "../../tests/webhooks/harness.rs"]
+mod webhook_harness;
 
 #[allow(dead_code)]
 #[path = "../../tests/support/mod.rs"]
@@ -21,5 +26,6 @@ fn main() {
         actors::bench_try_use().await;
         actors::bench_scheduler().await;
         conversation::bench_conversation().await;
+        webhooks::bench_webhooks().await;
     });
 }

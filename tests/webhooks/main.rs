@@ -11,6 +11,11 @@ mod harness;
 mod load;
 mod statuses;
 
+mod console;
 #[allow(dead_code)]
 #[path = "../forks/rig.rs"]
 mod forks_rig;
+
+#[allow(dead_code)]
+#[path = "../console/bot.rs"]
+mod console_bot;

@@ -11,7 +11,9 @@ pub mod checks;
 pub mod dispatch;
 pub mod routes;
 
+use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, TcpListener};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,7 +25,9 @@ use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::ping_budget::PingBudget;
 use crate::scheduler::{FireJob, IsBusy};
-use crate::webhook_screen::Screener;
+use crate::settings::WebhookSettings;
+use crate::supervisor::Handles;
+use crate::webhook_screen::{ClaudeScreener, Screener, SCREEN_TIMEOUT};
 
 /// Everything the routes and the dispatch need.
 #[derive(Clone)]
@@ -71,4 +75,55 @@ pub fn serve(
         .listen(listener)?
         .run();
     Ok(server)
+}
+
+/// What the running bot gives the server: where it lives and how to run `claude`.
+pub struct BotParts<'a> {
+    /// The data directory.
+    pub data_dir: &'a DataDir,
+    /// The configured zone.
+    pub tz: Tz,
+    /// The clock.
+    pub clock: SharedClock,
+    /// The supervisor's children (jobs go to the main session).
+    pub handles: &'a Handles,
+    /// The `claude` executable, for screening.
+    pub binary: PathBuf,
+    /// The conversation's extra environment, reused for screening.
+    pub cli_env: BTreeMap<String, String>,
+}
+
+/// Starts the server on `127.0.0.1:<port>` inside the running actix system, sending jobs to
+/// the main session. Without a main session there is nothing to run jobs, so nothing starts.
+pub fn start_for_bot(
+    settings: &WebhookSettings,
+    parts: BotParts<'_>,
+) -> std::io::Result<Option<actix_web::dev::ServerHandle>> {
+    let Some(main) = parts.handles.main_session.clone() else {
+        tracing::warn!("no main session: the webhook server stays off");
+        return Ok(None);
+    };
+    let config = Arc::new(HookConfig {
+        secret: settings.secret.clone(),
+        data_dir: parts.data_dir.clone(),
+        tz: parts.tz,
+        clock: parts.clock,
+        jobs: main.clone().recipient(),
+        busy: Some(main.recipient()),
+        budget: Some(parts.handles.ping_budget.clone()),
+        screener: Arc::new(ClaudeScreener {
+            binary: parts.binary,
+            cwd: parts.data_dir.root().to_path_buf(),
+            env: parts.cli_env,
+            timeout: SCREEN_TIMEOUT,
+        }),
+    });
+    let server = serve(bind(settings.port)?, config)?;
+    let handle = server.handle();
+    actix_rt::spawn(server);
+    tracing::info!(
+        port = settings.port,
+        "webhook server listening on 127.0.0.1"
+    );
+    Ok(Some(handle))
 }
