@@ -9,10 +9,11 @@
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
 //! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `Close` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
+//! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `FireJob` |
 //!
 //! Domain modules without an actor: [`brain`] (the Claude CLI driver), [`jobs`] (routines and
 //! reminders on disk), [`permissions`] (tool restrictions and approval policy), [`skills`],
-//! [`webhook_spec`], [`sessions`] (session bookkeeping files), [`tools`] (the `discord` MCP
+//! [`webhook_spec`], [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files), [`tools`] (the `discord` MCP
 //! server's agent tools), [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`],
 //! [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`]
 //! (layout and git), [`state_file`] (atomic writes), [`clock`] (injectable time).
@@ -40,4 +41,6 @@ pub mod supervisor;
 pub mod surface;
 pub mod system_prompt;
 pub mod tools;
+pub mod webhook_screen;
+pub mod webhook_server;
 pub mod webhook_spec;

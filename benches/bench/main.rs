@@ -4,6 +4,11 @@
 mod actors;
 mod conversation;
 mod forks;
+mod webhooks;
+
+#[allow(dead_code)]
+#[path = "../../tests/webhooks/harness.rs"]
+mod webhook_harness;
 
 #[allow(dead_code)]
 #[path = "../../tests/support/mod.rs"]
@@ -23,5 +28,6 @@ fn main() {
         actors::bench_scheduler().await;
         conversation::bench_conversation().await;
         forks::bench_forks().await;
+        webhooks::bench_webhooks().await;
     });
 }

@@ -19,6 +19,7 @@ use ollim_actors::main_session::{MainSessionConfig, Say};
 use ollim_actors::scheduler::IsBusy;
 use ollim_actors::settings::Settings;
 use ollim_actors::supervisor::{GetHandles, JobSink, Shutdown, Supervisor, SupervisorConfig};
+use ollim_actors::webhook_server::{self, BotParts};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use render::ConsoleOut;
@@ -32,6 +33,7 @@ pub fn run(settings: Settings, mut main: MainSessionConfig) -> anyhow::Result<()
         let buttons = Arc::clone(&renderer.buttons);
         let out = renderer.start();
         main.approvals = Some(out.clone().recipient());
+        let (binary, cli_env) = (main.binary.clone(), main.cli_env.clone());
         let supervisor = Supervisor::start(
             SupervisorConfig {
                 data_dir: settings.data_dir.clone(),
@@ -50,6 +52,23 @@ pub fn run(settings: Settings, mut main: MainSessionConfig) -> anyhow::Result<()
             .context("the supervisor did not answer")?;
         let Some(main) = handles.main_session.clone() else {
             anyhow::bail!("the supervisor started no main session");
+        };
+        let hooks = match &settings.webhook {
+            Some(hook) => {
+                let parts = BotParts {
+                    data_dir: &settings.data_dir,
+                    tz: settings.tz,
+                    clock: SystemClock::shared(),
+                    handles: &handles,
+                    binary,
+                    cli_env,
+                };
+                webhook_server::start_for_bot(hook, parts).unwrap_or_else(|e| {
+                    tracing::error!(port = hook.port, cause = %e, "webhook server failed to start");
+                    None
+                })
+            }
+            None => None,
         };
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let reason = loop {
@@ -92,6 +111,9 @@ pub fn run(settings: Settings, mut main: MainSessionConfig) -> anyhow::Result<()
         let _ = out
             .send(render::Line(format!("shutting down: {reason}")))
             .await;
+        if let Some(hooks) = hooks {
+            hooks.stop(true).await;
+        }
         supervisor.do_send(Shutdown { reason });
         anyhow::Ok(())
     })?;

@@ -5,7 +5,8 @@
 //! `POST /v1/messages` as an SSE stream, `POST /v1/messages/count_tokens`, and `200 {}` for
 //! anything else. A test gives it a script: a function from the recorded request to a [`Reply`].
 //! Only the agent's own calls (requests that offer tools) go to the script; side calls the CLI
-//! makes on its own (titles, summaries of nothing) get a short default text. Every request is
+//! makes on its own (titles, summaries of nothing) get a short default text, or what a side
+//! script set with [`MockModelApi::script_side_calls`] answers. Every request is
 //! recorded so tests can assert on `system`, `messages` and `tools`.
 
 mod http;
@@ -153,6 +154,7 @@ type Script = dyn Fn(&ModelRequest) -> Reply + Send + Sync;
 
 struct State {
     script: Box<Script>,
+    side_script: Mutex<Option<Arc<Script>>>,
     requests: Mutex<Vec<ModelRequest>>,
     next_id: AtomicU64,
 }
@@ -179,6 +181,7 @@ impl MockModelApi {
         let addr = listener.local_addr()?;
         let state = Arc::new(State {
             script: Box::new(script),
+            side_script: Mutex::new(None),
             requests: Mutex::new(Vec::new()),
             next_id: AtomicU64::new(1),
         });
@@ -188,6 +191,15 @@ impl MockModelApi {
             state,
             server,
         })
+    }
+
+    /// Answers side calls (model calls that offer no tools, such as a tool-less `claude -p`)
+    /// with `script` from now on, instead of the default text.
+    pub fn script_side_calls(
+        &self,
+        script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    ) {
+        *self.state.side_script.lock() = Some(Arc::new(script));
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -273,7 +285,11 @@ async fn respond<W: AsyncWriteExt + Unpin>(
     let reply = if request.is_agent_call() {
         (state.script)(request)
     } else {
-        Reply::Text("ok".to_owned())
+        let side = state.side_script.lock().clone();
+        match side {
+            Some(side) => side(request),
+            None => Reply::Text("ok".to_owned()),
+        }
     };
     let model = request.body["model"]
         .as_str()

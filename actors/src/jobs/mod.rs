@@ -220,6 +220,19 @@ pub enum Job {
     Routine(Routine),
     /// A one-shot job.
     Reminder(Reminder),
+    /// An accepted webhook request, run as a background job with its spec's settings.
+    Webhook(WebhookJob),
+}
+
+/// What a webhook spec contributes to a job: its id, template and settings (always background).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookJob {
+    /// The spec's id (the one in `/hook/<id>`).
+    pub id: JobId,
+    /// The spec's prompt template.
+    pub message: String,
+    /// The spec's settings; `background` is always true.
+    pub settings: JobSettings,
 }
 
 impl Job {
@@ -228,6 +241,7 @@ impl Job {
         match self {
             Job::Routine(r) => &r.id,
             Job::Reminder(r) => &r.id,
+            Job::Webhook(w) => &w.id,
         }
     }
 
@@ -236,6 +250,7 @@ impl Job {
         match self {
             Job::Routine(r) => &r.message,
             Job::Reminder(r) => &r.message,
+            Job::Webhook(w) => &w.message,
         }
     }
 
@@ -244,6 +259,7 @@ impl Job {
         match self {
             Job::Routine(r) => &r.settings,
             Job::Reminder(r) => &r.settings,
+            Job::Webhook(w) => &w.settings,
         }
     }
 }

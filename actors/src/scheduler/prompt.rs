@@ -62,6 +62,7 @@ pub fn tag_for(job: &Job) -> Tag<'_> {
         (Job::Routine(_), true) => TagKind::RoutineBg,
         (Job::Reminder(_), false) => TagKind::Reminder,
         (Job::Reminder(_), true) => TagKind::ReminderBg,
+        (Job::Webhook(_), _) => TagKind::Webhook,
     };
     Tag {
         kind,
@@ -229,6 +230,14 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
                 .map(|due| late_marker(due, ctx.background.tz));
             reminder_prompt(reminder, preamble.as_deref(), &skills, late.as_deref())
         }
+        // Webhook prompts are built with their payload by the webhook server; without one
+        // the template is all there is.
+        Job::Webhook(hook) => crate::scheduler::webhook_prompt::webhook_prompt(
+            hook.id.as_str(),
+            preamble.as_deref().unwrap_or(""),
+            &serde_json::Map::new(),
+            &hook.message,
+        ),
     }
 }
 

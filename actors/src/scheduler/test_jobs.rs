@@ -58,6 +58,7 @@ pub fn at(minutes_from_now: i64, job: Job) -> ScheduledItem {
     let dir = match job {
         Job::Routine(_) => "routines",
         Job::Reminder(_) => "reminders",
+        Job::Webhook(_) => "webhooks",
     };
     let rel_path = format!("{dir}/{}-file.md", job.id());
     ScheduledItem {

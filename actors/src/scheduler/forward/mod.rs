@@ -168,6 +168,7 @@ fn label_for(job: &Job) -> String {
             format!("Chain reminder ({}/{})", r.chain_depth + 1, r.max_chain + 1)
         }
         Job::Reminder(_) => "Reminder".to_owned(),
+        Job::Webhook(_) => "Webhook".to_owned(),
     }
 }
 

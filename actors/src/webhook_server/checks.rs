@@ -1,0 +1,208 @@
+//! What a payload must pass before it is accepted (SPEC §13): the spec's schema must be usable
+//! (at most 20 top-level properties, valid draft 7), the payload must satisfy it — with string
+//! properties that set no `maxLength` held to 500 characters — and every `{field}` the
+//! template uses must be in the payload.
+
+use serde_json::{Map, Value};
+
+use crate::scheduler::webhook_prompt::template_placeholders;
+use crate::webhook_spec::WebhookSpec;
+
+/// Most top-level properties a spec's schema may declare.
+pub const MAX_PROPERTIES: usize = 20;
+/// The `maxLength` given to top-level string properties that set none.
+pub const DEFAULT_MAX_LENGTH: u64 = 500;
+
+/// Why a request was turned away after its JSON was read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Rejection {
+    /// The spec itself is unusable (the server's fault, not the sender's).
+    #[error("webhook spec {id} has too many properties ({count}, max {MAX_PROPERTIES})")]
+    TooManyProperties {
+        /// The spec's id.
+        id: String,
+        /// How many it declares.
+        count: usize,
+    },
+    /// The spec's `fields` is not a valid JSON Schema.
+    #[error("webhook spec {id} has an invalid schema: {reason}")]
+    BadSchema {
+        /// The spec's id.
+        id: String,
+        /// What the schema compiler said.
+        reason: String,
+    },
+    /// The payload broke the schema.
+    #[error("validation failed")]
+    Invalid {
+        /// One line per violation.
+        details: Vec<String>,
+    },
+    /// The template uses fields the payload lacks.
+    #[error("payload missing fields referenced in template: {}", .missing.join(", "))]
+    MissingFields {
+        /// The absent fields, in template order.
+        missing: Vec<String>,
+    },
+}
+
+/// Runs every check in order; the first failure is the answer.
+pub fn check_payload(spec: &WebhookSpec, data: &Map<String, Value>) -> Result<(), Rejection> {
+    let count = spec.fields["properties"].as_object().map_or(0, Map::len);
+    if count > MAX_PROPERTIES {
+        return Err(Rejection::TooManyProperties {
+            id: spec.id.clone(),
+            count,
+        });
+    }
+    let schema = with_default_max_length(&spec.fields);
+    let validator = jsonschema::draft7::new(&schema).map_err(|e| Rejection::BadSchema {
+        id: spec.id.clone(),
+        reason: e.to_string(),
+    })?;
+    let instance = Value::Object(data.clone());
+    let details: Vec<String> = validator
+        .iter_errors(&instance)
+        .map(|e| {
+            let path = e.instance_path().to_string();
+            if path.is_empty() {
+                e.to_string()
+            } else {
+                format!("{path}: {e}")
+            }
+        })
+        .collect();
+    if !details.is_empty() {
+        return Err(Rejection::Invalid { details });
+    }
+    let missing: Vec<String> = template_placeholders(&spec.template)
+        .into_iter()
+        .filter(|name| !data.contains_key(name))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Rejection::MissingFields { missing });
+    }
+    Ok(())
+}
+
+/// The schema with [`DEFAULT_MAX_LENGTH`] added to top-level string properties lacking a
+/// `maxLength` (nested ones are left alone, as in the original).
+pub fn with_default_max_length(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for prop in props.values_mut() {
+            if let Some(prop) = prop.as_object_mut() {
+                if prop.get("type") == Some(&Value::from("string"))
+                    && !prop.contains_key("maxLength")
+                {
+                    prop.insert("maxLength".into(), DEFAULT_MAX_LENGTH.into());
+                }
+            }
+        }
+    }
+    schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn spec(fields: Value, template: &str) -> WebhookSpec {
+        WebhookSpec {
+            id: "ci".into(),
+            fields,
+            isolated: false,
+            model: None,
+            thinking: true,
+            allow_ping: true,
+            update_main_session: Default::default(),
+            allowed_tools: None,
+            template: template.into(),
+        }
+    }
+
+    fn data(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn ci() -> WebhookSpec {
+        spec(
+            json!({"type": "object", "required": ["repo"], "properties": {
+                "repo": {"type": "string"},
+                "status": {"type": "string", "enum": ["ok", "failed"]}
+            }}),
+            "CI {repo}: {status}",
+        )
+    }
+
+    #[test]
+    fn good_payload_passes() {
+        assert_eq!(
+            check_payload(&ci(), &data(json!({"repo": "r", "status": "ok"}))),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn unset_string_max_length_defaults_to_500() {
+        let long = "x".repeat(501);
+        let err = check_payload(&ci(), &data(json!({"repo": long, "status": "ok"}))).unwrap_err();
+        let Rejection::Invalid { details } = err else {
+            panic!("expected a violation, got {err:?}");
+        };
+        assert!(details[0].starts_with("/repo: "), "{details:?}");
+        let fits = "x".repeat(500);
+        assert_eq!(
+            check_payload(&ci(), &data(json!({"repo": fits, "status": "ok"}))),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn explicit_max_length_is_kept() {
+        let schema = json!({"properties": {"a": {"type": "string", "maxLength": 900}}});
+        assert_eq!(
+            with_default_max_length(&schema)["properties"]["a"]["maxLength"],
+            900
+        );
+    }
+
+    #[test]
+    fn violations_list_every_problem() {
+        let err = check_payload(&ci(), &data(json!({"status": "meh"}))).unwrap_err();
+        let Rejection::Invalid { details } = err else {
+            panic!("expected a violation, got {err:?}");
+        };
+        assert_eq!(details.len(), 2, "{details:?}");
+    }
+
+    #[test]
+    fn placeholder_without_field_is_refused() {
+        let err = check_payload(&ci(), &data(json!({"repo": "r"}))).unwrap_err();
+        assert_eq!(
+            err,
+            Rejection::MissingFields {
+                missing: vec!["status".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn more_than_twenty_properties_is_a_spec_error() {
+        let props: Map<String, Value> = (0..21)
+            .map(|i| (format!("f{i}"), json!({"type": "integer"})))
+            .collect();
+        let err = check_payload(&spec(json!({"properties": props}), ""), &Map::new());
+        assert!(matches!(
+            err,
+            Err(Rejection::TooManyProperties { count: 21, .. })
+        ));
+    }
+
+    #[test]
+    fn invalid_schema_is_a_spec_error() {
+        let err = check_payload(&spec(json!({"type": "no-such-type"}), ""), &Map::new());
+        assert!(matches!(err, Err(Rejection::BadSchema { .. })), "{err:?}");
+    }
+}

@@ -1,0 +1,101 @@
+//! `POST /hook/<id>` (SPEC §13): each check in turn, its refusal as a status and a JSON body,
+//! and on success a 202 `{"status":"accepted"}` with the job started after the answer.
+
+use std::path::{Path, PathBuf};
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde_json::{json, Map, Value};
+
+use super::auth::bearer_matches;
+use super::checks::{check_payload, Rejection};
+use super::dispatch::dispatch;
+use super::HookConfig;
+use crate::webhook_spec::{load_specs, WebhookSpec};
+
+/// Largest body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 10 * 1024;
+
+fn answer(status: StatusCode, body: Value) -> HttpResponse {
+    HttpResponse::build(status).json(body)
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> HttpResponse {
+    answer(status, json!({ "error": message.into() }))
+}
+
+/// The handler.
+pub async fn hook(
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+    config: web::Data<HookConfig>,
+) -> HttpResponse {
+    let auth = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .map(|v| v.as_bytes());
+    if !bearer_matches(auth, &config.secret) {
+        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    }
+    let id = id.into_inner();
+    let (path, spec) = match find(&config.data_dir.webhooks(), &id) {
+        Ok(Some(found)) => found,
+        Ok(None) => return error(StatusCode::NOT_FOUND, format!("webhook not found: {id}")),
+        Err(err) => {
+            tracing::error!(webhook = %id, cause = %err, "reading webhook specs failed");
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "could not read webhook specs",
+            );
+        }
+    };
+    let body = match payload.to_bytes_limited(MAX_BODY_BYTES).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return error(StatusCode::BAD_REQUEST, "could not read the body"),
+        Err(_) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("payload too large (limit {MAX_BODY_BYTES} bytes)"),
+            )
+        }
+    };
+    let data: Map<String, Value> = match serde_json::from_slice::<Value>(&body) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => return error(StatusCode::BAD_REQUEST, "payload must be a JSON object"),
+        Err(_) => return error(StatusCode::BAD_REQUEST, "invalid json"),
+    };
+    if let Err(rejection) = check_payload(&spec, &data) {
+        return refuse(&id, rejection);
+    }
+    let rel_path = path
+        .strip_prefix(config.data_dir.root())
+        .unwrap_or(&path)
+        .to_string_lossy()
+        .into_owned();
+    tracing::info!(webhook = %id, "webhook accepted");
+    actix_web::rt::spawn(dispatch(config.into_inner(), spec, data, rel_path));
+    answer(StatusCode::ACCEPTED, json!({"status": "accepted"}))
+}
+
+fn refuse(id: &str, rejection: Rejection) -> HttpResponse {
+    match rejection {
+        Rejection::TooManyProperties { .. } | Rejection::BadSchema { .. } => {
+            tracing::error!(webhook = %id, reason = %rejection, "webhook spec unusable");
+            error(StatusCode::INTERNAL_SERVER_ERROR, rejection.to_string())
+        }
+        Rejection::Invalid { ref details } => answer(
+            StatusCode::BAD_REQUEST,
+            json!({"error": rejection.to_string(), "details": details}),
+        ),
+        Rejection::MissingFields { .. } => error(StatusCode::BAD_REQUEST, rejection.to_string()),
+    }
+}
+
+/// The spec with YAML id `id` and its file, read now so edits apply without a restart.
+fn find(dir: &Path, id: &str) -> Result<Option<(PathBuf, WebhookSpec)>, crate::jobs::store::Error> {
+    Ok(load_specs(dir)?
+        .items
+        .into_iter()
+        .find(|(_, spec)| spec.id == id))
+}

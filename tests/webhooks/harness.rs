@@ -1,0 +1,176 @@
+//! A webhook server per test: a temporary data directory with specs, the real routes on
+//! 127.0.0.1:0, a recorder for dispatched jobs, a scripted screener, and a bare HTTP client.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+use chrono::{TimeZone, Utc};
+use ollim_actors::brain::BoxFuture;
+use ollim_actors::clock::ManualClock;
+use ollim_actors::data_dir::DataDir;
+use ollim_actors::scheduler::FireJob;
+use ollim_actors::webhook_screen::{Field, ScreenError, Screener};
+use ollim_actors::webhook_server::{bind, serve, HookConfig};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+pub const SECRET: &str = "hook-secret";
+
+/// `ci`: a required free-form `repo` and an enum `status`, both in the template.
+pub const CI_SPEC: &str = "---\nid: \"ci\"\nfields:\n  type: object\n  required: [repo, status]\n  properties:\n    repo:\n      type: string\n    status:\n      type: string\n      enum: [ok, failed]\n    note:\n      type: string\n---\nCI for {repo} finished: {status}.\n";
+
+/// Keeps every dispatched job.
+#[derive(Clone, Default)]
+pub struct Recorder(pub Arc<Mutex<Vec<FireJob>>>);
+
+impl Actor for Recorder {
+    type Context = Context<Self>;
+}
+
+impl Handler<FireJob> for Recorder {
+    type Result = ();
+    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) {
+        self.0.lock().unwrap().push(msg);
+    }
+}
+
+impl Recorder {
+    pub fn jobs(&self) -> Vec<FireJob> {
+        self.0.lock().unwrap().clone()
+    }
+
+    /// Waits (bounded) until `n` jobs arrived, then returns them.
+    pub async fn until(&self, n: usize) -> Vec<FireJob> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.jobs().len() < n && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        self.jobs()
+    }
+}
+
+/// What the fake screener answers.
+#[derive(Clone, Copy)]
+pub enum Verdict {
+    Safe,
+    FlagAll,
+    Fail,
+}
+
+pub struct FakeScreener {
+    pub verdict: Verdict,
+    pub calls: AtomicUsize,
+}
+
+impl Screener for FakeScreener {
+    fn screen<'a>(
+        &'a self,
+        fields: &'a [Field],
+    ) -> BoxFuture<'a, Result<Vec<String>, ScreenError>> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let answer = match self.verdict {
+            Verdict::Safe => Ok(Vec::new()),
+            Verdict::FlagAll => Ok(fields.iter().map(|(k, _)| k.clone()).collect()),
+            Verdict::Fail => Err(ScreenError::Timeout(Duration::from_secs(1))),
+        };
+        Box::pin(async move { answer })
+    }
+}
+
+pub struct Hooks {
+    _tmp: tempfile::TempDir,
+    pub data: DataDir,
+    pub addr: SocketAddr,
+    pub recorder: Recorder,
+    pub screener: Arc<FakeScreener>,
+    server: actix_web::dev::ServerHandle,
+}
+
+impl Hooks {
+    /// A server over a data directory holding `specs` (file name, contents).
+    pub async fn start(specs: &[(&str, &str)], verdict: Verdict) -> Hooks {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path().join("data"));
+        data.ensure().unwrap();
+        std::fs::create_dir_all(data.webhooks()).unwrap();
+        for (name, text) in specs {
+            std::fs::write(data.webhooks().join(name), text).unwrap();
+        }
+        let recorder = Recorder::default();
+        let screener = Arc::new(FakeScreener {
+            verdict,
+            calls: AtomicUsize::new(0),
+        });
+        let clock = ManualClock::new(Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap());
+        let config = Arc::new(HookConfig {
+            secret: SECRET.into(),
+            data_dir: data.clone(),
+            tz: chrono_tz::America::New_York,
+            clock: clock.shared(),
+            jobs: recorder.clone().start().recipient(),
+            busy: None,
+            budget: None,
+            screener: screener.clone(),
+        });
+        let listener = bind(0).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = serve(listener, config).unwrap();
+        let handle = server.handle();
+        actix_rt::spawn(server);
+        Hooks {
+            _tmp: tmp,
+            data,
+            addr,
+            recorder,
+            screener,
+            server: handle,
+        }
+    }
+
+    pub async fn post(&self, id: &str, body: &str) -> (u16, Value) {
+        post(
+            self.addr,
+            id,
+            Some(&format!("Bearer {SECRET}")),
+            body.as_bytes(),
+        )
+        .await
+    }
+
+    pub async fn stop(self) {
+        self.server.stop(false).await;
+    }
+}
+
+/// One `POST /hook/<id>` on a fresh connection: the status and the JSON body (`Null` if none).
+pub async fn post(addr: SocketAddr, id: &str, auth: Option<&str>, body: &[u8]) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let mut head = format!(
+        "POST /hook/{id} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    if let Some(auth) = auth {
+        head.push_str(&format!("Authorization: {auth}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The server may answer (and stop reading) before a too-large body is all sent.
+    let _ = stream.write_all(body).await;
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw).await;
+    let text = String::from_utf8_lossy(&raw);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let json = text
+        .split_once("\r\n\r\n")
+        .and_then(|(_, b)| serde_json::from_str(b).ok())
+        .unwrap_or(Value::Null);
+    (status, json)
+}
