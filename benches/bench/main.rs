@@ -14,20 +14,39 @@ mod webhook_harness;
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
+/// Runs every section, or only those whose name contains an argument
+/// (`cargo bench --bench bench -- webhooks`).
 fn main() {
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
     println!(
         "ollim-bot benchmarks (release build, {} cores)",
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
     );
-    actors::bench_files_and_cron();
+    if wanted("files cron schedule") {
+        actors::bench_files_and_cron();
+    }
     let sys = actix::System::new();
     sys.block_on(async {
-        actors::bench_try_use().await;
-        actors::bench_scheduler().await;
-        conversation::bench_conversation().await;
-        forks::bench_forks().await;
-        webhooks::bench_webhooks().await;
+        if wanted("budget try_use") {
+            actors::bench_try_use().await;
+        }
+        if wanted("scheduler lateness") {
+            actors::bench_scheduler().await;
+        }
+        if wanted("conversation") {
+            conversation::bench_conversation().await;
+        }
+        if wanted("forks") {
+            forks::bench_forks().await;
+        }
+        if wanted("webhooks") {
+            webhooks::bench_webhooks().await;
+        }
     });
 }

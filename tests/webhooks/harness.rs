@@ -149,6 +149,8 @@ impl Hooks {
 /// One `POST /hook/<id>` on a fresh connection: the status and the JSON body (`Null` if none).
 pub async fn post(addr: SocketAddr, id: &str, auth: Option<&str>, body: &[u8]) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
+    // Small writes must not wait on Nagle's algorithm and the peer's delayed ACK.
+    let _ = stream.set_nodelay(true);
     let mut head = format!(
         "POST /hook/{id} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
@@ -157,9 +159,11 @@ pub async fn post(addr: SocketAddr, id: &str, auth: Option<&str>, body: &[u8]) -
         head.push_str(&format!("Authorization: {auth}\r\n"));
     }
     head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    // The server may answer (and stop reading) before a too-large body is all sent.
-    let _ = stream.write_all(body).await;
+    // One write for head and body; the server may answer (and stop reading) before a too-large
+    // body is all sent, so a failed write is not an error here.
+    let mut request = head.into_bytes();
+    request.extend_from_slice(body);
+    let _ = stream.write_all(&request).await;
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw).await;
     let text = String::from_utf8_lossy(&raw);
