@@ -10,7 +10,7 @@ use actix::prelude::*;
 use super::fork_role::Role;
 use super::host::SessionHost;
 use super::turn::{self, Outcome, Turn, TurnKind};
-use super::{header, launch, tools_backend, Live, MainSession, Outgoing, ProcessEvent};
+use super::{launch, tools_backend, Live, MainSession, Outgoing, ProcessEvent};
 use crate::brain::{BrainEvent, TurnResult, UserMessage};
 use crate::sessions::{EventKind, IdChange};
 use crate::surface::SurfaceEvent;
@@ -277,7 +277,11 @@ impl MainSession {
             }
             BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
             BrainEvent::ToolUse { name, input, .. } => {
-                self.show(SurfaceEvent::Status(header::tool_label(&name, &input)));
+                self.show(SurfaceEvent::Status(crate::permissions::tool_label(
+                    &name,
+                    &input,
+                    self.config.data_dir.root(),
+                )));
             }
             BrainEvent::Compacting => {
                 if let Some(turn) = self.inflight.front_mut() {

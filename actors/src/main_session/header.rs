@@ -1,9 +1,8 @@
-//! What the model and the user read around a turn: the timestamp header every message gets,
-//! with pending updates prepended (SPEC §5), and the status labels for tool calls (SPEC §12).
+//! What the model reads around a turn: the timestamp header every message gets, with pending
+//! updates prepended (SPEC §5).
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use serde_json::Value;
 
 use crate::pending_updates::{prepend_updates, PendingUpdate, Reader};
 
@@ -27,51 +26,10 @@ pub fn compose(
     prepend_updates(&timestamp(now, tz), updates, reader, now, text)
 }
 
-/// The most telling argument of a tool call, cut short.
-fn tool_argument(input: &Value) -> Option<String> {
-    let keys = [
-        "file_path",
-        "notebook_path",
-        "command",
-        "pattern",
-        "url",
-        "query",
-        "description",
-        "path",
-    ];
-    let raw = keys
-        .iter()
-        .find_map(|k| input.get(*k).and_then(Value::as_str))?;
-    let one_line = raw.lines().next().unwrap_or_default();
-    let mut s: String = one_line.chars().take(60).collect();
-    if one_line.chars().count() > 60 {
-        s.push('…');
-    }
-    Some(s)
-}
-
-/// A status label such as `Write(reminders/foo.md)` or `Bash(git status)`; MCP tools show their
-/// short name.
-pub fn tool_label(name: &str, input: &Value) -> String {
-    let short = name.rsplit("__").next().unwrap_or(name);
-    match tool_argument(input) {
-        Some(arg) => {
-            // Paths inside the data directory read better relative.
-            let arg = arg
-                .split_once("/.ollim-bot/")
-                .map(|(_, rest)| rest.to_owned())
-                .unwrap_or(arg);
-            format!("{short}({arg})")
-        }
-        None => short.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use chrono::TimeZone;
-    use serde_json::json;
 
     #[test]
     fn header_uses_the_zones_own_abbreviation() {
@@ -125,24 +83,5 @@ mod tests {
         assert!(peeked.starts_with(
             "[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (read-only — main session will also see these):"
         ), "{peeked}");
-    }
-
-    #[test]
-    fn tool_labels_name_the_target() {
-        assert_eq!(
-            tool_label(
-                "Write",
-                &json!({"file_path": "/home/u/.ollim-bot/reminders/foo.md"})
-            ),
-            "Write(reminders/foo.md)"
-        );
-        assert_eq!(
-            tool_label("Bash", &json!({"command": "git status\nmore"})),
-            "Bash(git status)"
-        );
-        assert_eq!(
-            tool_label("mcp__discord__ping_user", &json!({})),
-            "ping_user"
-        );
     }
 }

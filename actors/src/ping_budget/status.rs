@@ -51,11 +51,7 @@ impl BudgetSnapshot {
 
     /// `budget: 3/5 (next refill in 42 min)`, or `budget: 5/5` when full.
     pub fn status_line(&self) -> String {
-        let base = format!("budget: {}/{}", self.whole_tokens, self.capacity);
-        match self.next_refill_in_minutes {
-            Some(minutes) => format!("{base} (next refill in {minutes} min)"),
-            None => base,
-        }
+        crate::scheduler::preamble::BudgetFacts::from(self).status_line()
     }
 
     /// The status line plus today's non-zero counters, as `/ping-budget` shows it:
