@@ -6,7 +6,7 @@
 //! - [`load_dir`] reads every `*.md` file (sorted by name). A file that cannot
 //!   be read or parsed is logged as a warning naming the file and the reason, listed in
 //!   [`Loaded::skipped`], and the rest load regardless. Reading never rewrites a file.
-//! - [`write`] writes atomically (through [`state_file::write_atomic`]). If a file in the
+//! - [`write()`] writes atomically (through [`state_file::write_atomic`]). If a file in the
 //!   directory already holds the item's id it is overwritten in place, whatever its name;
 //!   otherwise the name is `<stem>.md`, or `<stem>-2.md`, `-3`, … when that name holds a
 //!   different id (or does not parse). Committing to git is the caller's job.
