@@ -3,10 +3,10 @@
 //! Routines, reminders and webhook specs each live one per `*.md` file in their directory and
 //! implement [`Item`]; the functions here are generic over it.
 //!
-//! - [`load_dir`] reads every `*.md` (sorted by name, hidden files skipped). A file that cannot
+//! - [`load_dir`] reads every `*.md` file (sorted by name). A file that cannot
 //!   be read or parsed is logged as a warning naming the file and the reason, listed in
 //!   [`Loaded::skipped`], and the rest load regardless. Reading never rewrites a file.
-//! - [`write`] writes atomically (through [`state_file::write_atomic`]). If a file in the
+//! - [`write()`] writes atomically (through [`state_file::write_atomic`]). If a file in the
 //!   directory already holds the item's id it is overwritten in place, whatever its name;
 //!   otherwise the name is `<stem>.md`, or `<stem>-2.md`, `-3`, … when that name holds a
 //!   different id (or does not parse). Committing to git is the caller's job.
@@ -182,7 +182,10 @@ fn read_and_parse<T>(
     })
 }
 
-/// The visible `*.md` files directly in `dir`, sorted by name; none if `dir` does not exist.
+/// The `*.md` files directly in `dir`, sorted by name; none if `dir` does not exist.
+///
+/// Hidden files count: the original named an item whose message had no letters or digits
+/// `.md`, and such a file must keep loading.
 pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -202,7 +205,7 @@ pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
         })?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('.') || !name.ends_with(".md") {
+        if !name.ends_with(".md") {
             continue;
         }
         let path = entry.path();
@@ -290,12 +293,16 @@ mod tests {
     }
 
     #[test]
-    fn hidden_and_non_markdown_files_are_ignored() {
+    fn only_markdown_files_load_including_the_originals_bare_dot_md() {
         let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join(".swap.md"), "junk").unwrap();
         fs::write(tmp.path().join("notes.txt"), "junk").unwrap();
+        fs::create_dir(tmp.path().join("folder.md")).unwrap();
+        let text = "---\nid: \"a\"\ncron: \"* * * * *\"\n---\n🎉\n";
+        fs::write(tmp.path().join(".md"), text).unwrap();
         let loaded = load_dir::<Routine>(tmp.path()).unwrap();
-        assert!(loaded.items.is_empty() && loaded.skipped.is_empty());
+        assert!(loaded.skipped.is_empty());
+        assert_eq!(loaded.items.len(), 1);
+        assert_eq!(loaded.items[0].0, tmp.path().join(".md"));
     }
 
     #[test]
