@@ -8,7 +8,8 @@
 //!   redirects only ever matches an exact rule;
 //! - `Write(routines/**)` and other file rules: a glob over the file path, relative to the data
 //!   directory (see [`super::file_rules`]); `Edit(...)` covers every editing tool and `Read(...)`
-//!   every reading tool;
+//!   every reading tool; `Glob`/`Grep` are judged by their `path` argument, so without one a
+//!   path rule does not cover them;
 //! - `WebFetch(domain:example.com)`: URLs on that host;
 //! - `X(*)`: every use of X; any other `X(spec)`: the tool's main argument equals `spec`.
 
@@ -41,18 +42,21 @@ fn pattern_allows(pattern: &ToolPattern, tool: &str, input: &Value, root: &Path)
     let Some(spec) = pattern.specifier.as_deref() else {
         return name_allows(&pattern.tool, tool);
     };
-    if spec == "*" {
-        return pattern.tool == tool;
-    }
     if is_file_tool(&pattern.tool) {
         if !rule_covers_tool(&pattern.tool, tool) {
             return false;
+        }
+        if spec == "*" {
+            return true;
         }
         return file_path(input)
             .is_some_and(|p| spec_covers(spec, Path::new(p), root, home_dir().as_deref()));
     }
     if pattern.tool != tool {
         return false;
+    }
+    if spec == "*" {
+        return true;
     }
     match tool {
         "Bash" => text(input, "command").is_some_and(|c| command_allows(spec, c)),
@@ -310,6 +314,8 @@ mod tests {
             &["Read(*)"]
         ));
         assert!(!allowed("Write", json!({"file_path": "x"}), &["Read(*)"]));
+        assert!(allowed("Write", json!({"file_path": "x"}), &["Edit(*)"]));
+        assert!(!allowed("Bash", json!({"command": "ls"}), &["WebFetch(*)"]));
     }
 
     #[test]
