@@ -106,3 +106,36 @@ async fn in_default_mode_an_approval_at_the_prompt_lets_the_tool_run() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(target.exists(), "the approved command ran");
 }
+
+#[tokio::test]
+async fn a_forks_permission_mode_leaves_the_main_session_alone() {
+    let home = Home::new();
+    let target = home.home.join("marker-scoped");
+    let target_text = target.display().to_string();
+    let mock = MockModelApi::start(move |req| {
+        if req.latest_user_text().contains("[fork-started]") {
+            Reply::Text("fork ready".into())
+        } else {
+            touch_script(target_text.clone())(req)
+        }
+    })
+    .await
+    .unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("/fork scratch").await;
+    bot.expect("fork ready").await;
+    bot.say("/permissions default").await;
+    bot.expect("permission mode: default (this fork only)")
+        .await;
+    bot.say("/exit-fork").await;
+    bot.expect("Fork Ended — discarded").await;
+    bot.say("make the marker").await;
+    bot.expect("~~Bash(touch").await;
+    bot.expect("finished with the file").await;
+    let seen = bot.finish().await;
+    assert!(
+        !seen.iter().any(|l| l.contains("answer y (allow)")),
+        "the main session did not ask: {seen:#?}"
+    );
+    assert!(!target.exists());
+}
