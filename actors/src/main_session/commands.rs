@@ -265,22 +265,7 @@ impl Handler<Command> for MainSession {
                 ))
             }
             Command::Permissions(mode) => self.set_permissions(mode, ctx),
-            Command::EndFork(button) => {
-                let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
-                    return reply("not in a fork.".into());
-                };
-                match button {
-                    ForkButton::Save => fork.do_send(super::MarkExit(super::ExitAction::Save)),
-                    ForkButton::Exit => fork.do_send(super::MarkExit(super::ExitAction::Discard)),
-                    ForkButton::Report => fork.do_send(super::Say {
-                        text: crate::scheduler::fork_prompt::button_prompt(
-                            "Report: call report_updates with a short summary of this fork for the main conversation.",
-                        ),
-                        images: Vec::new(),
-                    }),
-                }
-                reply(String::new())
-            }
+            Command::EndFork(button) => reply(self.press_fork_button(button)),
             Command::Config { key: None, .. } => reply(self.config.runtime.show_all()),
             Command::Config {
                 key: Some(key),

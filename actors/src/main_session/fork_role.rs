@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use actix::prelude::*;
 
 use super::turn::TurnKind;
-use super::{MainSession, Outgoing};
+use super::{ForkButton, MainSession, Outgoing};
 use crate::brain::SessionStart;
 use crate::pending_updates::Clear;
 use crate::scheduler::fork_prompt;
@@ -132,34 +132,37 @@ impl Handler<crate::buttons::PressButton> for MainSession {
                 String::new()
             }
             ClickPlan::Fork(click) => {
-                let action = match click {
-                    ButtonClick::ForkSave => ExitAction::Save,
-                    ButtonClick::ForkExit => ExitAction::Discard,
-                    _ => {
-                        if let Some(fork) = &self.fork {
-                            fork.do_send(super::Say {
-                                text: fork_prompt::button_prompt(
-                                    "Report: call report_updates with a short summary of this fork for the main conversation.",
-                                ),
-                                images: Vec::new(),
-                            });
-                        }
-                        return String::new();
-                    }
+                let button = match click {
+                    ButtonClick::ForkSave => ForkButton::Save,
+                    ButtonClick::ForkExit => ForkButton::Exit,
+                    _ => ForkButton::Report,
                 };
-                match &self.fork {
-                    Some(fork) => {
-                        fork.do_send(MarkExit(action));
-                        String::new()
-                    }
-                    None => "not in a fork.".into(),
-                }
+                self.press_fork_button(button)
             }
         }
     }
 }
 
 impl MainSession {
+    /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
+    /// after its turn); Report asks the agent for the summary first.
+    pub(super) fn press_fork_button(&mut self, button: ForkButton) -> String {
+        let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
+            return "not in a fork.".into();
+        };
+        match button {
+            ForkButton::Save => fork.do_send(MarkExit(ExitAction::Save)),
+            ForkButton::Exit => fork.do_send(MarkExit(ExitAction::Discard)),
+            ForkButton::Report => fork.do_send(super::Say {
+                text: fork_prompt::button_prompt(
+                    "Report: call report_updates with a short summary of this fork for the main conversation.",
+                ),
+                images: Vec::new(),
+            }),
+        }
+        String::new()
+    }
+
     /// True while this (main) session has a fork the user is talking to.
     pub(super) fn in_fork(&self) -> bool {
         self.fork.as_ref().is_some_and(|f| f.connected())
@@ -286,5 +289,34 @@ impl MainSession {
         self.pending.do_send(Clear);
         self.live = None;
         tracing::info!(session_id = %id, "fork saved as the main session");
+    }
+}
+
+impl Handler<EnterFork> for MainSession {
+    type Result = String;
+    fn handle(&mut self, msg: EnterFork, ctx: &mut Self::Context) -> String {
+        self.start_fork(msg, ctx)
+    }
+}
+
+impl Handler<MarkExit> for MainSession {
+    type Result = ();
+    fn handle(&mut self, MarkExit(action): MarkExit, ctx: &mut Self::Context) {
+        if let Role::Fork(state) = &mut self.role {
+            state.exit = Some(action);
+            // Between turns (a button pressed while idle) the fork can end now.
+            if self.inflight.is_empty() && self.waiting.is_empty() {
+                self.maybe_end_fork(ctx);
+            }
+        } else if let Some(fork) = &self.fork {
+            fork.do_send(MarkExit(action));
+        }
+    }
+}
+
+impl Handler<ForkEnded> for MainSession {
+    type Result = ();
+    fn handle(&mut self, msg: ForkEnded, _ctx: &mut Self::Context) {
+        self.fork_ended(msg);
     }
 }

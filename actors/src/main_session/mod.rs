@@ -356,35 +356,6 @@ impl Handler<Close> for MainSession {
     }
 }
 
-impl Handler<EnterFork> for MainSession {
-    type Result = String;
-    fn handle(&mut self, msg: EnterFork, ctx: &mut Self::Context) -> String {
-        self.start_fork(msg, ctx)
-    }
-}
-
-impl Handler<MarkExit> for MainSession {
-    type Result = ();
-    fn handle(&mut self, MarkExit(action): MarkExit, ctx: &mut Self::Context) {
-        if let Role::Fork(state) = &mut self.role {
-            state.exit = Some(action);
-            // Between turns (a button pressed while idle) the fork can end now.
-            if self.inflight.is_empty() && self.waiting.is_empty() {
-                self.maybe_end_fork(ctx);
-            }
-        } else if let Some(fork) = &self.fork {
-            fork.do_send(MarkExit(action));
-        }
-    }
-}
-
-impl Handler<ForkEnded> for MainSession {
-    type Result = ();
-    fn handle(&mut self, msg: ForkEnded, _ctx: &mut Self::Context) {
-        self.fork_ended(msg);
-    }
-}
-
 impl Handler<IsBusy> for MainSession {
     type Result = bool;
     fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> bool {
