@@ -38,6 +38,7 @@ async fn hook_server(r: &Rig) -> (std::net::SocketAddr, actix_web::dev::ServerHa
         jobs: main.clone().recipient(),
         busy: Some(main.recipient()),
         budget: Some(r.handles.ping_budget.clone()),
+        schedule: Some(r.handles.scheduler.clone().recipient()),
         screener: Arc::new(ClaudeScreener {
             binary: claude_binary(),
             cwd: r.data.root().to_path_buf(),

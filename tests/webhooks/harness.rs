@@ -114,6 +114,7 @@ impl Hooks {
             jobs: recorder.clone().start().recipient(),
             busy: None,
             budget: None,
+            schedule: None,
             screener: screener.clone(),
         });
         let listener = bind(0).unwrap();

@@ -76,6 +76,12 @@ pub struct Reload;
 #[rtype(result = "Vec<UpcomingJob>")]
 pub struct Upcoming;
 
+/// Asks for the background jobs around now, for a forward schedule built outside the
+/// scheduler (webhook jobs).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Vec<forward::ScheduledItem>")]
+pub struct ForwardItems;
+
 /// One registered job and its next fire time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UpcomingJob {
@@ -301,6 +307,14 @@ impl Handler<Reload> for Scheduler {
         ctx.run_later(std::time::Duration::from_millis(20), |act, ctx| {
             act.reload(ctx)
         });
+    }
+}
+
+impl Handler<ForwardItems> for Scheduler {
+    type Result = MessageResult<ForwardItems>;
+
+    fn handle(&mut self, _msg: ForwardItems, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.plan.forward_items(self.config.clock.now()))
     }
 }
 

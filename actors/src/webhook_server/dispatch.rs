@@ -10,11 +10,10 @@ use serde_json::{Map, Value};
 use super::HookConfig;
 use crate::jobs::{Job, JobId, JobSettings, WebhookJob};
 use crate::ping_budget::Snapshot;
-use crate::scheduler::plan::Plan;
 use crate::scheduler::preamble::BudgetFacts;
 use crate::scheduler::prompt::BackgroundContext;
 use crate::scheduler::webhook_prompt::webhook_prompt_for;
-use crate::scheduler::{FireJob, IsBusy};
+use crate::scheduler::{FireJob, ForwardItems, IsBusy};
 use crate::webhook_screen::free_form_fields;
 use crate::webhook_spec::WebhookSpec;
 
@@ -73,9 +72,13 @@ pub async fn dispatch(
         None => false,
     };
     let now = config.clock.now();
-    let mut plan = Plan::new(&config.data_dir, config.tz, now);
-    plan.refresh(now);
-    let items = plan.forward_items(now);
+    let items = match &config.schedule {
+        Some(scheduler) => scheduler.send(ForwardItems).await.unwrap_or_else(|e| {
+            tracing::warn!(cause = %e, "scheduler did not answer; no forward schedule");
+            Vec::new()
+        }),
+        None => Vec::new(),
+    };
     let ctx = BackgroundContext {
         now,
         tz: config.tz,

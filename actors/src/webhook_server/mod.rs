@@ -24,7 +24,7 @@ use chrono_tz::Tz;
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::ping_budget::PingBudget;
-use crate::scheduler::{FireJob, IsBusy};
+use crate::scheduler::{FireJob, ForwardItems, IsBusy};
 use crate::settings::WebhookSettings;
 use crate::supervisor::Handles;
 use crate::webhook_screen::{ClaudeScreener, Screener, SCREEN_TIMEOUT};
@@ -46,6 +46,8 @@ pub struct HookConfig {
     pub busy: Option<Recipient<IsBusy>>,
     /// The ping budget (for the preamble).
     pub budget: Option<Addr<PingBudget>>,
+    /// The scheduler, for the preamble's forward schedule (its index, not a fresh read).
+    pub schedule: Option<Recipient<ForwardItems>>,
     /// Judges free-form fields.
     pub screener: Arc<dyn Screener>,
 }
@@ -111,6 +113,7 @@ pub fn start_for_bot(
         jobs: main.clone().recipient(),
         busy: Some(main.recipient()),
         budget: Some(parts.handles.ping_budget.clone()),
+        schedule: Some(parts.handles.scheduler.clone().recipient()),
         screener: Arc::new(ClaudeScreener {
             binary: parts.binary,
             cwd: parts.data_dir.root().to_path_buf(),
