@@ -5,6 +5,7 @@
 
 mod cli;
 mod console;
+mod discord;
 mod logging;
 mod startup;
 

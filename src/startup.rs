@@ -179,11 +179,6 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         SurfaceChoice::FromEnvironment => SurfaceKind::Console,
     };
     let settings = Settings::from_lookup(&get, surface)?;
-    if surface == SurfaceKind::Discord {
-        bail!(
-            "the Discord surface is not built yet; unset DISCORD_TOKEN or run `ollim-bot console`"
-        );
-    }
     settings
         .data_dir
         .ensure()
@@ -191,5 +186,8 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
     let _pid = claim_pid_file(&settings.data_dir.state_file("bot.pid"))?;
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
     let main = main_session_config(&settings)?;
-    crate::console::run(settings, main)
+    match surface {
+        SurfaceKind::Discord => crate::discord::run(settings, main),
+        SurfaceKind::Console => crate::console::run(settings, main),
+    }
 }

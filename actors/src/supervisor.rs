@@ -157,6 +157,8 @@ pub struct Shutdown {
 pub struct Supervisor {
     handles: Handles,
     stopping: bool,
+    /// Carries the shutdown reason to whoever watches (a surface that says goodbye).
+    shutdown: tokio::sync::watch::Sender<Option<String>>,
 }
 
 impl Supervisor {
@@ -221,6 +223,7 @@ impl Supervisor {
                 main_session,
             },
             stopping: false,
+            shutdown: tokio::sync::watch::channel(None).0,
         }
         .start()
     }
@@ -264,6 +267,19 @@ impl Actor for Supervisor {
     }
 }
 
+/// Asks for a receiver that sees the shutdown reason once a shutdown begins (from a signal,
+/// a surface, or the watchdog after an actor failure).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "tokio::sync::watch::Receiver<Option<String>>")]
+pub struct WatchShutdown;
+
+impl Handler<WatchShutdown> for Supervisor {
+    type Result = MessageResult<WatchShutdown>;
+    fn handle(&mut self, _msg: WatchShutdown, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.shutdown.subscribe())
+    }
+}
+
 impl Handler<GetHandles> for Supervisor {
     type Result = MessageResult<GetHandles>;
     fn handle(&mut self, _msg: GetHandles, _ctx: &mut Self::Context) -> Self::Result {
@@ -296,6 +312,7 @@ impl Handler<Shutdown> for Supervisor {
             return;
         }
         tracing::info!(reason = %msg.reason, "shutting down");
+        self.shutdown.send_replace(Some(msg.reason.clone()));
         // Reverse start order: nothing fires while the state owners are going away.
         for child in [
             Child::Scheduler,

@@ -75,6 +75,38 @@ pub struct EnterFork {
     pub resume: Option<(String, String)>,
 }
 
+/// The user replied to a background fork's message: resume that session as an interactive fork
+/// opening with the reply. Answers `false` (nothing started) when a fork is already running, so
+/// the surface can add the reply as quoted context instead.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "bool")]
+pub struct ResumeFromReply {
+    /// The background fork's session.
+    pub session: String,
+    /// The user's reply, as the conversation would have received it.
+    pub text: String,
+}
+
+impl Handler<ResumeFromReply> for MainSession {
+    type Result = bool;
+    fn handle(&mut self, msg: ResumeFromReply, ctx: &mut Self::Context) -> bool {
+        if !matches!(self.role, Role::Main) || self.in_fork() {
+            return false;
+        }
+        let idle_minutes = self.idle_minutes();
+        self.start_fork(
+            EnterFork {
+                topic: None,
+                idle_minutes,
+                interrupt: true,
+                resume: Some((msg.session, fork_prompt::fork_resumed_from_reply(&msg.text))),
+            },
+            ctx,
+        );
+        true
+    }
+}
+
 /// Marks how the fork ends (sent by its tools or by the user's exit buttons).
 #[derive(Debug, Clone, Message)]
 #[rtype(result = "()")]

@@ -30,7 +30,7 @@ use actix::prelude::*;
 use chrono_tz::Tz;
 
 pub use commands::{Command, ForkButton};
-pub use fork_role::{EnterFork, ExitAction, ForkEnded, MarkExit};
+pub use fork_role::{EnterFork, ExitAction, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 use turn::{Turn, TurnKind};
 

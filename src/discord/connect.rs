@@ -1,0 +1,111 @@
+//! Reaching Discord: the REST client (through `OLLIM_DISCORD_PROXY` when set, with serenity's own
+//! rate limiter off, since it would send its requests around the proxy), the owner lookup, and
+//! startup failures explained so a new user can fix them.
+
+use serenity::all::{GatewayIntents, Http, HttpBuilder, UserId};
+use serenity::gateway::GatewayError;
+use serenity::http::HttpError;
+
+/// The gateway intents the bot needs: DMs, their reactions, and what they say.
+pub fn intents() -> GatewayIntents {
+    GatewayIntents::DIRECT_MESSAGES
+        | GatewayIntents::DIRECT_MESSAGE_REACTIONS
+        | GatewayIntents::MESSAGE_CONTENT
+}
+
+/// Why the Discord surface could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    /// `OLLIM_DISCORD_PROXY` is not a URL we can use.
+    #[error("OLLIM_DISCORD_PROXY: {0:?} is not an http:// or https:// URL")]
+    BadProxy(String),
+    /// Discord said the token is wrong.
+    #[error(
+        "Discord rejected DISCORD_TOKEN. In the developer portal open your application → Bot → \
+         Reset Token, copy the new token into DISCORD_TOKEN in .env, and start again."
+    )]
+    InvalidToken,
+    /// The Message Content intent is not enabled for the application.
+    #[error(
+        "Discord refused the Message Content intent, so the bot could not read your DMs. In the \
+         developer portal open your application → Bot → Privileged Gateway Intents, turn on \
+         \"Message Content Intent\", save, and start again."
+    )]
+    MissingIntent,
+    /// Discord names nobody who owns the application.
+    #[error(
+        "Discord reports no owner for this application, so there is nobody to serve. Create the \
+         application under your own account (or a team you belong to) in the developer portal."
+    )]
+    NoOwner,
+    /// Anything else between us and Discord.
+    #[error("talking to Discord failed: {0}")]
+    Discord(#[source] serenity::Error),
+}
+
+impl From<serenity::Error> for StartupError {
+    fn from(e: serenity::Error) -> Self {
+        match &e {
+            serenity::Error::Http(HttpError::UnsuccessfulRequest(r))
+                if r.status_code.as_u16() == 401 =>
+            {
+                StartupError::InvalidToken
+            }
+            serenity::Error::Gateway(GatewayError::InvalidAuthentication) => {
+                StartupError::InvalidToken
+            }
+            serenity::Error::Gateway(
+                GatewayError::DisallowedGatewayIntents | GatewayError::InvalidGatewayIntents,
+            ) => StartupError::MissingIntent,
+            _ => StartupError::Discord(e),
+        }
+    }
+}
+
+/// The REST client, sending everything to `proxy` when given.
+pub fn http(token: &str, proxy: Option<&str>) -> Result<Http, StartupError> {
+    let mut builder = HttpBuilder::new(token);
+    if let Some(url) = proxy {
+        let url = url.trim().trim_end_matches('/');
+        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() < 10 {
+            return Err(StartupError::BadProxy(url.to_owned()));
+        }
+        builder = builder.proxy(url).ratelimiter_disabled(true);
+    }
+    Ok(builder.build())
+}
+
+/// The application's owner (or its team's owner); this also proves the token works.
+pub async fn owner(http: &Http) -> Result<UserId, StartupError> {
+    let app = http.get_current_application_info().await?;
+    if let Some(owner) = app.owner {
+        return Ok(owner.id);
+    }
+    app.team
+        .map(|t| t.owner_user_id)
+        .ok_or(StartupError::NoOwner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proxy_must_be_an_http_url() {
+        assert!(matches!(
+            http("t", Some("127.0.0.1:9")),
+            Err(StartupError::BadProxy(_))
+        ));
+        assert!(http("t", Some("http://127.0.0.1:9/")).is_ok());
+        assert!(http("t", None).is_ok());
+    }
+
+    #[test]
+    fn gateway_refusals_become_actionable_errors() {
+        let e: StartupError =
+            serenity::Error::Gateway(GatewayError::DisallowedGatewayIntents).into();
+        assert!(e.to_string().contains("Message Content Intent"));
+        let e: StartupError = serenity::Error::Gateway(GatewayError::InvalidAuthentication).into();
+        assert!(e.to_string().contains("Reset Token"));
+    }
+}

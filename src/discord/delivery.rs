@@ -1,0 +1,433 @@
+//! The delivery task behind the [`Outbox`](super::outbox::Outbox): posts in the DM channel in
+//! the order things happened, streaming answers with throttled edits (SPEC §12): the first flush
+//! about 0.2 s after the answer starts, then at most one edit per 0.5 s per message; a status
+//! line (`-# *Thinking... (3s)*`, tool labels) that ticks every second and becomes the reply when
+//! text arrives; tool labels kept in the reply as `-# *Write(x)*` lines, denied ones struck
+//! through; "no response — try again." for an empty answer.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ollim_actors::main_session::turn::EMPTY_REPLY;
+use ollim_actors::permissions::{
+    expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
+};
+use ollim_actors::sessions::{ForkMessages, MainSessionFile};
+use ollim_actors::surface::SurfaceEvent;
+use serenity::all::{ChannelId, CreateMessage, EditMessage, Http, MessageId, ReactionType};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::approvals::Approvals;
+use super::render;
+use super::stream::{Stream, Target};
+
+/// Delay before an answer's first text is shown, so it opens with more than a word.
+pub const FIRST_FLUSH: Duration = Duration::from_millis(200);
+/// The shortest gap between two edits of one message.
+pub const EDIT_INTERVAL: Duration = Duration::from_millis(500);
+/// How often the status line's timer moves.
+const STATUS_TICK: Duration = Duration::from_secs(1);
+/// The acknowledgement reaction.
+pub const ACK_EMOJI: &str = "\u{1F440}";
+
+/// Work queued by the outbox.
+pub enum Job {
+    /// Something the conversation or a fork shows.
+    Event(SurfaceEvent),
+    /// Ask the owner; the answer goes back on the sender.
+    Approval(ApprovalRequest, oneshot::Sender<ApprovalAnswer>),
+    /// A user message was taken up.
+    BeginTurn {
+        /// The message carrying the 👀.
+        ack: Option<MessageId>,
+    },
+    /// A plain line; the sender learns when it is out.
+    Post(String, oneshot::Sender<()>),
+}
+
+/// The transient status line.
+struct StatusLine {
+    message: Option<MessageId>,
+    label: String,
+    since: Instant,
+    last_edit: Instant,
+}
+
+impl StatusLine {
+    fn text(&self, now: Instant) -> String {
+        let label = if self.label.ends_with("...") {
+            self.label.clone()
+        } else {
+            format!("{}...", self.label)
+        };
+        let secs = now.saturating_duration_since(self.since).as_secs();
+        if secs == 0 {
+            format!("-# *{label}*")
+        } else {
+            format!("-# *{label} ({secs}s)*")
+        }
+    }
+}
+
+/// One answer in progress.
+#[derive(Default)]
+struct Answer {
+    stream: Stream,
+    current: Option<MessageId>,
+    started: Option<Instant>,
+    last_flush: Option<Instant>,
+    status: Option<StatusLine>,
+    /// Tool labels shown in the status line, written into the reply when text resumes.
+    labels: Vec<String>,
+}
+
+impl Answer {
+    fn flush_due(&self) -> Option<Instant> {
+        if !self.stream.is_stale() {
+            return None;
+        }
+        Some(match self.last_flush {
+            Some(t) => t + EDIT_INTERVAL,
+            None => self.started.unwrap_or_else(Instant::now) + FIRST_FLUSH,
+        })
+    }
+
+    fn tick_due(&self) -> Option<Instant> {
+        let s = self.status.as_ref()?;
+        s.message?;
+        Some(s.last_edit + STATUS_TICK)
+    }
+
+    fn take_labels(&mut self) {
+        for label in std::mem::take(&mut self.labels) {
+            let line = if label.starts_with("~~") {
+                format!("\n-# {label}\n")
+            } else {
+                format!("\n-# *{label}*\n")
+            };
+            self.stream.push(&line);
+        }
+    }
+}
+
+/// The task's state.
+pub struct Delivery {
+    http: Arc<Http>,
+    channel: ChannelId,
+    approvals: Approvals,
+    fork_messages: ForkMessages,
+    main_id: MainSessionFile,
+    answer: Answer,
+    acks: Vec<MessageId>,
+}
+
+impl Delivery {
+    /// A task posting to `channel`.
+    pub fn new(
+        http: Arc<Http>,
+        channel: ChannelId,
+        approvals: Approvals,
+        fork_messages: ForkMessages,
+        main_id: MainSessionFile,
+    ) -> Self {
+        Self {
+            http,
+            channel,
+            approvals,
+            fork_messages,
+            main_id,
+            answer: Answer::default(),
+            acks: Vec::new(),
+        }
+    }
+
+    /// Runs until the outbox goes away.
+    pub async fn run(mut self, mut jobs: mpsc::UnboundedReceiver<Job>) {
+        loop {
+            let wake = [self.answer.flush_due(), self.answer.tick_due()]
+                .into_iter()
+                .flatten()
+                .min();
+            tokio::select! {
+                job = jobs.recv() => match job {
+                    Some(job) => self.handle(job).await,
+                    None => break,
+                },
+                () = sleep_until(wake), if wake.is_some() => self.on_timer().await,
+            }
+        }
+        tracing::debug!("delivery task ended");
+    }
+
+    async fn on_timer(&mut self) {
+        let now = Instant::now();
+        if self.answer.flush_due().is_some_and(|t| t <= now) {
+            self.flush().await;
+        }
+        if self.answer.tick_due().is_some_and(|t| t <= now) {
+            if let Some(s) = &mut self.answer.status {
+                s.last_edit = now;
+                if let Some(id) = s.message {
+                    let text = s.text(now);
+                    self.edit(id, text).await;
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, job: Job) {
+        match job {
+            Job::Event(ev) => self.event(ev).await,
+            Job::Approval(req, reply) => self.ask(req, reply).await,
+            Job::BeginTurn { ack } => {
+                self.finish_answer().await;
+                self.acks.extend(ack);
+                if let Err(e) = self.channel.broadcast_typing(&*self.http).await {
+                    tracing::debug!(cause = %e, "typing indicator failed");
+                }
+            }
+            Job::Post(text, done) => {
+                self.finish_answer().await;
+                self.post(CreateMessage::new().content(text)).await;
+                let _ = done.send(());
+            }
+        }
+    }
+
+    async fn event(&mut self, ev: SurfaceEvent) {
+        match ev {
+            SurfaceEvent::Status(label) => self.status(label).await,
+            SurfaceEvent::TextDelta(text) => self.text(&text).await,
+            SurfaceEvent::Reply(text) => {
+                if self.answer.stream.is_empty() {
+                    let text = if text.trim().is_empty() {
+                        EMPTY_REPLY
+                    } else {
+                        &text
+                    };
+                    self.text(text).await;
+                }
+                self.finish_answer().await;
+                self.drop_acks().await;
+            }
+            SurfaceEvent::Error(text) => {
+                self.finish_answer().await;
+                self.post(CreateMessage::new().content(text)).await;
+                self.drop_acks().await;
+            }
+            SurfaceEvent::Notice(text) => {
+                if self.answer.started.is_some() && text.starts_with("~~") {
+                    // A denied tool: its label in the reply is struck through.
+                    let plain = text.split("~~").nth(1).unwrap_or_default().to_owned();
+                    match self.answer.labels.iter_mut().rev().find(|l| **l == plain) {
+                        Some(label) => *label = text,
+                        None => self.answer.labels.push(text),
+                    }
+                    return;
+                }
+                self.flush_now().await;
+                self.post(CreateMessage::new().content(text)).await;
+            }
+            SurfaceEvent::Ping { text, fork_session } => {
+                let id = self.post(CreateMessage::new().content(text)).await;
+                self.record(id, fork_session.as_deref());
+            }
+            SurfaceEvent::Embed {
+                embed,
+                button_ids,
+                fork_session,
+            } => {
+                let id = self.post(render::embed_message(&embed, &button_ids)).await;
+                self.record(id, fork_session.as_deref());
+            }
+            SurfaceEvent::ForkStarted { topic } => {
+                self.finish_answer().await;
+                self.post(render::fork_started(topic.as_deref())).await;
+            }
+            SurfaceEvent::ForkEnded(action) => {
+                self.finish_answer().await;
+                self.post(CreateMessage::new().embed(render::fork_ended(&action)))
+                    .await;
+            }
+        }
+    }
+
+    async fn status(&mut self, label: String) {
+        let now = Instant::now();
+        self.answer.started.get_or_insert(now);
+        if !label.starts_with("Thinking") && !label.starts_with("Auto-compacting") {
+            self.answer.labels.push(label.clone());
+        }
+        // Text shown so far goes out before the status line appears under it.
+        self.flush_now().await;
+        match &mut self.answer.status {
+            Some(s) if s.label == label => {}
+            Some(s) => {
+                s.label = label;
+                s.since = now;
+                s.last_edit = now;
+                if let Some(id) = s.message {
+                    let text = s.text(now);
+                    self.edit(id, text).await;
+                }
+            }
+            None => {
+                let mut line = StatusLine {
+                    message: None,
+                    label,
+                    since: now,
+                    last_edit: now,
+                };
+                line.message = self
+                    .post(CreateMessage::new().content(line.text(now)))
+                    .await;
+                self.answer.status = Some(line);
+            }
+        }
+    }
+
+    async fn text(&mut self, text: &str) {
+        self.answer.started.get_or_insert_with(Instant::now);
+        if let Some(status) = self.answer.status.take() {
+            match status.message {
+                // Nothing of this part is on screen yet: the status line becomes the reply.
+                Some(id) if self.answer.current.is_none() => {
+                    self.answer.current = Some(id);
+                    self.answer.stream.adopt_current();
+                    self.answer.last_flush = Some(status.last_edit);
+                }
+                Some(id) => self.delete(id).await,
+                None => {}
+            }
+        }
+        self.answer.take_labels();
+        self.answer.stream.push(text);
+    }
+
+    /// Shows what is pending now, waiting out the edit interval if needed.
+    async fn flush_now(&mut self) {
+        if let Some(due) = self.answer.flush_due() {
+            if self.answer.last_flush.is_some() {
+                tokio::time::sleep_until(due).await;
+            }
+            self.flush().await;
+        }
+    }
+
+    async fn flush(&mut self) {
+        for piece in self.answer.stream.flush() {
+            match (piece.target, self.answer.current) {
+                (Target::Current, Some(id)) => self.edit(id, piece.text).await,
+                _ => {
+                    let created = self.post(CreateMessage::new().content(piece.text)).await;
+                    self.answer.current = created;
+                }
+            }
+        }
+        self.answer.last_flush = Some(Instant::now());
+    }
+
+    /// Ends the answer in progress: labels and text out, the status line gone.
+    async fn finish_answer(&mut self) {
+        if self.answer.started.is_none() {
+            return;
+        }
+        if !self.answer.stream.is_empty() {
+            self.answer.take_labels();
+        }
+        if let Some(status) = self.answer.status.take() {
+            if let Some(id) = status.message {
+                if self.answer.current.is_none() && self.answer.stream.is_stale() {
+                    self.answer.current = Some(id);
+                    self.answer.stream.adopt_current();
+                    self.answer.last_flush = Some(status.last_edit);
+                } else {
+                    self.delete(id).await;
+                }
+            }
+        }
+        self.flush_now().await;
+        self.answer = Answer::default();
+    }
+
+    async fn drop_acks(&mut self) {
+        let eyes = ReactionType::Unicode(ACK_EMOJI.to_owned());
+        for id in std::mem::take(&mut self.acks) {
+            if let Err(e) = self.http.delete_reaction_me(self.channel, id, &eyes).await {
+                tracing::debug!(cause = %e, "could not remove the acknowledgement");
+            }
+        }
+    }
+
+    async fn ask(&mut self, req: ApprovalRequest, reply: oneshot::Sender<ApprovalAnswer>) {
+        self.flush_now().await;
+        let Some(id) = self
+            .post(CreateMessage::new().content(prompt_text(&req)))
+            .await
+        else {
+            let _ = reply.send(ApprovalAnswer::Deny);
+            return;
+        };
+        self.approvals.open(id.get(), req.label.clone(), reply);
+        for emoji in APPROVAL_EMOJI {
+            let r = ReactionType::Unicode(emoji.to_owned());
+            if let Err(e) = self.http.create_reaction(self.channel, id, &r).await {
+                tracing::warn!(cause = %e, "could not add an approval reaction");
+            }
+        }
+        let (approvals, http, channel) = (self.approvals.clone(), self.http.clone(), self.channel);
+        tokio::spawn(async move {
+            tokio::time::sleep(APPROVAL_TIMEOUT).await;
+            if let Some(label) = approvals.expire(id.get()) {
+                let edit = EditMessage::new().content(expired_text(&label));
+                if let Err(e) = channel.edit_message(&*http, id, edit).await {
+                    tracing::debug!(cause = %e, "could not mark the approval expired");
+                }
+            }
+        });
+    }
+
+    fn record(&self, id: Option<MessageId>, fork_session: Option<&str>) {
+        let (Some(id), Some(session)) = (id, fork_session) else {
+            return;
+        };
+        let parent = self.main_id.load().ok().flatten();
+        if let Err(e) = self
+            .fork_messages
+            .record(&[id.get()], session, parent.as_deref())
+        {
+            tracing::warn!(cause = %e, "could not record a background message for replies");
+        }
+    }
+
+    async fn post(&self, msg: CreateMessage) -> Option<MessageId> {
+        match self.channel.send_message(&*self.http, msg).await {
+            Ok(m) => Some(m.id),
+            Err(e) => {
+                tracing::warn!(cause = %e, "could not post in the dm channel");
+                None
+            }
+        }
+    }
+
+    async fn edit(&self, id: MessageId, text: String) {
+        let edit = EditMessage::new().content(text);
+        if let Err(e) = self.channel.edit_message(&*self.http, id, edit).await {
+            tracing::warn!(cause = %e, message = %id, "could not edit a message");
+        }
+    }
+
+    async fn delete(&self, id: MessageId) {
+        if let Err(e) = self.channel.delete_message(&*self.http, id).await {
+            tracing::debug!(cause = %e, message = %id, "could not delete the status line");
+        }
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,163 @@
+//! What arrives from Discord besides slash commands (SPEC §5, §10–12): the owner's DMs (👀,
+//! images, replies that quote or resume a background fork), reactions that answer approval
+//! prompts, and clicks on persistent `act:` buttons. Everyone but the owner, and anything outside
+//! DMs, is ignored; so are the bot's own messages, which Discord echoes back.
+
+use ollim_actors::buttons::PressButton;
+use ollim_actors::main_session::{ResumeFromReply, Say};
+use ollim_actors::permissions::ApprovalAnswer;
+use ollim_actors::sessions::{ForkLookup, ForkMessages};
+use ollim_actors::tools::ButtonClick;
+use serenity::all::{
+    ComponentInteraction, Context, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    EditMessage, FullEvent, Interaction, Message, Reaction, ReactionType,
+};
+
+use super::attachments;
+use super::data::{Data, Error};
+use super::delivery::ACK_EMOJI;
+use super::outbox::{BeginTurn, Post};
+use super::quote;
+
+/// Shown when the replied-to background session is older than the record keeps.
+pub const EXPIRED_FORK: &str = "-# this session has expired — starting fresh with quoted context.";
+/// Shown when a reply to a background message arrives while a fork runs.
+pub const ALREADY_IN_FORK: &str = "-# already in a fork — reply added as context instead.";
+
+/// poise's event hook.
+pub async fn on_event(ctx: &Context, event: &FullEvent, data: &Data) -> Result<(), Error> {
+    match event {
+        FullEvent::Message { new_message } => on_message(ctx, new_message, data).await,
+        FullEvent::ReactionAdd { add_reaction } => on_reaction(ctx, add_reaction, data).await,
+        FullEvent::InteractionCreate {
+            interaction: Interaction::Component(click),
+        } => on_button(ctx, click, data).await,
+        _ => {}
+    }
+    Ok(())
+}
+
+async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
+    if msg.author.id == ctx.cache.current_user().id || msg.author.bot {
+        return;
+    }
+    if msg.author.id != data.owner || msg.guild_id.is_some() {
+        tracing::debug!(author = %msg.author.id, "ignoring a message from someone other than the owner");
+        return;
+    }
+    let eyes = ReactionType::Unicode(ACK_EMOJI.to_owned());
+    if let Err(e) = msg.react(&ctx.http, eyes).await {
+        tracing::debug!(cause = %e, "could not add the acknowledgement");
+    }
+    let images = attachments::images(&msg.attachments).await;
+    let mut text = msg.content.trim().to_owned();
+    if let Some(replied_id) = msg.message_reference.as_ref().and_then(|r| r.message_id) {
+        let fork_messages =
+            ForkMessages::in_data_dir(&data.data_dir, ollim_actors::clock::SystemClock::shared());
+        let lookup = fork_messages.lookup(replied_id.get()).unwrap_or_else(|e| {
+            tracing::warn!(cause = %e, "could not read the background message records");
+            ForkLookup::Unknown
+        });
+        match lookup {
+            ForkLookup::Live { fork_session_id } => {
+                let resume = ResumeFromReply {
+                    session: fork_session_id.clone(),
+                    text: text.clone(),
+                };
+                match data.main.send(resume).await {
+                    Ok(true) => {
+                        tracing::info!(session = %fork_session_id, "reply resumes a background fork");
+                        data.outbox.do_send(BeginTurn { ack: Some(msg.id) });
+                        return;
+                    }
+                    Ok(false) => data.outbox.do_send(Post(ALREADY_IN_FORK.to_owned())),
+                    Err(e) => tracing::warn!(cause = %e, "the conversation did not answer"),
+                }
+            }
+            ForkLookup::Expired => data.outbox.do_send(Post(EXPIRED_FORK.to_owned())),
+            ForkLookup::Unknown => {}
+        }
+        let replied = match msg.referenced_message.as_deref() {
+            Some(m) => Some(m.clone()),
+            None => msg.channel_id.message(&ctx.http, replied_id).await.ok(),
+        };
+        if let Some(replied) = replied {
+            text = quote::with_quote(&replied, &text);
+        }
+    }
+    if text.is_empty() && images.is_empty() {
+        tracing::debug!("empty message (no text, no image); nothing to answer");
+        return;
+    }
+    data.outbox.do_send(BeginTurn { ack: Some(msg.id) });
+    data.main.do_send(Say { text, images });
+}
+
+async fn on_reaction(ctx: &Context, reaction: &Reaction, data: &Data) {
+    if reaction.user_id != Some(data.owner) {
+        return;
+    }
+    let ReactionType::Unicode(emoji) = &reaction.emoji else {
+        return;
+    };
+    let Some(answer) = ApprovalAnswer::from_emoji(emoji) else {
+        return;
+    };
+    let Some(label) = data.approvals.answer(reaction.message_id.get(), answer) else {
+        return;
+    };
+    tracing::info!(tool = %label, ?answer, "approval answered");
+    let edit = EditMessage::new().content(answer.outcome_text(&label));
+    if let Err(e) = reaction
+        .channel_id
+        .edit_message(&ctx.http, reaction.message_id, edit)
+        .await
+    {
+        tracing::debug!(cause = %e, "could not update the approval prompt");
+    }
+}
+
+async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
+    let custom_id = click.data.custom_id.clone();
+    if click.user.id != data.owner {
+        let refuse = CreateInteractionResponse::Message(
+            serenity::all::CreateInteractionResponseMessage::new()
+                .content("not authorized")
+                .ephemeral(true),
+        );
+        if let Err(e) = click.create_response(&ctx.http, refuse).await {
+            tracing::debug!(cause = %e, "could not refuse a button click");
+        }
+        return;
+    }
+    // Acknowledge at once: Discord gives an interaction three seconds.
+    if let Err(e) = click
+        .create_response(&ctx.http, CreateInteractionResponse::Acknowledge)
+        .await
+    {
+        tracing::warn!(cause = %e, "could not acknowledge a button click");
+        return;
+    }
+    tracing::info!(custom_id = %custom_id, "button pressed");
+    if matches!(ButtonClick::parse(&custom_id), Some(ButtonClick::Dismiss)) {
+        if let Err(e) = click.message.delete(&ctx.http).await {
+            tracing::debug!(cause = %e, "could not delete a dismissed message");
+        }
+        return;
+    }
+    let reply = match data.main.send(PressButton { custom_id }).await {
+        Ok(reply) => reply,
+        Err(e) => {
+            tracing::warn!(cause = %e, "the conversation did not answer a button");
+            "-# couldn't reach the conversation — try again.".to_owned()
+        }
+    };
+    if !reply.is_empty() {
+        let followup = CreateInteractionResponseFollowup::new()
+            .content(reply)
+            .ephemeral(true);
+        if let Err(e) = click.create_followup(&ctx.http, followup).await {
+            tracing::debug!(cause = %e, "could not answer a button click");
+        }
+    }
+}

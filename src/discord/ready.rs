@@ -1,0 +1,134 @@
+//! The one-time initialisation when the gateway first says READY (SPEC §12): open the owner's DM
+//! channel, start the outbox and the supervisor (whose main session greets the owner), and the
+//! webhook server. poise runs its setup once and the run loop refuses a second request, so a
+//! gateway reconnect (READY again) re-runs none of it.
+
+use std::sync::Arc;
+
+use actix::prelude::*;
+use anyhow::Context as _;
+use ollim_actors::clock::SystemClock;
+use ollim_actors::main_session::MainSessionConfig;
+use ollim_actors::settings::Settings;
+use ollim_actors::supervisor::{GetHandles, JobSink, Supervisor, SupervisorConfig, WatchShutdown};
+use ollim_actors::webhook_server::{self, BotParts};
+use serenity::all::{Http, UserId};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::approvals::Approvals;
+use super::data::{Data, Leave};
+use super::outbox::{Outbox, OutboxConfig};
+
+/// Asks the run loop (which can start actors) to initialise; answered with poise's user data.
+pub struct InitRequest {
+    /// Where the data goes.
+    pub reply: oneshot::Sender<anyhow::Result<Data>>,
+}
+
+/// What the run loop keeps of a started bot.
+pub struct Running {
+    /// The supervisor.
+    pub supervisor: Addr<Supervisor>,
+    /// The outbox (for the goodbye).
+    pub outbox: Addr<Outbox>,
+    /// The shutdown reason once a shutdown starts anywhere.
+    pub shutdown: watch::Receiver<Option<String>>,
+    /// The webhook server, when configured.
+    pub hooks: Option<actix_web::dev::ServerHandle>,
+}
+
+/// Everything initialisation needs.
+pub struct Parts {
+    /// The settings.
+    pub settings: Settings,
+    /// The conversation's configuration (its approvals go to the outbox).
+    pub main: MainSessionConfig,
+    /// The REST client.
+    pub http: Arc<Http>,
+    /// The owner.
+    pub owner: UserId,
+    /// Where commands ask to leave.
+    pub leave: mpsc::UnboundedSender<Leave>,
+}
+
+/// Starts the bot's actors; must run where actix can spawn (the run loop).
+pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
+    let Parts {
+        settings,
+        mut main,
+        http,
+        owner,
+        leave,
+    } = parts;
+    let dm = owner
+        .create_dm_channel(&*http)
+        .await
+        .context("opening the DM channel with the owner")?
+        .id;
+    tracing::info!(owner = %owner, channel = %dm, "dm channel open");
+    let approvals = Approvals::default();
+    let outbox = Outbox::start(OutboxConfig {
+        http: http.clone(),
+        channel: dm,
+        approvals: approvals.clone(),
+        data_dir: settings.data_dir.clone(),
+    });
+    main.approvals = Some(outbox.clone().recipient());
+    let (binary, cli_env) = (main.binary.clone(), main.cli_env.clone());
+    let supervisor = Supervisor::start(
+        SupervisorConfig {
+            data_dir: settings.data_dir.clone(),
+            tz: settings.tz,
+            clock: SystemClock::shared(),
+            watch_jobs: true,
+        },
+        JobSink::Conversation {
+            main: Box::new(main),
+            surface: outbox.clone().recipient(),
+        },
+    );
+    let handles = supervisor
+        .send(GetHandles)
+        .await
+        .context("the supervisor did not answer")?;
+    let shutdown = supervisor
+        .send(WatchShutdown)
+        .await
+        .context("the supervisor did not answer")?;
+    let Some(main_session) = handles.main_session.clone() else {
+        anyhow::bail!("the supervisor started no main session");
+    };
+    let hooks = match &settings.webhook {
+        Some(hook) => {
+            let parts = BotParts {
+                data_dir: &settings.data_dir,
+                tz: settings.tz,
+                clock: SystemClock::shared(),
+                handles: &handles,
+                binary,
+                cli_env,
+            };
+            webhook_server::start_for_bot(hook, parts).unwrap_or_else(|e| {
+                tracing::error!(port = hook.port, cause = %e, "webhook server failed to start");
+                None
+            })
+        }
+        None => None,
+    };
+    let data = Data {
+        owner,
+        handles,
+        main: main_session,
+        outbox: outbox.clone(),
+        approvals,
+        data_dir: settings.data_dir.clone(),
+        leave,
+    };
+    let running = Running {
+        supervisor,
+        outbox,
+        shutdown,
+        hooks,
+    };
+    Ok((data, running))
+}

@@ -1,0 +1,154 @@
+//! What embeds look like on Discord (SPEC §6, §10): the agent's `discord_embed` with its persistent
+//! `act:<action>:<data>` buttons, and the fork embeds — purple "Forked Session" with Save Context /
+//! Report / Exit Fork, and the three "Fork Ended" ones.
+
+use ollim_actors::main_session::ExitAction;
+use ollim_actors::tools::{ButtonClick, ButtonStyle, Embed};
+use serenity::all::{
+    ButtonStyle as DiscordStyle, CreateActionRow, CreateButton, CreateEmbed, CreateEmbedFooter,
+    CreateMessage,
+};
+
+/// Discord's "greyple", the colour of a discarded fork.
+const GREYPLE: u32 = 0x99AAB5;
+const GREEN: u32 = 0x2ECC71;
+const BLUE: u32 = 0x3498DB;
+const PURPLE: u32 = 0x9B59B6;
+
+fn style(s: ButtonStyle) -> DiscordStyle {
+    match s {
+        ButtonStyle::Primary => DiscordStyle::Primary,
+        ButtonStyle::Secondary => DiscordStyle::Secondary,
+        ButtonStyle::Success => DiscordStyle::Success,
+        ButtonStyle::Danger => DiscordStyle::Danger,
+    }
+}
+
+/// The agent's embed as Discord's builder.
+pub fn embed(e: &Embed) -> CreateEmbed {
+    let mut out = CreateEmbed::new().title(&e.title).colour(e.color.rgb());
+    if let Some(d) = &e.description {
+        out = out.description(d);
+    }
+    for f in &e.fields {
+        out = out.field(&f.name, &f.value, f.inline);
+    }
+    if let Some(footer) = &e.footer {
+        out = out.footer(CreateEmbedFooter::new(footer));
+    }
+    out
+}
+
+/// The embed message with one row of buttons, `button_ids[i]` on `e.buttons[i]`.
+pub fn embed_message(e: &Embed, button_ids: &[String]) -> CreateMessage {
+    let buttons: Vec<CreateButton> = e
+        .buttons
+        .iter()
+        .zip(button_ids)
+        .map(|(b, id)| CreateButton::new(id).label(&b.label).style(style(b.style)))
+        .collect();
+    let mut msg = CreateMessage::new().embed(embed(e));
+    if !buttons.is_empty() {
+        msg = msg.components(vec![CreateActionRow::Buttons(buttons)]);
+    }
+    msg
+}
+
+/// The purple embed that opens an interactive fork, with its three buttons.
+pub fn fork_started(topic: Option<&str>) -> CreateMessage {
+    let description = match topic {
+        Some(t) => format!("Topic: {t}"),
+        None => "branched conversation — changes stay separate from main.".to_owned(),
+    };
+    let buttons = [
+        ("Save Context", DiscordStyle::Success, ButtonClick::ForkSave),
+        ("Report", DiscordStyle::Primary, ButtonClick::ForkReport),
+        ("Exit Fork", DiscordStyle::Danger, ButtonClick::ForkExit),
+    ]
+    .into_iter()
+    .map(|(label, s, click)| CreateButton::new(click.custom_id()).label(label).style(s))
+    .collect();
+    CreateMessage::new()
+        .embed(
+            CreateEmbed::new()
+                .title("Forked Session")
+                .description(description)
+                .colour(PURPLE),
+        )
+        .components(vec![CreateActionRow::Buttons(buttons)])
+}
+
+/// The embed that closes an interactive fork.
+pub fn fork_ended(action: &ExitAction) -> CreateEmbed {
+    let (title, colour, summary) = match action {
+        ExitAction::Save => ("Fork Ended — saved to main", GREEN, None),
+        ExitAction::Report(s) => ("Fork Ended — summary queued", BLUE, Some(s.as_str())),
+        ExitAction::Discard => ("Fork Ended — discarded", GREYPLE, None),
+    };
+    let out = CreateEmbed::new().title(title).colour(colour);
+    match summary {
+        Some(s) if !s.is_empty() => out.description(s),
+        _ => out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ollim_actors::tools::{Button, ButtonAction, EmbedColor};
+
+    fn json<T: serde::Serialize>(v: &T) -> serde_json::Value {
+        serde_json::to_value(v).unwrap_or_default()
+    }
+
+    #[test]
+    fn embed_buttons_carry_their_persistent_custom_ids_in_order() {
+        let e = Embed {
+            title: "Plan".into(),
+            description: Some("today".into()),
+            color: EmbedColor::Red,
+            fields: vec![],
+            buttons: vec![
+                Button {
+                    label: "Go".into(),
+                    style: ButtonStyle::Primary,
+                    action: ButtonAction::Dismiss,
+                },
+                Button {
+                    label: "Later".into(),
+                    style: ButtonStyle::Danger,
+                    action: ButtonAction::Dismiss,
+                },
+            ],
+            footer: Some("bg".into()),
+        };
+        let v = json(&embed_message(
+            &e,
+            &["act:dismiss:_".into(), "act:agent:x".into()],
+        ));
+        let row = &v["components"][0]["components"];
+        assert_eq!(row[0]["custom_id"], "act:dismiss:_");
+        assert_eq!(row[1]["custom_id"], "act:agent:x");
+        assert_eq!(row[1]["style"], 4);
+        assert_eq!(v["embeds"][0]["footer"]["text"], "bg");
+        assert_eq!(v["embeds"][0]["color"], 0xE74C3C);
+    }
+
+    #[test]
+    fn fork_embed_has_save_report_exit_buttons() {
+        let v = json(&fork_started(Some("taxes")));
+        assert_eq!(v["embeds"][0]["title"], "Forked Session");
+        assert_eq!(v["embeds"][0]["description"], "Topic: taxes");
+        let ids: Vec<_> = v["components"][0]["components"]
+            .as_array()
+            .map(|a| a.iter().map(|b| b["custom_id"].clone()).collect())
+            .unwrap_or_default();
+        assert_eq!(
+            ids,
+            ["act:fork_save:_", "act:fork_report:_", "act:fork_exit:_"]
+        );
+        let ended = json(&fork_ended(&ExitAction::Report("did x".into())));
+        assert_eq!(ended["title"], "Fork Ended — summary queued");
+        assert_eq!(ended["description"], "did x");
+    }
+}
