@@ -1,0 +1,153 @@
+//! Background work on Discord: a background ping arrives as `[bg] …`, and replying to it opens an
+//! interactive fork on that background fork's session; a button on a background embed still
+//! works after the bot restarts.
+
+use serde_json::json;
+
+use crate::bot::{Bot, Home, LIMIT};
+use crate::support::fake_discord::{Dm, FakeDiscord, DM_CHANNEL_ID, OWNER_ID};
+use crate::support::mock_model_api::{MockModelApi, Reply};
+
+/// A background reminder due in `seconds`.
+pub fn reminder_in(seconds: i64, id: &str, body: &str) -> String {
+    let at = (chrono::Utc::now() + chrono::Duration::seconds(seconds))
+        .with_timezone(&chrono_tz::America::New_York)
+        .format("%Y-%m-%dT%H:%M:%S%:z");
+    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: true\nupdate-main-session: \"freely\"\n---\n{body}\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
+    let mock = MockModelApi::start(|req| {
+        let text = req.latest_user_text();
+        if text.contains("[fork-started]") && text.contains("background fork") {
+            Reply::Text("back in the water thread".into())
+        } else if !req.tool_results().is_empty() {
+            Reply::Text("pinged".into())
+        } else if text.contains("[reminder-bg:c0000001]") {
+            Reply::ToolUse {
+                name: "mcp__discord__ping_user".into(),
+                input: json!({"message": "did you drink water?"}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    home.write("reminders/water.md", &reminder_in(3, "c0000001", "ask about water"));
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let ping = fake
+        .wait_for("the [bg] ping", LIMIT, |f| {
+            f.bot_messages(DM_CHANNEL_ID)
+                .into_iter()
+                .find(|m| m.content == "[bg] did you drink water?")
+        })
+        .await;
+    // The message is recorded for replies before the reply comes.
+    fake.wait_for("the fork message record", LIMIT, |_| {
+        std::fs::read_to_string(home.state("fork_messages.json"))
+            .ok()
+            .filter(|s| s.contains(&ping.id.to_string()))
+    })
+    .await;
+    fake.send_dm_with(Dm {
+        author: OWNER_ID,
+        content: "yes, two glasses".into(),
+        attachments: Vec::new(),
+        reply_to: Some(ping.id),
+    })
+    .await;
+    fake.wait_for("the Forked Session embed", LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .any(|m| m.embeds.to_string().contains("Forked Session"))
+            .then_some(())
+    })
+    .await;
+    fake.wait_for("the fork's answer", LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .any(|m| m.content.contains("back in the water thread"))
+            .then_some(())
+    })
+    .await;
+    let resumed = mock
+        .agent_requests()
+        .into_iter()
+        .find(|r| r.latest_user_text().contains("yes, two glasses"))
+        .expect("the reply reached the model");
+    assert!(
+        resumed.latest_user_text().contains("[fork-started]"),
+        "opened as a fork"
+    );
+    assert!(
+        resumed.mentions("[reminder-bg:c0000001]") && resumed.mentions("did you drink water?"),
+        "the fork carries the background session's history"
+    );
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_button_on_a_background_embed_works_after_a_restart() {
+    let mock = MockModelApi::start(|req| {
+        let text = req.latest_user_text();
+        if text.contains("[fork-started]") && text.contains("draft a reply to Jo") {
+            Reply::Text("drafting the reply to Jo now".into())
+        } else if !req.tool_results().is_empty() {
+            Reply::Text("sent".into())
+        } else if text.contains("[reminder-bg:b0000001]") {
+            Reply::ToolUse {
+                name: "mcp__discord__discord_embed".into(),
+                input: json!({
+                    "title": "Inbox",
+                    "description": "2 emails need you",
+                    "buttons": [{"label": "Draft reply", "action": "agent:draft a reply to Jo"}]
+                }),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    home.write("reminders/inbox.md", &reminder_in(3, "b0000001", "check the inbox"));
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let embed = fake
+        .wait_for("the embed", LIMIT, |f| {
+            f.bot_messages(DM_CHANNEL_ID)
+                .into_iter()
+                .find(|m| m.embeds.to_string().contains("Inbox"))
+        })
+        .await;
+    let custom_id = embed.components[0]["components"][0]["custom_id"]
+        .as_str()
+        .expect("a button")
+        .to_owned();
+    assert!(custom_id.starts_with("act:agent:"), "{custom_id}");
+    assert!(bot.stop().await, "a clean exit on SIGTERM");
+    let goodbye = fake
+        .bot_messages(DM_CHANNEL_ID)
+        .iter()
+        .any(|m| m.content == "shutting down: terminated (SIGTERM)");
+    assert!(goodbye, "the owner was told why the bot went away");
+
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let click = fake.click_button(OWNER_ID, embed.id, &custom_id).await;
+    fake.wait_for("the click acknowledged", LIMIT, |f| {
+        (!f.interaction_responses(click).is_empty()).then_some(())
+    })
+    .await;
+    fake.wait_for("the button's prompt answered", LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .any(|m| m.content.contains("drafting the reply to Jo now"))
+            .then_some(())
+    })
+    .await;
+    assert!(bot.stop().await);
+}

@@ -1,0 +1,127 @@
+//! Slash commands through poise: `/ping-budget` and `/config` answer with the SPEC's wording;
+//! a stranger, or the owner outside DMs, is told "not authorized".
+
+use serde_json::{json, Value};
+
+use crate::bot::{Bot, Home, LIMIT};
+use crate::support::fake_discord::{FakeDiscord, OWNER_ID, STRANGER_ID};
+use crate::support::mock_model_api::{MockModelApi, Reply};
+
+/// The text of everything the bot answered to an interaction.
+fn answer_text(fake: &FakeDiscord, interaction: u64) -> Option<String> {
+    let texts: Vec<String> = fake
+        .interaction_responses(interaction)
+        .iter()
+        .filter_map(|body| {
+            body.get("data")
+                .and_then(|d| d.get("content"))
+                .or_else(|| body.get("content"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+async fn started() -> (MockModelApi, FakeDiscord, Home, Bot) {
+    let mock = MockModelApi::start(|_req| Reply::Text("ok".into()))
+        .await
+        .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    (mock, fake, home, bot)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ping_budget_shows_the_budget_and_sets_it() {
+    let (_mock, fake, _home, bot) = started().await;
+    let shown = fake.slash(OWNER_ID, "ping-budget", json!([])).await;
+    let text = fake
+        .wait_for("the budget", LIMIT, |f| answer_text(f, shown))
+        .await;
+    assert!(text.starts_with("budget: 5/5"), "{text}");
+    assert!(text.contains("used today: 0"), "{text}");
+    assert!(text.contains("critical bypasses: 0"), "{text}");
+
+    let set = fake
+        .slash(
+            OWNER_ID,
+            "ping-budget",
+            json!([{"name": "capacity", "type": 4, "value": 3}]),
+        )
+        .await;
+    let text = fake
+        .wait_for("the update", LIMIT, |f| answer_text(f, set))
+        .await;
+    assert!(text.starts_with("ping budget updated"), "{text}");
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_lists_every_key_with_defaults_and_validates_a_change() {
+    let (_mock, fake, home, bot) = started().await;
+    let all = fake.slash(OWNER_ID, "config", json!([])).await;
+    let text = fake
+        .wait_for("the settings", LIMIT, |f| answer_text(f, all))
+        .await;
+    for key in [
+        "model.main",
+        "model.fork",
+        "thinking.main",
+        "thinking.fork",
+        "bg_fork_timeout",
+        "fork_idle_timeout",
+        "permission_mode",
+        "auto_update",
+        "auto_update_interval",
+        "auto_update_hour",
+    ] {
+        assert!(text.contains(key), "{key} missing from {text}");
+    }
+    assert!(text.contains("bg_fork_timeout: 1800 (default)"), "{text}");
+
+    let bad = fake
+        .slash(
+            OWNER_ID,
+            "config",
+            json!([{"name": "key", "type": 3, "value": "bg_fork_timeout"},
+                   {"name": "value", "type": 3, "value": "soon"}]),
+        )
+        .await;
+    let refusal = fake.wait_for("the refusal", LIMIT, |f| answer_text(f, bad)).await;
+    assert!(
+        refusal.contains("bg_fork_timeout: \"soon\" is not allowed"),
+        "{refusal}"
+    );
+    let good = fake
+        .slash(
+            OWNER_ID,
+            "config",
+            json!([{"name": "key", "type": 3, "value": "bg_fork_timeout"},
+                   {"name": "value", "type": 3, "value": "900"}]),
+        )
+        .await;
+    let changed = fake.wait_for("the change", LIMIT, |f| answer_text(f, good)).await;
+    assert!(changed.contains("900"), "{changed}");
+    let stored = std::fs::read_to_string(home.state("config.json")).unwrap_or_default();
+    assert!(stored.contains("900"), "saved in state/config.json: {stored}");
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_from_a_stranger_or_outside_dms_are_not_authorized() {
+    let (_mock, fake, _home, bot) = started().await;
+    let stranger = fake.slash(STRANGER_ID, "ping-budget", json!([])).await;
+    let text = fake
+        .wait_for("the stranger's refusal", LIMIT, |f| answer_text(f, stranger))
+        .await;
+    assert_eq!(text, "not authorized");
+    let guild = fake.slash_in_guild(OWNER_ID, "clear", json!([])).await;
+    let text = fake
+        .wait_for("the guild refusal", LIMIT, |f| answer_text(f, guild))
+        .await;
+    assert_eq!(text, "not authorized");
+    assert!(bot.stop().await);
+}

@@ -1,0 +1,88 @@
+//! The bot's life on Discord: a gateway reconnect does not initialise twice, and startup
+//! failures a new user can fix (a bad token, the Message Content intent off, no owner) end the
+//! process with instructions.
+
+use std::time::Duration;
+
+use crate::bot::{greetings, Bot, Home, LIMIT};
+use crate::support::fake_discord::{FakeDiscord, Options, DM_CHANNEL_ID, OWNER_ID};
+use crate::support::mock_model_api::{MockModelApi, Reply};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_reconnect_does_not_rerun_initialisation() {
+    let mock = MockModelApi::start(|_req| Reply::Text("still here".into()))
+        .await
+        .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    fake.wait_for("commands registered", LIMIT, |f| {
+        (!f.command_overwrites().is_empty()).then_some(())
+    })
+    .await;
+    fake.invalidate_session().await;
+    fake.wait_for("a second READY", LIMIT, |f| (f.ready_count() >= 2).then_some(()))
+        .await;
+    fake.send_dm(OWNER_ID, "are you there?").await;
+    fake.wait_for("an answer after the reconnect", LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .any(|m| m.content.contains("still here"))
+            .then_some(())
+    })
+    .await;
+    assert_eq!(fake.identify_count(), 2, "identified again");
+    assert_eq!(fake.command_overwrites().len(), 1, "commands registered once");
+    assert_eq!(greetings(&fake), 1, "greeted once");
+    let opened_dm = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/users/@me/channels"))
+        .count();
+    assert_eq!(opened_dm, 1, "the DM channel opened once");
+    assert!(bot.stop().await);
+}
+
+async fn startup_failure(options: Options) -> (Option<i32>, String) {
+    let mock = MockModelApi::start(|_req| Reply::Text("hi".into()))
+        .await
+        .unwrap();
+    let fake = FakeDiscord::start_with(options).await;
+    let home = Home::new();
+    let bot = Bot::spawn(&home, &mock, &fake, &[]);
+    let (code, log) = bot.exit().await;
+    (code, log.join("\n"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_token_says_how_to_get_a_new_one() {
+    let (code, log) = startup_failure(Options {
+        reject_token: true,
+        ..Options::default()
+    })
+    .await;
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("Discord rejected DISCORD_TOKEN") && log.contains("Reset Token"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_message_content_intent_says_where_to_turn_it_on() {
+    let (code, log) = startup_failure(Options {
+        close_code_after_identify: Some(4014),
+        ..Options::default()
+    })
+    .await;
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("Message Content Intent"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_application_without_an_owner_is_refused() {
+    let (code, log) = startup_failure(Options {
+        no_owner: true,
+        ..Options::default()
+    })
+    .await;
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("no owner"), "{log}");
+}
