@@ -40,7 +40,7 @@ pub enum StartupError {
     NoOwner,
     /// Anything else between us and Discord.
     #[error("talking to Discord failed: {0}")]
-    Discord(#[source] serenity::Error),
+    Discord(#[source] Box<serenity::Error>),
 }
 
 impl From<serenity::Error> for StartupError {
@@ -57,7 +57,7 @@ impl From<serenity::Error> for StartupError {
             serenity::Error::Gateway(
                 GatewayError::DisallowedGatewayIntents | GatewayError::InvalidGatewayIntents,
             ) => StartupError::MissingIntent,
-            _ => StartupError::Discord(e),
+            _ => StartupError::Discord(Box::new(e)),
         }
     }
 }
