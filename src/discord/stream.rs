@@ -195,12 +195,12 @@ mod tests {
     #[test]
     fn growing_past_the_limit_finishes_the_current_message_and_starts_another() {
         let mut s = Stream::default();
-        s.push(&"a".repeat(1500));
+        s.push(&"a".repeat(1850));
         assert_eq!(s.flush()[0].target, Target::New);
         s.push(&format!(" {}", "b".repeat(1000)));
         let pieces = s.flush();
         assert_eq!(pieces[0].target, Target::Current);
-        assert_eq!(texts(&pieces), vec![1501, 1000]);
+        assert_eq!(texts(&pieces), vec![1851, 1000]);
         assert_eq!(pieces[1].target, Target::New);
         s.push("c");
         let next = s.flush();
