@@ -1,279 +1,21 @@
-//! The fake Discord against a minimal real serenity client (no poise, no ollim code): the
-//! client connects through `HttpBuilder::proxy`, gets READY, DMs, button clicks, slash
-//! commands and reactions, and what it does back shows up in the fake's records.
-
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
-
-use parking_lot::Mutex;
+//! The fake Discord proven against a minimal real serenity client: the client connects
+//! through `HttpBuilder::proxy`, gets READY, DMs, button clicks, slash commands and reactions,
+//! and what it does back shows up in the fake's records; bad tokens and disallowed intents
+//! fail `client.start()` as on Discord.
 
 use serde_json::json;
 use serenity::all::{
-    ChannelId, ClientBuilder, Command, CommandDataOptionValue, Context, CreateActionRow,
-    CreateButton, CreateCommand, CreateCommandOption, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    EditMessage, EventHandler, GatewayIntents, Http, HttpBuilder, Interaction, Message, MessageId,
-    Reaction, ReactionType, Ready, ShardManager,
+    ChannelId, Command, CommandOptionType, CreateActionRow, CreateButton, CreateCommand,
+    CreateCommandOption, CreateMessage, HttpBuilder, MessageId, ReactionType,
 };
-use serenity::async_trait;
-use serenity::model::event::GatewayEvent;
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 
+use crate::serenity_client::{
+    assert_serenity_reads_everything, capture_serenity_warnings, discord_code, Bot, Seen,
+    REIDENTIFY_WAIT, WAIT,
+};
 use crate::support::fake_discord::{
     Attachment, Dm, FakeDiscord, Options, BOT_ID, DM_CHANNEL_ID, GUILD_CHANNEL_ID, OWNER_ID,
 };
-
-const WAIT: Duration = Duration::from_secs(10);
-/// Re-identifying after op 9 takes serenity about 5-10 s.
-const REIDENTIFY_WAIT: Duration = Duration::from_secs(40);
-
-/// What the handler saw and did, reported to the test.
-#[derive(Debug)]
-enum Seen {
-    Ready,
-    Dm {
-        content: String,
-        attachment: Option<Vec<u8>>,
-        replied_to: Option<u64>,
-    },
-    Clicked {
-        custom_id: String,
-        second_ack_code: Option<isize>,
-    },
-    Slash {
-        name: String,
-        in_guild: bool,
-        capacity: Option<i64>,
-    },
-    Reaction {
-        user: u64,
-        emoji: String,
-    },
-    Failed(String),
-}
-
-struct Handler {
-    seen: mpsc::UnboundedSender<Seen>,
-}
-
-/// The Discord error code of a failed REST call.
-fn discord_code(err: &serenity::Error) -> Option<isize> {
-    match err {
-        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(resp)) => {
-            Some(resp.error.code)
-        }
-        _ => None,
-    }
-}
-
-#[async_trait]
-impl EventHandler for Handler {
-    async fn ready(&self, _ctx: Context, _ready: Ready) {
-        let _ = self.seen.send(Seen::Ready);
-    }
-
-    async fn message(&self, ctx: Context, msg: Message) {
-        if msg.author.bot {
-            return;
-        }
-        let attachment = match msg.attachments.first() {
-            Some(a) => a.download().await.ok(),
-            None => None,
-        };
-        let replied_to = msg.referenced_message.as_ref().map(|m| m.id.get());
-        let _ = self.seen.send(Seen::Dm {
-            content: msg.content.clone(),
-            attachment,
-            replied_to,
-        });
-        if let Some(text) = msg.content.strip_prefix("echo ") {
-            let result = async {
-                let mut reply = msg
-                    .channel_id
-                    .say(&ctx.http, format!("you said {text}"))
-                    .await?;
-                reply
-                    .edit(
-                        &ctx,
-                        EditMessage::new().content(format!("you said {text}!")),
-                    )
-                    .await
-            };
-            if let Err(e) = result.await {
-                let _ = self.seen.send(Seen::Failed(format!("reply/edit: {e:?}")));
-            }
-        }
-    }
-
-    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        match interaction {
-            Interaction::Component(c) => {
-                let answer = |text: &str| {
-                    CreateInteractionResponse::Message(
-                        CreateInteractionResponseMessage::new().content(text),
-                    )
-                };
-                if let Err(e) = c.create_response(&ctx.http, answer("clicked")).await {
-                    let _ = self
-                        .seen
-                        .send(Seen::Failed(format!("click response: {e:?}")));
-                }
-                let second = c.create_response(&ctx.http, answer("again")).await;
-                let _ = self.seen.send(Seen::Clicked {
-                    custom_id: c.data.custom_id.clone(),
-                    second_ack_code: second.err().as_ref().and_then(discord_code),
-                });
-            }
-            Interaction::Command(c) => {
-                let capacity = c.data.options.iter().find_map(|o| match o.value {
-                    CommandDataOptionValue::Integer(n) if o.name == "capacity" => Some(n),
-                    _ => None,
-                });
-                let result = if c.guild_id.is_some() {
-                    let ephemeral = CreateInteractionResponseMessage::new()
-                        .content("DMs only")
-                        .ephemeral(true);
-                    c.create_response(&ctx.http, CreateInteractionResponse::Message(ephemeral))
-                        .await
-                } else {
-                    let followup = CreateInteractionResponseFollowup::new().content("capacity set");
-                    match c.defer(&ctx.http).await {
-                        Ok(()) => c.create_followup(&ctx.http, followup).await.map(|_| ()),
-                        Err(e) => Err(e),
-                    }
-                };
-                if let Err(e) = result {
-                    let _ = self.seen.send(Seen::Failed(format!("slash: {e:?}")));
-                }
-                let _ = self.seen.send(Seen::Slash {
-                    name: c.data.name.clone(),
-                    in_guild: c.guild_id.is_some(),
-                    capacity,
-                });
-            }
-            _ => {}
-        }
-    }
-
-    async fn reaction_add(&self, _ctx: Context, reaction: Reaction) {
-        let _ = self.seen.send(Seen::Reaction {
-            user: reaction.user_id.map_or(0, |u| u.get()),
-            emoji: reaction.emoji.to_string(),
-        });
-    }
-}
-
-/// A running serenity client wired to the fake.
-struct Bot {
-    http: Arc<Http>,
-    seen: mpsc::UnboundedReceiver<Seen>,
-    shards: Arc<ShardManager>,
-    task: JoinHandle<serenity::Result<()>>,
-}
-
-impl Bot {
-    async fn start(fake: &FakeDiscord) -> Bot {
-        let (tx, seen) = mpsc::unbounded_channel();
-        let http = HttpBuilder::new("fake-token")
-            .proxy(fake.base_url())
-            .ratelimiter_disabled(true)
-            .build();
-        let intents = GatewayIntents::DIRECT_MESSAGES
-            | GatewayIntents::DIRECT_MESSAGE_REACTIONS
-            | GatewayIntents::MESSAGE_CONTENT;
-        let mut client = ClientBuilder::new_with_http(http, intents)
-            .event_handler(Handler { seen: tx })
-            .await
-            .expect("build the serenity client");
-        let http = Arc::clone(&client.http);
-        let shards = Arc::clone(&client.shard_manager);
-        let task = tokio::spawn(async move { client.start().await });
-        Bot {
-            http,
-            seen,
-            shards,
-            task,
-        }
-    }
-
-    /// The next report that `pick` accepts (others are skipped); a `Failed` report fails.
-    async fn expect<T>(&mut self, what: &str, mut pick: impl FnMut(Seen) -> Option<T>) -> T {
-        self.expect_within(what, WAIT, &mut pick).await
-    }
-
-    async fn expect_within<T>(
-        &mut self,
-        what: &str,
-        wait: Duration,
-        mut pick: impl FnMut(Seen) -> Option<T>,
-    ) -> T {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            let next = tokio::time::timeout_at(deadline, self.seen.recv()).await;
-            match next {
-                Ok(Some(Seen::Failed(why))) => panic!("the serenity handler failed: {why}"),
-                Ok(Some(seen)) => {
-                    if let Some(v) = pick(seen) {
-                        return v;
-                    }
-                }
-                Ok(None) => panic!("the handler went away while waiting for {what}"),
-                Err(_) => panic!("timed out waiting for {what}"),
-            }
-        }
-    }
-
-    async fn stop(self) {
-        self.shards.shutdown_all().await;
-        self.task.abort();
-    }
-}
-
-/// serenity's warnings, written to a buffer (each test runs in its own process under nextest;
-/// under `cargo test` the first test to ask installs the subscriber and the others share it).
-fn capture_serenity_warnings() -> Arc<Mutex<Vec<u8>>> {
-    static BUFFER: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
-    let buffer = BUFFER.get_or_init(|| Arc::new(Mutex::new(Vec::new())));
-    let sink = Arc::clone(buffer);
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter("serenity=warn")
-        .with_ansi(false)
-        .with_writer(move || SharedWriter(Arc::clone(&sink)))
-        .try_init();
-    Arc::clone(buffer)
-}
-
-struct SharedWriter(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for SharedWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Every gateway frame the fake sent reads as a serenity `GatewayEvent`, and serenity warned
-/// about no frame it could not read and no unexpected success status.
-fn assert_serenity_reads_everything(fake: &FakeDiscord, warnings: &Mutex<Vec<u8>>) {
-    for frame in fake.gateway_frames() {
-        if let Err(e) = serde_json::from_value::<GatewayEvent>(frame.clone()) {
-            panic!("serenity cannot read {frame}: {e}");
-        }
-    }
-    let log = String::from_utf8_lossy(&warnings.lock()).into_owned();
-    for bad in [
-        "Err deserializing",
-        "Mismatched successful response",
-        "Sequence off",
-    ] {
-        assert!(!log.contains(bad), "serenity warned: {log}");
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serenity_client_meets_the_fake() {
@@ -418,14 +160,18 @@ async fn serenity_client_meets_the_fake() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slash_commands_attachments_and_replies() {
     let warnings = capture_serenity_warnings();
-    let fake = FakeDiscord::start().await;
+    let fake = FakeDiscord::start_with(Options {
+        heartbeat_interval_ms: 200,
+        ..Options::default()
+    })
+    .await;
     let mut bot = Bot::start(&fake).await;
     bot.expect("READY", |s| matches!(s, Seen::Ready).then_some(()))
         .await;
     let command = CreateCommand::new("capacity")
         .description("Set the ping budget")
         .add_option(CreateCommandOption::new(
-            serenity::all::CommandOptionType::Integer,
+            CommandOptionType::Integer,
             "capacity",
             "How many",
         ));
@@ -517,6 +263,17 @@ async fn slash_commands_attachments_and_replies() {
         .await;
     assert_eq!(bytes.as_deref(), Some(&b"hello file"[..]));
     assert_eq!(replied_to, Some(first));
+
+    // The short interval from HELLO makes serenity heartbeat, and every beat is acknowledged.
+    fake.wait_for("two heartbeats", WAIT, |f| {
+        (f.heartbeat_count() >= 2).then_some(())
+    })
+    .await;
+    assert_eq!(
+        fake.ready_count(),
+        1,
+        "acknowledged heartbeats keep the session"
+    );
     bot.stop().await;
     assert_serenity_reads_everything(&fake, &warnings);
 }

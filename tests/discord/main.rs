@@ -6,3 +6,4 @@
 mod support;
 
 mod fake_smoke;
+mod serenity_client;

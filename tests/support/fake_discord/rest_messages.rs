@@ -7,7 +7,10 @@ use serde_json::{json, Value};
 use super::multipart::File;
 use super::objects::{self, is_snowflake, sf};
 use super::rest::{empty_message, fail, ok, Reply};
-use super::state::{self, NewMessage, State, EPHEMERAL, SUPPRESS_EMBEDS};
+use std::time::Instant;
+
+use super::state::{self, NewMessage, State, EPHEMERAL, LOADING, SUPPRESS_EMBEDS};
+use super::Edit;
 use super::BOT_ID;
 
 type Routed = Result<Reply, Reply>;
@@ -251,10 +254,42 @@ pub fn create(state: &mut State, cid: u64, body: &Value, files: Vec<File>) -> Ro
         .map_or_else(|| fail(404, 10008, "Unknown Message"), ok))
 }
 
+/// Applies content/embeds/components/flags from an edit body and records the edit.
+pub fn apply_edit(state: &mut State, id: u64, body: &Value) {
+    let Some(m) = state.messages.get_mut(&id) else {
+        return;
+    };
+    if let Some(content) = body.get("content") {
+        m.content = content.as_str().unwrap_or("").to_owned();
+    }
+    if let Some(embeds) = body.get("embeds") {
+        m.embeds = normalize_embeds(embeds);
+    }
+    if let Some(components) = body.get("components") {
+        m.components = state::components_or_empty(components);
+    }
+    if let Some(attachments) = body.get("attachments").and_then(Value::as_array) {
+        let keep: Vec<&Value> = attachments.iter().map(|a| &a["id"]).collect();
+        m.attachments.retain(|a| keep.contains(&&a["id"]));
+    }
+    if let Some(flags) = body.get("flags").and_then(Value::as_u64) {
+        m.flags = (m.flags & (EPHEMERAL | LOADING)) | (flags & SUPPRESS_EMBEDS);
+    }
+    m.flags &= !LOADING;
+    m.edited_timestamp = Some(objects::now_timestamp());
+    m.edits.push(Edit {
+        at: Instant::now(),
+        content: body
+            .get("content")
+            .map(|c| c.as_str().unwrap_or("").to_owned()),
+        body: body.clone(),
+    });
+}
+
 /// Applies an edit to a bot message and echoes MESSAGE_UPDATE; shared with webhook edits.
 pub fn apply_bot_edit(state: &mut State, mid: u64, body: &Value) -> Routed {
     check_body(body)?;
-    state.apply_edit(mid, body);
+    apply_edit(state, mid, body);
     let json = state.message_json(mid).unwrap_or(Value::Null);
     if state
         .messages
@@ -323,17 +358,21 @@ pub fn reaction(
     if !valid_emoji(emoji) {
         return Err(fail(400, 10014, "Unknown Emoji"));
     }
-    if who != "@me" {
-        if add {
-            return Err(super::rest::not_found());
-        }
-        if state.guild_of(cid).is_none() {
-            return Err(fail(403, 50003, "Cannot execute action on a DM channel"));
-        }
-    }
     let Some(m) = state.messages.get_mut(&mid) else {
         return Err(fail(404, 10008, "Unknown Message"));
     };
+    if who != "@me" {
+        let user = super::rest::snowflake(who)?;
+        if add {
+            return Err(super::rest::not_found());
+        }
+        if m.channel_id != super::GUILD_CHANNEL_ID {
+            return Err(fail(403, 50003, "Cannot execute action on a DM channel"));
+        }
+        m.user_reactions
+            .retain(|(u, e)| !(*u == user && e == emoji));
+        return Ok(Reply::Empty(204));
+    }
     let had = m.reactions_by_bot.iter().any(|e| e == emoji);
     match (add, had) {
         (true, false) => m.reactions_by_bot.push(emoji.to_owned()),

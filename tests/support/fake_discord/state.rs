@@ -322,38 +322,6 @@ impl State {
         });
         any.and_then(|c| c["id"].as_str()?.parse().ok())
     }
-
-    /// Applies content/embeds/components/flags from an edit body and records the edit.
-    pub fn apply_edit(&mut self, id: u64, body: &Value) {
-        let Some(m) = self.messages.get_mut(&id) else {
-            return;
-        };
-        if let Some(content) = body.get("content") {
-            m.content = content.as_str().unwrap_or("").to_owned();
-        }
-        if let Some(embeds) = body.get("embeds") {
-            m.embeds = super::rest_messages::normalize_embeds(embeds);
-        }
-        if let Some(components) = body.get("components") {
-            m.components = components_or_empty(components);
-        }
-        if let Some(attachments) = body.get("attachments").and_then(Value::as_array) {
-            let keep: Vec<&Value> = attachments.iter().map(|a| &a["id"]).collect();
-            m.attachments.retain(|a| keep.contains(&&a["id"]));
-        }
-        if let Some(flags) = body.get("flags").and_then(Value::as_u64) {
-            m.flags = (m.flags & (EPHEMERAL | LOADING)) | (flags & SUPPRESS_EMBEDS);
-        }
-        m.flags &= !LOADING;
-        m.edited_timestamp = Some(objects::now_timestamp());
-        m.edits.push(Edit {
-            at: Instant::now(),
-            content: body
-                .get("content")
-                .map(|c| c.as_str().unwrap_or("").to_owned()),
-            body: body.clone(),
-        });
-    }
 }
 
 /// Message flag: only the invoking user sees it.
