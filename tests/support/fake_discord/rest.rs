@@ -205,7 +205,7 @@ fn api(
             ok(objects::application_info(!state.opts.no_owner))
         }
         ("GET", ["users", "@me"]) => ok(objects::current_user()),
-        ("GET", ["users", id]) => user(snowflake(id)?),
+        ("GET", ["users", id]) => user(state, snowflake(id)?),
         ("POST", ["users", "@me", "channels"]) => open_dm(state, body)?,
         ("GET", ["channels", cid]) => {
             let cid = snowflake(cid)?;
@@ -255,9 +255,10 @@ fn api(
     })
 }
 
-/// `GET /users/{id}`: the users the fake knows.
-fn user(id: u64) -> Reply {
-    if [OWNER_ID, STRANGER_ID, super::BOT_ID].contains(&id) {
+/// `GET /users/{id}`: the fixed users and anyone with a DM channel.
+fn user(state: &State, id: u64) -> Reply {
+    let has_dm = state.channels.values().any(|c| c.recipient == Some(id));
+    if has_dm || [OWNER_ID, STRANGER_ID, super::BOT_ID].contains(&id) {
         ok(objects::user(id))
     } else {
         fail(404, 10013, "Unknown User")
