@@ -1,4 +1,5 @@
 //! Fakes shared by the integration test binaries, each named for what it fakes.
 
 pub mod claude_cli;
+pub mod fake_discord;
 pub mod mock_model_api;
