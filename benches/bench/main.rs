@@ -3,6 +3,7 @@
 
 mod actors;
 mod conversation;
+mod discord;
 mod forks;
 mod webhooks;
 
@@ -47,6 +48,9 @@ fn main() {
         }
         if wanted("webhooks") {
             webhooks::bench_webhooks().await;
+        }
+        if wanted("discord") {
+            discord::bench_discord().await;
         }
     });
 }

@@ -30,7 +30,11 @@ async fn in_default_mode_an_approval_reaction_lets_the_tool_run() {
     let bot = Bot::start(&home, &mock, &fake).await;
     // Choices are sent by index: dontAsk, default, acceptEdits, bypassPermissions.
     let set = fake
-        .slash(OWNER_ID, "permissions", json!([{"name": "mode", "type": 4, "value": 1}]))
+        .slash(
+            OWNER_ID,
+            "permissions",
+            json!([{"name": "mode", "type": 4, "value": 1}]),
+        )
         .await;
     fake.wait_for("the mode switched", LIMIT, |f| {
         f.interaction_responses(set)
@@ -42,9 +46,9 @@ async fn in_default_mode_an_approval_reaction_lets_the_tool_run() {
     fake.send_dm(OWNER_ID, "make the marker").await;
     let prompt = fake
         .wait_for("the approval prompt with its reactions", LIMIT, |f| {
-            f.bot_messages(DM_CHANNEL_ID)
-                .into_iter()
-                .find(|m| m.content.contains("permission needed") && f.reactions_by_bot(m.id).len() == 3)
+            f.bot_messages(DM_CHANNEL_ID).into_iter().find(|m| {
+                m.content.contains("permission needed") && f.reactions_by_bot(m.id).len() == 3
+            })
         })
         .await;
     assert!(prompt.content.contains("Bash(touch"), "{}", prompt.content);

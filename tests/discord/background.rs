@@ -37,7 +37,10 @@ async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
     .unwrap();
     let fake = FakeDiscord::start().await;
     let home = Home::new();
-    home.write("reminders/water.md", &reminder_in(3, "c0000001", "ask about water"));
+    home.write(
+        "reminders/water.md",
+        &reminder_in(3, "c0000001", "ask about water"),
+    );
     let bot = Bot::start(&home, &mock, &fake).await;
     let ping = fake
         .wait_for("the [bg] ping", LIMIT, |f| {
@@ -83,9 +86,10 @@ async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
         resumed.latest_user_text().contains("[fork-started]"),
         "opened as a fork"
     );
+    let history = serde_json::to_string(resumed.messages()).unwrap_or_default();
     assert!(
-        resumed.mentions("[reminder-bg:c0000001]") && resumed.mentions("did you drink water?"),
-        "the fork carries the background session's history"
+        resumed.mentions("[reminder-bg:c0000001]") && history.contains("did you drink water?"),
+        "the fork carries the background session's history (its prompt and its ping): {history}"
     );
     assert!(bot.stop().await);
 }
@@ -115,7 +119,10 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
     .unwrap();
     let fake = FakeDiscord::start().await;
     let home = Home::new();
-    home.write("reminders/inbox.md", &reminder_in(3, "b0000001", "check the inbox"));
+    home.write(
+        "reminders/inbox.md",
+        &reminder_in(3, "b0000001", "check the inbox"),
+    );
     let bot = Bot::start(&home, &mock, &fake).await;
     let embed = fake
         .wait_for("the embed", LIMIT, |f| {

@@ -63,8 +63,10 @@ impl Bot {
     pub async fn start(home: &Home, mock: &MockModelApi, fake: &FakeDiscord) -> Bot {
         let bot = Self::spawn(home, mock, fake, &[]);
         let greeted = greetings(fake);
-        fake.wait_for("the greeting", LIMIT, |f| (greetings(f) > greeted).then_some(()))
-            .await;
+        fake.wait_for("the greeting", LIMIT, |f| {
+            (greetings(f) > greeted).then_some(())
+        })
+        .await;
         bot
     }
 
@@ -98,8 +100,14 @@ impl Bot {
         let mut child = cmd.spawn().expect("start ollim-bot");
         let log = Arc::new(Mutex::new(Vec::new()));
         for stream in [
-            child.stdout.take().map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
-            child.stderr.take().map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+            child
+                .stdout
+                .take()
+                .map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+            child
+                .stderr
+                .take()
+                .map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
         ]
         .into_iter()
         .flatten()
@@ -151,6 +159,9 @@ impl Bot {
 pub fn greetings(fake: &FakeDiscord) -> usize {
     fake.bot_messages(DM_CHANNEL_ID)
         .iter()
-        .filter(|m| m.content.starts_with("hi! i'm your assistant") || m.content.starts_with("hey, i'm back"))
+        .filter(|m| {
+            m.content.starts_with("hi! i'm your assistant")
+                || m.content.starts_with("hey, i'm back")
+        })
         .count()
 }

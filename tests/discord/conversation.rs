@@ -4,7 +4,9 @@
 use std::time::Duration;
 
 use crate::bot::{Bot, Home, LIMIT};
-use crate::support::fake_discord::{FakeDiscord, DM_CHANNEL_ID, OWNER_ID, STRANGER_DM_CHANNEL_ID, STRANGER_ID};
+use crate::support::fake_discord::{
+    FakeDiscord, DM_CHANNEL_ID, OWNER_ID, STRANGER_DM_CHANNEL_ID, STRANGER_ID,
+};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 const EYES_PATH: &str = "/reactions/%F0%9F%91%80/@me";
@@ -39,9 +41,10 @@ async fn an_owners_dm_gets_eyes_and_a_streamed_reply_of_one_create_and_throttled
                 .find(|m| !m.deleted && m.content.trim_end() == whole.trim_end())
         })
         .await;
-    let eyes_added = fake.requests().iter().any(|r| {
-        r.method == "PUT" && r.path.contains(&format!("/messages/{asked}{EYES_PATH}"))
-    });
+    let eyes_added = fake
+        .requests()
+        .iter()
+        .any(|r| r.method == "PUT" && r.path.contains(&format!("/messages/{asked}{EYES_PATH}")));
     assert!(eyes_added, "the owner's message got 👀");
     // Streamed: created once, then edited as text arrived, never faster than every 0.5 s.
     assert!(
@@ -69,7 +72,9 @@ async fn an_owners_dm_gets_eyes_and_a_streamed_reply_of_one_create_and_throttled
     fake.wait_for("the 👀 removed", LIMIT, |f| {
         f.requests()
             .iter()
-            .any(|r| r.method == "DELETE" && r.path.contains(&format!("/messages/{asked}{EYES_PATH}")))
+            .any(|r| {
+                r.method == "DELETE" && r.path.contains(&format!("/messages/{asked}{EYES_PATH}"))
+            })
             .then_some(())
     })
     .await;
@@ -111,7 +116,10 @@ async fn a_reply_over_2000_characters_is_split_at_a_newline_near_the_end() {
         })
         .await;
     assert_eq!(parts.len(), 2, "two messages");
-    assert_eq!(parts[0], first, "the first ends at the newline in its last 200 chars");
+    assert_eq!(
+        parts[0], first,
+        "the first ends at the newline in its last 200 chars"
+    );
     assert_eq!(parts[1], second);
     assert!(bot.stop().await);
 }
@@ -134,10 +142,16 @@ async fn a_strangers_dm_is_ignored() {
             .then_some(())
     })
     .await;
-    assert!(fake.bot_messages(STRANGER_DM_CHANNEL_ID).is_empty(), "nothing sent to the stranger");
+    assert!(
+        fake.bot_messages(STRANGER_DM_CHANNEL_ID).is_empty(),
+        "nothing sent to the stranger"
+    );
     assert!(
         fake.reactions_by_bot(asked).is_empty()
-            && !fake.requests().iter().any(|r| r.path.contains(&format!("/messages/{asked}/"))),
+            && !fake
+                .requests()
+                .iter()
+                .any(|r| r.path.contains(&format!("/messages/{asked}/"))),
         "no reaction on the stranger's message"
     );
     let asked_model = mock

@@ -2,8 +2,6 @@
 //! failures a new user can fix (a bad token, the Message Content intent off, no owner) end the
 //! process with instructions.
 
-use std::time::Duration;
-
 use crate::bot::{greetings, Bot, Home, LIMIT};
 use crate::support::fake_discord::{FakeDiscord, Options, DM_CHANNEL_ID, OWNER_ID};
 use crate::support::mock_model_api::{MockModelApi, Reply};
@@ -21,8 +19,10 @@ async fn a_gateway_reconnect_does_not_rerun_initialisation() {
     })
     .await;
     fake.invalidate_session().await;
-    fake.wait_for("a second READY", LIMIT, |f| (f.ready_count() >= 2).then_some(()))
-        .await;
+    fake.wait_for("a second READY", LIMIT, |f| {
+        (f.ready_count() >= 2).then_some(())
+    })
+    .await;
     fake.send_dm(OWNER_ID, "are you there?").await;
     fake.wait_for("an answer after the reconnect", LIMIT, |f| {
         f.bot_messages(DM_CHANNEL_ID)
@@ -32,7 +32,11 @@ async fn a_gateway_reconnect_does_not_rerun_initialisation() {
     })
     .await;
     assert_eq!(fake.identify_count(), 2, "identified again");
-    assert_eq!(fake.command_overwrites().len(), 1, "commands registered once");
+    assert_eq!(
+        fake.command_overwrites().len(),
+        1,
+        "commands registered once"
+    );
     assert_eq!(greetings(&fake), 1, "greeted once");
     let opened_dm = fake
         .requests()
@@ -62,7 +66,10 @@ async fn an_invalid_token_says_how_to_get_a_new_one() {
     })
     .await;
     assert_eq!(code, Some(1), "{log}");
-    assert!(log.contains("Discord rejected DISCORD_TOKEN") && log.contains("Reset Token"), "{log}");
+    assert!(
+        log.contains("Discord rejected DISCORD_TOKEN") && log.contains("Reset Token"),
+        "{log}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

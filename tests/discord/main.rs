@@ -1,9 +1,20 @@
-//! Tier 3 groundwork: the fake Discord (`tests/support/fake_discord`) proven against a real
-//! serenity client, before the bot itself is tested against it.
+//! Tier 3, the Discord surface end to end: the `ollim-bot` binary's real serenity/poise client
+//! against a fake Discord on 127.0.0.1 (REST through `OLLIM_DISCORD_PROXY`, a `ws://` gateway),
+//! with the real `claude` CLI talking to the mock Messages API. `fake_smoke` first proves the fake
+//! itself with a bare serenity client.
+//!
+//! Needs the binary (`make claude`, or `OLLIM_CLAUDE_BIN`); a missing binary fails with
+//! instructions, never a skip.
 
 #[allow(dead_code)]
 #[path = "../support/mod.rs"]
 mod support;
 
+mod approvals;
+mod background;
+mod bot;
+mod commands;
+mod conversation;
 mod fake_smoke;
+mod lifecycle;
 mod serenity_client;
