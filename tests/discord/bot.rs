@@ -123,6 +123,11 @@ impl Bot {
         Bot { child, log }
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("the bot is running")
+    }
+
     /// Everything the bot has logged so far.
     pub fn log(&self) -> Vec<String> {
         self.log.lock().clone()

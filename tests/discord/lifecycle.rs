@@ -93,3 +93,38 @@ async fn an_application_without_an_owner_is_refused() {
     assert_eq!(code, Some(1), "{log}");
     assert!(log.contains("no owner"), "{log}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_runs_the_binary_again_in_the_same_process() {
+    let mock = MockModelApi::start(|_req| Reply::Text("ok".into()))
+        .await
+        .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let pid = bot.pid();
+    let asked = fake.slash(OWNER_ID, "restart", serde_json::json!([])).await;
+    fake.wait_for("the restart answered", LIMIT, |f| {
+        f.interaction_responses(asked)
+            .iter()
+            .any(|b| b.to_string().contains("restarting..."))
+            .then_some(())
+    })
+    .await;
+    fake.wait_for("a second greeting", LIMIT, |f| {
+        (greetings(f) >= 2).then_some(())
+    })
+    .await;
+    let goodbye = fake
+        .bot_messages(DM_CHANNEL_ID)
+        .iter()
+        .any(|m| m.content == "shutting down: restart requested");
+    assert!(goodbye, "the owner was told");
+    assert_eq!(fake.identify_count(), 2, "a new gateway session");
+    assert_eq!(bot.pid(), pid, "the same process, re-executed");
+    assert!(
+        std::fs::read_to_string(home.state("bot.pid")).is_ok_and(|p| p.trim() == pid.to_string()),
+        "the pid file names the running bot"
+    );
+    assert!(bot.stop().await);
+}

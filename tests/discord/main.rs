@@ -17,4 +17,5 @@ mod commands;
 mod conversation;
 mod fake_smoke;
 mod lifecycle;
+mod messages;
 mod serenity_client;
