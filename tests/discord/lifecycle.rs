@@ -128,3 +128,40 @@ async fn restart_runs_the_binary_again_in_the_same_process() {
     );
     assert!(bot.stop().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn update_is_refused_while_an_answer_is_being_written() {
+    let mock = MockModelApi::start(|req| {
+        if req.latest_user_text().contains("long story") {
+            Reply::SlowText {
+                chunks: (0..20).map(|i| format!("line {i}\n")).collect(),
+                delay: std::time::Duration::from_millis(300),
+            }
+        } else {
+            Reply::Text("ok".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    fake.send_dm(OWNER_ID, "tell me a long story").await;
+    fake.wait_for("the answer streaming", LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .any(|m| m.content.starts_with("line 0"))
+            .then_some(())
+    })
+    .await;
+    let asked = fake.slash(OWNER_ID, "update", serde_json::json!([])).await;
+    fake.wait_for("the refusal", LIMIT, |f| {
+        f.interaction_responses(asked)
+            .iter()
+            .any(|b| b.to_string().contains("busy answering"))
+            .then_some(())
+    })
+    .await;
+    assert_eq!(fake.identify_count(), 1, "no restart");
+    assert!(bot.stop().await);
+}

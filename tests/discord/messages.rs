@@ -142,3 +142,28 @@ async fn a_denied_tool_is_shown_struck_through_in_the_reply() {
     );
     assert!(bot.stop().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_answer_says_no_response() {
+    let mock = MockModelApi::start(|req| {
+        if req.latest_user_text().contains("say nothing") {
+            Reply::Text(String::new())
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    fake.send_dm(OWNER_ID, "say nothing").await;
+    fake.wait_for("the empty-answer line", LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .any(|m| !m.deleted && m.content == "no response — try again.")
+            .then_some(())
+    })
+    .await;
+    assert!(bot.stop().await);
+}
