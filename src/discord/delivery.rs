@@ -5,9 +5,6 @@
 //! text arrives; tool labels kept in the reply as `-# *Write(x)*` lines, denied ones struck
 //! through; "no response — try again." for an empty answer.
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use ollim_actors::main_session::turn::EMPTY_REPLY;
 use ollim_actors::permissions::{
     expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
@@ -15,19 +12,15 @@ use ollim_actors::permissions::{
 use ollim_actors::sessions::{ForkMessages, MainSessionFile};
 use ollim_actors::surface::SurfaceEvent;
 use serenity::all::{ChannelId, CreateMessage, EditMessage, Http, MessageId, ReactionType};
+use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use super::answer::{Answer, StatusLine};
 use super::approvals::Approvals;
 use super::render;
-use super::stream::{Stream, Target};
+use super::stream::Target;
 
-/// Delay before an answer's first text is shown, so it opens with more than a word.
-pub const FIRST_FLUSH: Duration = Duration::from_millis(200);
-/// The shortest gap between two edits of one message.
-pub const EDIT_INTERVAL: Duration = Duration::from_millis(500);
-/// How often the status line's timer moves.
-const STATUS_TICK: Duration = Duration::from_secs(1);
 /// The acknowledgement reaction.
 pub const ACK_EMOJI: &str = "\u{1F440}";
 
@@ -44,71 +37,6 @@ pub enum Job {
     },
     /// A plain line; the sender learns when it is out.
     Post(String, oneshot::Sender<()>),
-}
-
-/// The transient status line.
-struct StatusLine {
-    message: Option<MessageId>,
-    label: String,
-    since: Instant,
-    last_edit: Instant,
-}
-
-impl StatusLine {
-    fn text(&self, now: Instant) -> String {
-        let label = if self.label.ends_with("...") {
-            self.label.clone()
-        } else {
-            format!("{}...", self.label)
-        };
-        let secs = now.saturating_duration_since(self.since).as_secs();
-        if secs == 0 {
-            format!("-# *{label}*")
-        } else {
-            format!("-# *{label} ({secs}s)*")
-        }
-    }
-}
-
-/// One answer in progress.
-#[derive(Default)]
-struct Answer {
-    stream: Stream,
-    current: Option<MessageId>,
-    started: Option<Instant>,
-    last_flush: Option<Instant>,
-    status: Option<StatusLine>,
-    /// Tool labels shown in the status line, written into the reply when text resumes.
-    labels: Vec<String>,
-}
-
-impl Answer {
-    fn flush_due(&self) -> Option<Instant> {
-        if !self.stream.is_stale() {
-            return None;
-        }
-        Some(match self.last_flush {
-            Some(t) => t + EDIT_INTERVAL,
-            None => self.started.unwrap_or_else(Instant::now) + FIRST_FLUSH,
-        })
-    }
-
-    fn tick_due(&self) -> Option<Instant> {
-        let s = self.status.as_ref()?;
-        s.message?;
-        Some(s.last_edit + STATUS_TICK)
-    }
-
-    fn take_labels(&mut self) {
-        for label in std::mem::take(&mut self.labels) {
-            let line = if label.starts_with("~~") {
-                format!("\n-# {label}\n")
-            } else {
-                format!("\n-# *{label}*\n")
-            };
-            self.stream.push(&line);
-        }
-    }
 }
 
 /// The task's state.

@@ -7,6 +7,7 @@
 //! | [`ready`] | the one-time initialisation on the first READY |
 //! | [`inbound`] | DMs, approval reactions and button clicks from Discord |
 //! | [`outbox`] / [`delivery`] | everything posted in the DM channel, in order; streaming with throttled edits |
+//! | [`answer`] | one answer in progress: text, status line, tool labels, the edit throttle |
 //! | [`stream`] | an answer's text split into 2,000-character messages |
 //! | [`render`] | embeds, buttons, the fork embeds |
 //! | [`approvals`] | approval prompts waiting for a reaction |
@@ -16,6 +17,7 @@
 //! by poise's setup (actors can only be started from here), and leaves on SIGINT/SIGTERM, an actor
 //! failure, `/restart` or `/update`, telling the owner "shutting down: <reason>" first.
 
+mod answer;
 mod approvals;
 mod attachments;
 mod commands;
