@@ -13,12 +13,16 @@ use ollim_actors::brain::ClaudeLauncher;
 use ollim_actors::clock::SystemClock;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::jobs::{store, Reminder, Routine};
-use ollim_actors::main_session::MainSessionConfig;
+use ollim_actors::main_session::{MainSession, MainSessionConfig};
+use ollim_actors::permissions::ApprovalRequest;
 use ollim_actors::runtime_config::ConfigStore;
 use ollim_actors::settings::{Settings, SurfaceKind};
 use ollim_actors::state_file;
 use ollim_actors::subagents;
+use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::surface::SurfaceEvent;
 use ollim_actors::system_prompt::{self, Names};
+use ollim_actors::webhook_server::{self, BotParts};
 
 /// Which surface to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,4 +194,70 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         SurfaceKind::Discord => crate::discord::run(settings, main),
         SurfaceKind::Console => crate::console::run(settings, main),
     }
+}
+
+/// The actors a surface runs on, once started.
+pub struct StartedActors {
+    /// The supervisor.
+    pub supervisor: actix::Addr<Supervisor>,
+    /// The children's addresses.
+    pub handles: Handles,
+    /// The conversation.
+    pub main: actix::Addr<MainSession>,
+    /// The webhook server, when configured and it could bind.
+    pub hooks: Option<actix_web::dev::ServerHandle>,
+}
+
+/// Starts the supervisor (and so the conversation, which greets the user through `surface`) and
+/// the webhook server beside it. Must run inside the actix system.
+pub async fn start_actors(
+    settings: &Settings,
+    mut main: MainSessionConfig,
+    surface: actix::Recipient<SurfaceEvent>,
+    approvals: actix::Recipient<ApprovalRequest>,
+) -> anyhow::Result<StartedActors> {
+    main.approvals = Some(approvals);
+    let (binary, cli_env) = (main.binary.clone(), main.cli_env.clone());
+    let supervisor = Supervisor::start(
+        SupervisorConfig {
+            data_dir: settings.data_dir.clone(),
+            tz: settings.tz,
+            clock: SystemClock::shared(),
+            watch_jobs: true,
+        },
+        JobSink::Conversation {
+            main: Box::new(main),
+            surface,
+        },
+    );
+    let handles = supervisor
+        .send(GetHandles)
+        .await
+        .context("the supervisor did not answer")?;
+    let Some(main) = handles.main_session.clone() else {
+        bail!("the supervisor started no main session");
+    };
+    let hooks = match &settings.webhook {
+        Some(hook) => {
+            let parts = BotParts {
+                data_dir: &settings.data_dir,
+                tz: settings.tz,
+                clock: SystemClock::shared(),
+                handles: &handles,
+                binary,
+                cli_env,
+            };
+            webhook_server::start_for_bot(hook, parts).unwrap_or_else(|e| {
+                tracing::error!(port = hook.port, cause = %e, "webhook server failed to start");
+                None
+            })
+        }
+        None => None,
+    };
+    Ok(StartedActors {
+        supervisor,
+        handles,
+        main,
+        hooks,
+    })
 }

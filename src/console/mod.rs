@@ -14,62 +14,35 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use anyhow::Context as _;
-use ollim_actors::clock::SystemClock;
 use ollim_actors::main_session::{MainSessionConfig, Say};
 use ollim_actors::scheduler::IsBusy;
 use ollim_actors::settings::Settings;
-use ollim_actors::supervisor::{GetHandles, JobSink, Shutdown, Supervisor, SupervisorConfig};
-use ollim_actors::webhook_server::{self, BotParts};
+use ollim_actors::supervisor::Shutdown;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use render::ConsoleOut;
 
 /// Runs the bot on the console until end of input or a signal.
-pub fn run(settings: Settings, mut main: MainSessionConfig) -> anyhow::Result<()> {
+pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
     let system = actix::System::new();
     system.block_on(async move {
         let renderer = ConsoleOut::default();
         let approval = Arc::clone(&renderer.approval);
         let buttons = Arc::clone(&renderer.buttons);
         let out = renderer.start();
-        main.approvals = Some(out.clone().recipient());
-        let (binary, cli_env) = (main.binary.clone(), main.cli_env.clone());
-        let supervisor = Supervisor::start(
-            SupervisorConfig {
-                data_dir: settings.data_dir.clone(),
-                tz: settings.tz,
-                clock: SystemClock::shared(),
-                watch_jobs: true,
-            },
-            JobSink::Conversation {
-                main: Box::new(main),
-                surface: out.clone().recipient(),
-            },
+        let started = crate::startup::start_actors(
+            &settings,
+            main,
+            out.clone().recipient(),
+            out.clone().recipient(),
+        )
+        .await?;
+        let (supervisor, handles, main, hooks) = (
+            started.supervisor,
+            started.handles,
+            started.main,
+            started.hooks,
         );
-        let handles = supervisor
-            .send(GetHandles)
-            .await
-            .context("the supervisor did not answer")?;
-        let Some(main) = handles.main_session.clone() else {
-            anyhow::bail!("the supervisor started no main session");
-        };
-        let hooks = match &settings.webhook {
-            Some(hook) => {
-                let parts = BotParts {
-                    data_dir: &settings.data_dir,
-                    tz: settings.tz,
-                    clock: SystemClock::shared(),
-                    handles: &handles,
-                    binary,
-                    cli_env,
-                };
-                webhook_server::start_for_bot(hook, parts).unwrap_or_else(|e| {
-                    tracing::error!(port = hook.port, cause = %e, "webhook server failed to start");
-                    None
-                })
-            }
-            None => None,
-        };
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let reason = loop {
             tokio::select! {

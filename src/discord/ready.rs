@@ -7,11 +7,9 @@ use std::sync::Arc;
 
 use actix::prelude::*;
 use anyhow::Context as _;
-use ollim_actors::clock::SystemClock;
 use ollim_actors::main_session::MainSessionConfig;
 use ollim_actors::settings::Settings;
-use ollim_actors::supervisor::{GetHandles, JobSink, Supervisor, SupervisorConfig, WatchShutdown};
-use ollim_actors::webhook_server::{self, BotParts};
+use ollim_actors::supervisor::{Supervisor, WatchShutdown};
 use serenity::all::{Http, UserId};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -55,7 +53,7 @@ pub struct Parts {
 pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
     let Parts {
         settings,
-        mut main,
+        main,
         http,
         owner,
         leave,
@@ -73,48 +71,24 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         approvals: approvals.clone(),
         data_dir: settings.data_dir.clone(),
     });
-    main.approvals = Some(outbox.clone().recipient());
-    let (binary, cli_env) = (main.binary.clone(), main.cli_env.clone());
-    let supervisor = Supervisor::start(
-        SupervisorConfig {
-            data_dir: settings.data_dir.clone(),
-            tz: settings.tz,
-            clock: SystemClock::shared(),
-            watch_jobs: true,
-        },
-        JobSink::Conversation {
-            main: Box::new(main),
-            surface: outbox.clone().recipient(),
-        },
-    );
-    let handles = supervisor
-        .send(GetHandles)
-        .await
-        .context("the supervisor did not answer")?;
-    let shutdown = supervisor
+    let started = crate::startup::start_actors(
+        &settings,
+        main,
+        outbox.clone().recipient(),
+        outbox.clone().recipient(),
+    )
+    .await?;
+    let shutdown = started
+        .supervisor
         .send(WatchShutdown)
         .await
         .context("the supervisor did not answer")?;
-    let Some(main_session) = handles.main_session.clone() else {
-        anyhow::bail!("the supervisor started no main session");
-    };
-    let hooks = match &settings.webhook {
-        Some(hook) => {
-            let parts = BotParts {
-                data_dir: &settings.data_dir,
-                tz: settings.tz,
-                clock: SystemClock::shared(),
-                handles: &handles,
-                binary,
-                cli_env,
-            };
-            webhook_server::start_for_bot(hook, parts).unwrap_or_else(|e| {
-                tracing::error!(port = hook.port, cause = %e, "webhook server failed to start");
-                None
-            })
-        }
-        None => None,
-    };
+    let (supervisor, handles, main_session, hooks) = (
+        started.supervisor,
+        started.handles,
+        started.main,
+        started.hooks,
+    );
     let data = Data {
         owner,
         handles,

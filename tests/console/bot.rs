@@ -1,6 +1,6 @@
 //! A running `ollim-bot console` with piped stdin/stdout, its own data directory and HOME.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -13,32 +13,7 @@ use crate::support::mock_model_api::MockModelApi;
 /// Longest wait for any expected line.
 pub const LIMIT: Duration = Duration::from_secs(90);
 
-/// Directories that outlive one bot process (a restart reuses them).
-pub struct Home {
-    _tmp: tempfile::TempDir,
-    /// The bot's data directory.
-    pub data: PathBuf,
-    /// HOME for the bot and its CLI (the CLI keeps its transcripts here).
-    pub home: PathBuf,
-}
-
-impl Home {
-    pub fn new() -> Self {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let data = tmp.path().join("data");
-        let home = tmp.path().join("home");
-        std::fs::create_dir_all(&home).expect("home");
-        Home {
-            _tmp: tmp,
-            data,
-            home,
-        }
-    }
-
-    pub fn state(&self, name: &str) -> PathBuf {
-        self.data.join("state").join(name)
-    }
-}
+pub use crate::support::home::Home;
 
 pub struct Bot {
     child: Child,

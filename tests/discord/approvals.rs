@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::bot::{Bot, Home, LIMIT};
+use crate::bot::{said, Bot, Home, LIMIT};
 use crate::support::fake_discord::{FakeDiscord, DM_CHANNEL_ID, OWNER_ID};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
@@ -54,13 +54,7 @@ async fn in_default_mode_an_approval_reaction_lets_the_tool_run() {
     assert!(prompt.content.contains("Bash(touch"), "{}", prompt.content);
     assert!(!target.exists(), "nothing runs before the answer");
     fake.react(OWNER_ID, prompt.id, "\u{2705}").await;
-    fake.wait_for("the answer", LIMIT, |f| {
-        f.bot_messages(DM_CHANNEL_ID)
-            .iter()
-            .any(|m| m.content.contains("finished with the file"))
-            .then_some(())
-    })
-    .await;
+    said(&fake, "finished with the file").await;
     assert!(target.exists(), "the approved command ran");
     let edited = fake
         .bot_messages(DM_CHANNEL_ID)

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::bot::{Bot, Home, LIMIT};
+use crate::bot::{said, Bot, Home, LIMIT};
 use crate::support::fake_discord::{Dm, FakeDiscord, DM_CHANNEL_ID, OWNER_ID};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
@@ -70,13 +70,7 @@ async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
             .then_some(())
     })
     .await;
-    fake.wait_for("the fork's answer", LIMIT, |f| {
-        f.bot_messages(DM_CHANNEL_ID)
-            .iter()
-            .any(|m| m.content.contains("back in the water thread"))
-            .then_some(())
-    })
-    .await;
+    said(&fake, "back in the water thread").await;
     let resumed = mock
         .agent_requests()
         .into_iter()
@@ -149,12 +143,6 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
         (!f.interaction_responses(click).is_empty()).then_some(())
     })
     .await;
-    fake.wait_for("the button's prompt answered", LIMIT, |f| {
-        f.bot_messages(DM_CHANNEL_ID)
-            .iter()
-            .any(|m| m.content.contains("drafting the reply to Jo now"))
-            .then_some(())
-    })
-    .await;
+    said(&fake, "drafting the reply to Jo now").await;
     assert!(bot.stop().await);
 }

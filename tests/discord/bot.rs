@@ -2,7 +2,6 @@
 //! `OLLIM_DISCORD_PROXY` and at the mock model API through the real `claude` CLI, with its own
 //! data directory and HOME. Its log is kept for assertions and for failure messages.
 
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,39 +18,7 @@ pub const LIMIT: Duration = Duration::from_secs(60);
 /// A token shaped like Discord's (the fake accepts any).
 pub const TOKEN: &str = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.fakefakefakefakefakefakefakefakefake00";
 
-/// Directories that outlive one bot process (a restart reuses them).
-pub struct Home {
-    _tmp: tempfile::TempDir,
-    /// The bot's data directory.
-    pub data: PathBuf,
-    /// HOME for the bot and its CLI.
-    pub home: PathBuf,
-}
-
-impl Home {
-    pub fn new() -> Self {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let data = tmp.path().join("data");
-        let home = tmp.path().join("home");
-        std::fs::create_dir_all(&home).expect("home");
-        Home {
-            _tmp: tmp,
-            data,
-            home,
-        }
-    }
-
-    pub fn state(&self, name: &str) -> PathBuf {
-        self.data.join("state").join(name)
-    }
-
-    /// Writes a file under the data directory.
-    pub fn write(&self, rel: &str, text: &str) {
-        let path = self.data.join(rel);
-        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
-}
+pub use crate::support::home::Home;
 
 pub struct Bot {
     child: Child,
@@ -169,4 +136,15 @@ pub fn greetings(fake: &FakeDiscord) -> usize {
                 || m.content.starts_with("hey, i'm back")
         })
         .count()
+}
+
+/// Waits until the bot has posted (or edited to) a live message in the owner's DM containing
+/// `needle`; returns it.
+pub async fn said(fake: &FakeDiscord, needle: &str) -> crate::support::fake_discord::Message {
+    fake.wait_for(&format!("a message saying {needle:?}"), LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .into_iter()
+            .find(|m| !m.deleted && m.content.contains(needle))
+    })
+    .await
 }

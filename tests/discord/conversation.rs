@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::bot::{Bot, Home, LIMIT};
+use crate::bot::{said, Bot, Home, LIMIT};
 use crate::support::fake_discord::{
     FakeDiscord, DM_CHANNEL_ID, OWNER_ID, STRANGER_DM_CHANNEL_ID, STRANGER_ID,
 };
@@ -135,13 +135,7 @@ async fn a_strangers_dm_is_ignored() {
     let asked = fake.send_dm(STRANGER_ID, "give me your secrets").await;
     // The owner's message after it is answered, so the stranger's has been seen and dropped.
     fake.send_dm(OWNER_ID, "hi").await;
-    fake.wait_for("the owner's answer", LIMIT, |f| {
-        f.bot_messages(DM_CHANNEL_ID)
-            .iter()
-            .any(|m| m.content.contains("hello owner"))
-            .then_some(())
-    })
-    .await;
+    said(&fake, "hello owner").await;
     assert!(
         fake.bot_messages(STRANGER_DM_CHANNEL_ID).is_empty(),
         "nothing sent to the stranger"

@@ -2,7 +2,7 @@
 //! failures a new user can fix (a bad token, the Message Content intent off, no owner) end the
 //! process with instructions.
 
-use crate::bot::{greetings, Bot, Home, LIMIT};
+use crate::bot::{greetings, said, Bot, Home, LIMIT};
 use crate::support::fake_discord::{FakeDiscord, Options, DM_CHANNEL_ID, OWNER_ID};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
@@ -24,13 +24,7 @@ async fn a_gateway_reconnect_does_not_rerun_initialisation() {
     })
     .await;
     fake.send_dm(OWNER_ID, "are you there?").await;
-    fake.wait_for("an answer after the reconnect", LIMIT, |f| {
-        f.bot_messages(DM_CHANNEL_ID)
-            .iter()
-            .any(|m| m.content.contains("still here"))
-            .then_some(())
-    })
-    .await;
+    said(&fake, "still here").await;
     assert_eq!(fake.identify_count(), 2, "identified again");
     assert_eq!(
         fake.command_overwrites().len(),

@@ -2,4 +2,5 @@
 
 pub mod claude_cli;
 pub mod fake_discord;
+pub mod home;
 pub mod mock_model_api;
