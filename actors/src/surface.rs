@@ -8,9 +8,15 @@ use actix::prelude::*;
 #[derive(Debug, Clone, PartialEq, Message)]
 #[rtype(result = "()")]
 pub enum SurfaceEvent {
-    /// A transient status line (`Thinking...`, a tool label, `Auto-compacting...`); replaced by
-    /// the next status or by text.
+    /// A transient status line (`Thinking...`, `Auto-compacting...`); replaced by the next status
+    /// or by text.
     Status(String),
+    /// A tool the agent is calling, as its label (`Write(reminders/foo.md)`): a status line that
+    /// surfaces may also keep in the reply.
+    ToolUse(String),
+    /// A tool call that was denied, as its label; shown struck through
+    /// ([`crate::permissions::struck_through`]).
+    Denied(String),
     /// A piece of the answer as it streams.
     TextDelta(String),
     /// The turn ended; the whole answer (what was streamed, or the result text).

@@ -7,7 +7,7 @@ use actix::prelude::*;
 use std::sync::Arc;
 
 use ollim_actors::main_session::ExitAction;
-use ollim_actors::permissions::{prompt_text, ApprovalAnswer, ApprovalRequest};
+use ollim_actors::permissions::{prompt_text, struck_through, ApprovalAnswer, ApprovalRequest};
 use ollim_actors::surface::SurfaceEvent;
 use parking_lot::Mutex;
 use tokio::sync::oneshot;
@@ -57,7 +57,7 @@ impl Handler<SurfaceEvent> for ConsoleOut {
     type Result = ();
     fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
         match ev {
-            SurfaceEvent::Status(s) => {
+            SurfaceEvent::Status(s) | SurfaceEvent::ToolUse(s) => {
                 if !self.streamed {
                     self.own_line(&format!("-# *{s}*"));
                 }
@@ -79,6 +79,7 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 self.streamed = false;
             }
             SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) => self.own_line(&s),
+            SurfaceEvent::Denied(label) => self.own_line(&struck_through(&label)),
             SurfaceEvent::Ping { text, .. } => self.own_line(&text),
             SurfaceEvent::Embed {
                 embed, button_ids, ..

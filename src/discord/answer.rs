@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use ollim_actors::permissions::struck_through;
 use serenity::all::MessageId;
 use tokio::time::Instant;
 
@@ -45,6 +46,15 @@ impl StatusLine {
     }
 }
 
+/// A tool call of this answer, as it will be written into the reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Label {
+    /// It ran: `-# *Write(x)*`.
+    Ran(String),
+    /// It was denied: `-# ~~Bash(rm x)~~ — denied`.
+    Denied(String),
+}
+
 /// One answer in progress.
 #[derive(Default)]
 pub struct Answer {
@@ -59,7 +69,7 @@ pub struct Answer {
     /// The status line, while one shows.
     pub status: Option<StatusLine>,
     /// Tool labels shown in the status line, written into the reply when text resumes.
-    pub labels: Vec<String>,
+    pub labels: Vec<Label>,
 }
 
 impl Answer {
@@ -84,10 +94,9 @@ impl Answer {
     /// Writes the pending tool labels into the text, struck through when denied.
     pub fn take_labels(&mut self) {
         for label in std::mem::take(&mut self.labels) {
-            let line = if label.starts_with("~~") {
-                format!("\n-# {label}\n")
-            } else {
-                format!("\n-# *{label}*\n")
+            let line = match label {
+                Label::Ran(l) => format!("\n-# *{l}*\n"),
+                Label::Denied(l) => format!("\n-# {}\n", struck_through(&l)),
             };
             self.stream.push(&line);
         }
@@ -141,7 +150,10 @@ mod tests {
     #[test]
     fn denied_labels_are_written_struck_through() {
         let mut a = Answer {
-            labels: vec!["Read(x.md)".into(), "~~Bash(rm x)~~ — denied".into()],
+            labels: vec![
+                Label::Ran("Read(x.md)".into()),
+                Label::Denied("Bash(rm x)".into()),
+            ],
             ..Answer::default()
         };
         a.take_labels();

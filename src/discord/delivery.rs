@@ -5,7 +5,6 @@
 //! text arrives; tool labels kept in the reply as `-# *Write(x)*` lines, denied ones struck
 //! through; "no response — try again." for an empty answer.
 
-use ollim_actors::main_session::turn::EMPTY_REPLY;
 use ollim_actors::permissions::{
     expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
 };
@@ -16,7 +15,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::answer::{Answer, StatusLine};
+use super::answer::{Answer, Label, StatusLine};
 use super::approvals::Approvals;
 use super::render;
 use super::stream::Target;
@@ -126,15 +125,30 @@ impl Delivery {
     async fn event(&mut self, ev: SurfaceEvent) {
         match ev {
             SurfaceEvent::Status(label) => self.status(label).await,
+            SurfaceEvent::ToolUse(label) => {
+                self.answer.labels.push(Label::Ran(label.clone()));
+                self.status(label).await;
+            }
+            SurfaceEvent::Denied(label) => {
+                self.answer.started.get_or_insert_with(Instant::now);
+                // The label the call showed becomes its struck-through line.
+                match self
+                    .answer
+                    .labels
+                    .iter_mut()
+                    .rev()
+                    .find(|l| **l == Label::Ran(label.clone()))
+                {
+                    Some(l) => *l = Label::Denied(label),
+                    None => self.answer.labels.push(Label::Denied(label)),
+                }
+            }
             SurfaceEvent::TextDelta(text) => self.text(&text).await,
             SurfaceEvent::Reply(text) => {
+                // Streamed text is the answer; otherwise the reply (never empty: the
+                // conversation sends "no response — try again." for an empty turn).
                 if self.answer.stream.is_empty() {
-                    let text = if text.trim().is_empty() {
-                        EMPTY_REPLY
-                    } else {
-                        &text
-                    };
-                    self.text(text).await;
+                    self.text(&text).await;
                 }
                 self.finish_answer().await;
                 self.drop_acks().await;
@@ -145,15 +159,6 @@ impl Delivery {
                 self.drop_acks().await;
             }
             SurfaceEvent::Notice(text) => {
-                if self.answer.started.is_some() && text.starts_with("~~") {
-                    // A denied tool: its label in the reply is struck through.
-                    let plain = text.split("~~").nth(1).unwrap_or_default().to_owned();
-                    match self.answer.labels.iter_mut().rev().find(|l| **l == plain) {
-                        Some(label) => *label = text,
-                        None => self.answer.labels.push(text),
-                    }
-                    return;
-                }
                 self.flush_now().await;
                 self.post(CreateMessage::new().content(text)).await;
             }
@@ -184,9 +189,6 @@ impl Delivery {
     async fn status(&mut self, label: String) {
         let now = Instant::now();
         self.answer.started.get_or_insert(now);
-        if !label.starts_with("Thinking") && !label.starts_with("Auto-compacting") {
-            self.answer.labels.push(label.clone());
-        }
         // Text shown so far goes out before the status line appears under it.
         self.flush_now().await;
         match &mut self.answer.status {

@@ -277,7 +277,7 @@ impl MainSession {
             }
             BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
             BrainEvent::ToolUse { name, input, .. } => {
-                self.show(SurfaceEvent::Status(crate::permissions::tool_label(
+                self.show(SurfaceEvent::ToolUse(crate::permissions::tool_label(
                     &name,
                     &input,
                     self.config.data_dir.root(),

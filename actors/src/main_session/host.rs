@@ -21,8 +21,7 @@ use crate::brain::{
 };
 use crate::data_dir::DataDir;
 use crate::permissions::{
-    ask_surface, state_write_denial, struck_through, ApprovalRequest, Decision, Policy,
-    APPROVAL_TIMEOUT,
+    ask_surface, state_write_denial, ApprovalRequest, Decision, Policy, APPROVAL_TIMEOUT,
 };
 use crate::surface::SurfaceEvent;
 
@@ -84,7 +83,7 @@ impl SessionHost {
 
     fn show_denied(&self, label: &str) {
         if let Some(s) = &self.surface {
-            s.do_send(SurfaceEvent::Notice(struck_through(label)));
+            s.do_send(SurfaceEvent::Denied(label.to_owned()));
         }
     }
 
