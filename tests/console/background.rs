@@ -6,14 +6,8 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::bot::{Bot, Home};
+use crate::support::home::background_reminder as reminder_in;
 use crate::support::mock_model_api::{MockModelApi, Reply};
-
-fn reminder_in(seconds: i64, id: &str, body: &str) -> String {
-    let at = (chrono::Utc::now() + chrono::Duration::seconds(seconds))
-        .with_timezone(&chrono_tz::America::New_York)
-        .format("%Y-%m-%dT%H:%M:%S%:z");
-    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: true\nupdate-main-session: \"freely\"\n---\n{body}\n")
-}
 
 #[tokio::test]
 async fn a_background_embed_shows_its_button_and_pressing_it_resumes_that_fork() {

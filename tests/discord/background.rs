@@ -6,15 +6,8 @@ use serde_json::json;
 
 use crate::bot::{said, Bot, Home, LIMIT};
 use crate::support::fake_discord::{Dm, FakeDiscord, DM_CHANNEL_ID, OWNER_ID};
+use crate::support::home::background_reminder as reminder_in;
 use crate::support::mock_model_api::{MockModelApi, Reply};
-
-/// A background reminder due in `seconds`.
-pub fn reminder_in(seconds: i64, id: &str, body: &str) -> String {
-    let at = (chrono::Utc::now() + chrono::Duration::seconds(seconds))
-        .with_timezone(&chrono_tz::America::New_York)
-        .format("%Y-%m-%dT%H:%M:%S%:z");
-    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: true\nupdate-main-session: \"freely\"\n---\n{body}\n")
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {

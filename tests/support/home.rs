@@ -37,3 +37,12 @@ impl Home {
         std::fs::write(path, text).expect("write");
     }
 }
+
+/// A background reminder file due `seconds` from now (America/New_York offsets, as the test bots
+/// run in that zone), reporting `freely`.
+pub fn background_reminder(seconds: i64, id: &str, body: &str) -> String {
+    let at = (chrono::Utc::now() + chrono::Duration::seconds(seconds))
+        .with_timezone(&chrono_tz::America::New_York)
+        .format("%Y-%m-%dT%H:%M:%S%:z");
+    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: true\nupdate-main-session: \"freely\"\n---\n{body}\n")
+}
