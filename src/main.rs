@@ -7,6 +7,7 @@ mod cli;
 mod console;
 mod discord;
 mod logging;
+mod own_path;
 mod startup;
 
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ use cli::{Cli, Command};
 use ollim_actors::settings;
 
 fn main() -> ExitCode {
+    // Before anything could start a thread: this changes the environment children inherit.
+    own_path::put_own_dir_first();
     // A missing .env is normal; a broken one is worth a word but not a stop.
     if let Err(e) = dotenvy::dotenv() {
         if !e.not_found() {

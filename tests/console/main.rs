@@ -12,4 +12,5 @@ mod background;
 mod bot;
 mod commands;
 mod conversation;
+mod own_command;
 mod recovery;
