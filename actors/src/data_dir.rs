@@ -4,11 +4,19 @@
 //! that way: markdown files that the bot or the agent write are committed (`auto: write
 //! routines/x.md`). `state/` is code-only and never committed. When git is missing, commits
 //! are skipped with one logged warning, never an error.
+//!
+//! Git allows one writer of its index at a time (`.git/index.lock`), and the bot, its agent's
+//! `ollim-bot` commands and a person's may all commit at once. So every commit, and the first
+//! `git init`, runs under an OS lock on `state/git.lock` (held by whichever process commits,
+//! released when it is done), and a git command that still finds `index.lock` taken (a person's
+//! own git) is retried with a growing pause before it is given up with a warning.
 
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// Subdirectories created on first use.
 const SUBDIRS: [&str; 6] = [
@@ -22,6 +30,19 @@ const SUBDIRS: [&str; 6] = [
 
 /// Ignore rules written on first start: state is never committed.
 const GITIGNORE: &str = "state/\n*.tmp\n";
+
+/// The file whose OS lock serialises git operations in the data directory (inside `state/`).
+const GIT_LOCK: &str = "git.lock";
+
+/// Pauses before each retry of a git command that found `index.lock` taken.
+const INDEX_LOCK_RETRIES: [Duration; 6] = [
+    Duration::from_millis(50),
+    Duration::from_millis(100),
+    Duration::from_millis(200),
+    Duration::from_millis(400),
+    Duration::from_millis(800),
+    Duration::from_millis(1600),
+];
 
 static GIT_MISSING_WARNED: AtomicBool = AtomicBool::new(false);
 
@@ -100,10 +121,38 @@ impl DataDir {
         if !ignore.exists() {
             std::fs::write(&ignore, GITIGNORE).map_err(io_err(&ignore))?;
         }
-        if !self.root.join(".git").exists() && run_git(&self.root, &["init", "-q"]).is_some() {
-            tracing::info!(dir = %self.root.display(), "initialised the data directory as a git repository");
+        if !self.root.join(".git").exists() {
+            let _lock = self.git_lock();
+            if !self.root.join(".git").exists() && run_git(&self.root, &["init", "-q"]).is_some() {
+                tracing::info!(dir = %self.root.display(), "initialised the data directory as a git repository");
+            }
         }
         Ok(())
+    }
+
+    /// Whether git has `rel` in its index.
+    fn is_tracked(&self, rel: &str) -> bool {
+        git_output(&self.root, &["ls-files", "--error-unmatch", "--", rel])
+            .is_ok_and(|out| out.status.success())
+    }
+
+    /// Holds the data directory's git lock until dropped; `None` (logged) when the lock file
+    /// cannot be opened or locked, in which case git's own `index.lock` retries still apply.
+    fn git_lock(&self) -> Option<File> {
+        let path = self.state_file(GIT_LOCK);
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .and_then(|file| file.lock().map(|()| file));
+        match file {
+            Ok(file) => Some(file),
+            Err(e) => {
+                tracing::warn!(file = %path.display(), cause = %e, "could not take the git lock; committing without it");
+                None
+            }
+        }
     }
 
     /// Commits `path` (added, changed or removed) with `message`. Files under `state/`
@@ -117,15 +166,19 @@ impl DataDir {
             return;
         }
         let rel = rel.to_string_lossy();
+        let _lock = self.git_lock();
+        // A file that is gone and that git never knew (written by hand, or its own commit
+        // failed) leaves nothing to record.
+        if std::fs::symlink_metadata(path).is_err() && !self.is_tracked(&rel) {
+            tracing::debug!(file = %rel, "removed file was never committed; nothing to record");
+            return;
+        }
         if run_git(&self.root, &["add", "-A", "--", &rel]).is_none() {
             return;
         }
         // Nothing staged for this path (content unchanged): nothing to commit.
-        let staged = Command::new("git")
-            .args(["diff", "--cached", "--quiet", "--", &rel])
-            .current_dir(&self.root)
-            .status()
-            .map(|s| !s.success())
+        let staged = git_output(&self.root, &["diff", "--cached", "--quiet", "--", &rel])
+            .map(|out| !out.status.success())
             .unwrap_or(false);
         if staged {
             run_git(
@@ -147,14 +200,30 @@ impl DataDir {
     }
 }
 
+/// Runs git in `dir` and returns what it said, retrying while another git process holds
+/// `index.lock`.
+fn git_output(dir: &Path, args: &[&str]) -> io::Result<Output> {
+    let run = || {
+        Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .output()
+    };
+    let mut out = run()?;
+    for pause in INDEX_LOCK_RETRIES {
+        if out.status.success() || !String::from_utf8_lossy(&out.stderr).contains("index.lock") {
+            break;
+        }
+        std::thread::sleep(pause);
+        out = run()?;
+    }
+    Ok(out)
+}
+
 /// Runs git in `dir`; `None` (logged) when git is missing or fails.
 fn run_git(dir: &Path, args: &[&str]) -> Option<()> {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output();
-    match out {
+    match git_output(dir, args) {
         Ok(out) if out.status.success() => Some(()),
         Ok(out) => {
             tracing::warn!(

@@ -2,8 +2,10 @@
 //!
 //! Writes are atomic: the bytes go to a temporary file in the same directory, are flushed to
 //! disk, and the temporary file is renamed over the target, so a crash leaves either the old
-//! or the new content, never half of one. Reads never lose data: a file that cannot be parsed
-//! is moved aside to `<name>.corrupt-<timestamp>`, logged, and replaced by defaults.
+//! or the new content, never half of one; the directory is then flushed too, so the rename
+//! itself survives a power loss. [`create_new`] publishes a new file the same way but never
+//! replaces one that exists. Reads never lose data: a file that cannot be parsed is moved
+//! aside to `<name>.corrupt-<timestamp>`, logged, and replaced by defaults.
 
 use std::fs;
 use std::io::{self, Write};
@@ -38,8 +40,73 @@ pub enum Error {
     },
 }
 
-/// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename).
+/// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename, fsync
+/// of the directory).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let io_err = |action, source| Error::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    };
+    let (dir, tmp) = written_temp(path, bytes)?;
+    tmp.persist(path)
+        .map_err(|e| io_err("replacing", e.error))?;
+    sync_dir(dir).map_err(|e| io_err("flushing the directory of", e))
+}
+
+/// Publishes `bytes` as a new file at the first of `candidates` that does not exist yet, and
+/// returns that path. The content is complete before the name appears (temp file, fsync, then
+/// a link that fails when the name is taken), so no reader ever sees half a file and no
+/// existing file is ever replaced, however many writers race for the same name.
+pub fn create_new(
+    candidates: impl IntoIterator<Item = PathBuf>,
+    bytes: &[u8],
+) -> Result<PathBuf, Error> {
+    let mut candidates = candidates.into_iter().peekable();
+    let Some(first) = candidates.peek().cloned() else {
+        return Err(Error::Io {
+            action: "naming",
+            path: PathBuf::new(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, "no file name to try"),
+        });
+    };
+    let (dir, mut tmp) = written_temp(&first, bytes)?;
+    for path in candidates {
+        match tmp.persist_noclobber(&path) {
+            Ok(_) => {
+                return sync_dir(dir)
+                    .map(|()| path.clone())
+                    .map_err(|source| Error::Io {
+                        action: "flushing the directory of",
+                        path,
+                        source,
+                    })
+            }
+            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => tmp = e.file,
+            Err(e) => {
+                return Err(Error::Io {
+                    action: "creating",
+                    path,
+                    source: e.error,
+                })
+            }
+        }
+    }
+    Err(Error::Io {
+        action: "creating",
+        path: first,
+        source: io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            "every candidate name is taken",
+        ),
+    })
+}
+
+/// A flushed temporary file holding `bytes` beside `path` (its directory created if needed).
+fn written_temp<'a>(
+    path: &'a Path,
+    bytes: &[u8],
+) -> Result<(&'a Path, tempfile::NamedTempFile), Error> {
     let io_err = |action, source| Error::Io {
         action,
         path: path.to_path_buf(),
@@ -58,8 +125,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| io_err("writing", e))?;
-    tmp.persist(path)
-        .map_err(|e| io_err("replacing", e.error))?;
+    Ok((dir, tmp))
+}
+
+/// Flushes a directory's entries (a rename or a new name in it) to disk.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(test)]
+    tests::SYNCED_DIRS.with(|synced| synced.borrow_mut().push(dir.to_path_buf()));
+    #[cfg(unix)]
+    fs::File::open(dir)?.sync_all()?;
     Ok(())
 }
 
@@ -156,6 +230,49 @@ pub fn move_aside(path: &Path) -> Result<PathBuf, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::RefCell;
+
+    thread_local! {
+        /// Directories this thread flushed, in order.
+        pub(super) static SYNCED_DIRS: RefCell<Vec<PathBuf>> = const { RefCell::new(Vec::new()) };
+    }
+
+    fn synced_dirs() -> Vec<PathBuf> {
+        SYNCED_DIRS.with(|synced| synced.take())
+    }
+
+    #[test]
+    fn atomic_write_flushes_the_directory_after_the_rename() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state/x.json");
+        synced_dirs();
+        write_atomic(&path, b"one").unwrap();
+        assert_eq!(synced_dirs(), [dir.path().join("state")]);
+        let created = create_new([dir.path().join("new.md")], b"x").unwrap();
+        assert_eq!(created, dir.path().join("new.md"));
+        assert_eq!(synced_dirs(), [dir.path().to_path_buf()]);
+    }
+
+    #[test]
+    fn create_new_never_replaces_and_takes_the_next_free_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = || (1..=3).map(|n| dir.path().join(format!("f{n}.md")));
+        fs::write(dir.path().join("f1.md"), b"mine").unwrap();
+        assert_eq!(
+            create_new(names(), b"two").unwrap(),
+            dir.path().join("f2.md")
+        );
+        assert_eq!(
+            create_new(names(), b"three").unwrap(),
+            dir.path().join("f3.md")
+        );
+        let full = create_new(names(), b"four").unwrap_err();
+        assert!(full.to_string().contains("taken"), "{full}");
+        assert_eq!(fs::read(dir.path().join("f1.md")).unwrap(), b"mine");
+        assert_eq!(fs::read(dir.path().join("f2.md")).unwrap(), b"two");
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 3, "no temporary file left behind");
+    }
 
     #[test]
     fn atomic_write_replaces_content_and_leaves_no_temp_files() {

@@ -2,5 +2,6 @@
 
 mod auth;
 mod cli;
+mod concurrent_cli;
 mod fixtures;
 mod formats;

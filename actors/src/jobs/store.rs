@@ -6,10 +6,12 @@
 //! - [`load_dir`] reads every `*.md` file (sorted by name). A file that cannot
 //!   be read or parsed is logged as a warning naming the file and the reason, listed in
 //!   [`Loaded::skipped`], and the rest load regardless. Reading never rewrites a file.
-//! - [`write()`] writes atomically (through [`state_file::write_atomic`]). If a file in the
-//!   directory already holds the item's id it is overwritten in place, whatever its name;
-//!   otherwise the name is `<stem>.md`, or `<stem>-2.md`, `-3`, … when that name holds a
-//!   different id (or does not parse). Committing to git is the caller's job.
+//! - [`write()`] writes atomically (through [`state_file`]). If a file in the directory
+//!   already holds the item's id it is overwritten in place, whatever its name; otherwise the
+//!   item gets a new file, `<stem>.md`, or `<stem>-2.md`, `-3`, … when that name exists. A new
+//!   file is created exclusively ([`state_file::create_new`]), so writers racing for the same
+//!   name (fifty `reminder add` of one message at once) each get their own file and none
+//!   replaces another's. Committing to git is the caller's job.
 //! - [`remove`] deletes the first file (by name) whose YAML `id` matches.
 
 use std::fs;
@@ -219,22 +221,20 @@ pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
 
 /// Writes `item` into `dir` (created if needed) and returns the file's path.
 pub fn write<T: Item>(dir: &Path, item: &T) -> Result<PathBuf, Error> {
+    let bytes = item.to_markdown();
     let target = match find_path(dir, item.id())? {
-        Some(existing) => existing,
-        None => free_name(dir, &item.file_stem()),
+        Some(existing) => {
+            state_file::write_atomic(&existing, bytes.as_bytes())?;
+            existing
+        }
+        None => {
+            let stem = item.file_stem();
+            let names = slug::candidates(&stem).map(|name| dir.join(name));
+            state_file::create_new(names, bytes.as_bytes())?
+        }
     };
-    state_file::write_atomic(&target, item.to_markdown().as_bytes())?;
     tracing::debug!(kind = T::KIND, id = item.id(), file = %target.display(), "wrote file");
     Ok(target)
-}
-
-/// The first of `<stem>.md`, `<stem>-2.md`, … that does not exist yet (a file holding the
-/// item's own id was already found by [`find_path`]).
-fn free_name(dir: &Path, stem: &str) -> PathBuf {
-    slug::candidates(stem)
-        .map(|name| dir.join(name))
-        .find(|path| !path.exists())
-        .unwrap_or_else(|| dir.join(format!("{stem}.md")))
 }
 
 /// Deletes the file in `dir` whose YAML `id` is `id`; returns its path, or `None` if no file
