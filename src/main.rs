@@ -8,6 +8,7 @@ mod console;
 mod discord;
 mod logging;
 mod own_path;
+mod single_instance;
 mod startup;
 
 use std::process::ExitCode;

@@ -1,8 +1,5 @@
-//! Starting the bot: read the environment, claim the single-instance pid file, prepare the
-//! data directory, then hand over to the supervisor with the chosen surface.
-
-use std::fs;
-use std::path::{Path, PathBuf};
+//! Starting the bot: read the environment, prepare the data directory, claim the single-instance
+//! lock, then hand over to the supervisor with the chosen surface.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +14,6 @@ use ollim_actors::main_session::{MainSession, MainSessionConfig};
 use ollim_actors::permissions::ApprovalRequest;
 use ollim_actors::runtime_config::ConfigStore;
 use ollim_actors::settings::{Settings, SurfaceKind};
-use ollim_actors::state_file;
 use ollim_actors::subagents;
 use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
 use ollim_actors::surface::SurfaceEvent;
@@ -31,53 +27,6 @@ pub enum SurfaceChoice {
     FromEnvironment,
     /// The console, whatever the environment says.
     Console,
-}
-
-/// Holds `state/bot.pid` while the bot runs; removes it on drop.
-#[derive(Debug)]
-pub struct PidGuard {
-    path: PathBuf,
-}
-
-impl Drop for PidGuard {
-    fn drop(&mut self) {
-        // Only remove our own pid: a racing second start must not delete the first's file.
-        if read_pid(&self.path) == Some(std::process::id()) {
-            let _ = fs::remove_file(&self.path);
-        }
-    }
-}
-
-fn read_pid(path: &Path) -> Option<u32> {
-    fs::read_to_string(path).ok()?.trim().parse().ok()
-}
-
-/// Whether `pid` is a live ollim-bot process (a recycled pid of another program is not).
-fn is_running_bot(pid: u32) -> bool {
-    if pid == std::process::id() {
-        return false;
-    }
-    match fs::read(format!("/proc/{pid}/cmdline")) {
-        Ok(cmdline) => String::from_utf8_lossy(&cmdline).contains("ollim-bot"),
-        Err(_) => false,
-    }
-}
-
-/// Claims the pid file, refusing when another bot is running on the same data directory.
-pub fn claim_pid_file(path: &Path) -> anyhow::Result<PidGuard> {
-    if let Some(pid) = read_pid(path) {
-        if is_running_bot(pid) {
-            bail!(
-                "ollim-bot is already running (pid {pid}); stop it first or use another OLLIM_DATA_DIR"
-            );
-        }
-        tracing::info!(stale_pid = pid, "removing a stale pid file");
-    }
-    state_file::write_atomic(path, format!("{}\n", std::process::id()).as_bytes())
-        .context("writing the pid file")?;
-    Ok(PidGuard {
-        path: path.to_path_buf(),
-    })
 }
 
 /// How long a turn may show no sign of life before the CLI counts as hung
@@ -187,7 +136,7 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         .data_dir
         .ensure()
         .with_context(|| format!("preparing {}", settings.data_dir.root().display()))?;
-    let _pid = claim_pid_file(&settings.data_dir.state_file("bot.pid"))?;
+    let _instance = crate::single_instance::claim(&settings.data_dir)?;
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
     let main = main_session_config(&settings)?;
     match surface {

@@ -14,3 +14,4 @@ mod commands;
 mod conversation;
 mod own_command;
 mod recovery;
+mod single_instance;
