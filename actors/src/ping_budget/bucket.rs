@@ -16,6 +16,11 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_CAPACITY: u32 = 5;
 /// Minutes it takes to regain one token, unless configured otherwise.
 pub const DEFAULT_REFILL_MINUTES: u32 = 90;
+/// The largest capacity accepted, from `/ping-budget` or from the file: a hundred pings in
+/// reserve is already far past "not noise".
+pub const MAX_CAPACITY: u32 = 100;
+/// The slowest refill accepted, in minutes: one token a week.
+pub const MAX_REFILL_MINUTES: u32 = 7 * 24 * 60;
 
 /// Slack for floating-point noise: tokens are sums of fractions (`47/90 + 43/90`), and a bucket
 /// that holds 2.9999999999 tokens after such a sum holds 3 for every purpose a person sees.
@@ -107,6 +112,65 @@ impl Bucket {
         let fraction = (self.available - f64::from(whole(self.available))).max(0.0);
         let minutes = (1.0 - fraction) * f64::from(self.refill_rate_minutes);
         Some((minutes - TOKEN_EPSILON).ceil().max(1.0) as u32)
+    }
+}
+
+/// A value in a loaded budget file that was out of range, and what it became.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Clamped {
+    /// `capacity` above [`MAX_CAPACITY`].
+    Capacity {
+        /// As found.
+        found: u32,
+    },
+    /// `refill_rate_minutes` above [`MAX_REFILL_MINUTES`].
+    RefillRate {
+        /// As found.
+        found: u32,
+    },
+    /// `available` above the capacity.
+    Available {
+        /// As found.
+        found: f64,
+    },
+    /// `last_refill` later than now: refills would stop until that time.
+    LastRefillInFuture {
+        /// As found.
+        found: DateTime<Utc>,
+    },
+}
+
+impl Bucket {
+    /// This bucket with every value brought into range as of `now` (capacity and refill rate
+    /// within their limits, tokens within capacity, `last_refill` not after `now`), and what
+    /// had to change.
+    pub fn clamped(mut self, now: DateTime<Utc>) -> (Bucket, Vec<Clamped>) {
+        let mut changed = Vec::new();
+        if self.capacity > MAX_CAPACITY {
+            changed.push(Clamped::Capacity {
+                found: self.capacity,
+            });
+            self.capacity = MAX_CAPACITY;
+        }
+        if self.refill_rate_minutes > MAX_REFILL_MINUTES {
+            changed.push(Clamped::RefillRate {
+                found: self.refill_rate_minutes,
+            });
+            self.refill_rate_minutes = MAX_REFILL_MINUTES;
+        }
+        if self.available > f64::from(self.capacity) {
+            changed.push(Clamped::Available {
+                found: self.available,
+            });
+            self.available = f64::from(self.capacity);
+        }
+        if self.last_refill > now {
+            changed.push(Clamped::LastRefillInFuture {
+                found: self.last_refill,
+            });
+            self.last_refill = now;
+        }
+        (self, changed)
     }
 }
 
@@ -329,6 +393,26 @@ mod tests {
         assert_eq!(json.as_object().unwrap().len(), 8);
         let back = BucketFile::parse(json.to_string().as_bytes()).unwrap();
         assert_eq!(back, b);
+    }
+
+    #[test]
+    fn out_of_range_values_are_clamped_and_named() {
+        let now = at(12, 0);
+        let wild = Bucket {
+            capacity: u32::MAX,
+            available: 1e12,
+            refill_rate_minutes: u32::MAX,
+            last_refill: now + Duration::days(400),
+            ..Bucket::fresh(now, Tz::UTC)
+        };
+        let (fixed, changed) = wild.clamped(now);
+        assert_eq!(fixed.capacity, MAX_CAPACITY);
+        assert_eq!(fixed.refill_rate_minutes, MAX_REFILL_MINUTES);
+        assert_eq!(fixed.available, f64::from(MAX_CAPACITY));
+        assert_eq!(fixed.last_refill, now);
+        assert_eq!(changed.len(), 4, "{changed:?}");
+        let sane = Bucket::fresh(now, Tz::UTC);
+        assert_eq!(sane.clone().clamped(now), (sane, Vec::new()));
     }
 
     #[test]

@@ -15,6 +15,12 @@
 //! written atomically in the original's file shape, so stopping the actor and starting a new one
 //! on the same file (or going back to the original program) continues where it was. All time
 //! comes from the injected clock; daily counters reset at midnight in the configured zone.
+//!
+//! A loaded file is held to the same bounds `/ping-budget` enforces (capacity at most
+//! [`MAX_CAPACITY`], refill at most [`MAX_REFILL_MINUTES`], tokens within capacity) and a
+//! `last_refill` in the future is taken as now, so refills run normally; each correction is
+//! logged as a warning. Loading does not rewrite the file: the corrected values are written
+//! with the next change (a spent token, a critical ping, a configuration).
 
 mod bucket;
 mod status;
@@ -29,7 +35,8 @@ use crate::data_dir::DataDir;
 use crate::state_file::{self, Loaded};
 
 pub use bucket::{
-    refills_between, Bucket, BucketFile, FileError, DEFAULT_CAPACITY, DEFAULT_REFILL_MINUTES,
+    refills_between, Bucket, BucketFile, Clamped, FileError, DEFAULT_CAPACITY,
+    DEFAULT_REFILL_MINUTES, MAX_CAPACITY, MAX_REFILL_MINUTES,
 };
 pub use status::{BudgetSnapshot, ConfigureOutcome, ConfigureRefusal, PingDecision, Refusal};
 
@@ -62,7 +69,8 @@ pub struct FullStatus;
 pub struct Snapshot;
 
 /// Changes the capacity and/or the refill rate; fields left `None` stay as they are.
-/// Tokens earned so far are counted at the old rate before the new one applies.
+/// Tokens earned so far are counted at the old rate before the new one applies. A capacity
+/// above [`MAX_CAPACITY`] or a refill rate outside 1..=[`MAX_REFILL_MINUTES`] is refused.
 #[derive(Debug, Clone, Copy, Default, Message)]
 #[rtype(result = "ConfigureOutcome")]
 pub struct Configure {
@@ -132,6 +140,10 @@ impl PingBudget {
         self.bucket = match loaded {
             Ok(Loaded::Found(bucket)) => {
                 tracing::debug!(file = %self.path.display(), "ping budget loaded");
+                let (bucket, changed) = bucket.clamped(now);
+                for change in changed {
+                    warn_clamped(&change, &bucket);
+                }
                 bucket
             }
             Ok(Loaded::Missing(bucket) | Loaded::Corrupt(bucket, _)) => bucket,
@@ -140,6 +152,32 @@ impl PingBudget {
                 Bucket::fresh(now, zone)
             }
         };
+    }
+}
+
+/// Logs one out-of-range value found in the file and what is used instead.
+fn warn_clamped(change: &Clamped, now_using: &Bucket) {
+    match change {
+        Clamped::Capacity { found } => tracing::warn!(
+            found,
+            using = now_using.capacity,
+            "ping budget capacity out of range; using the largest allowed"
+        ),
+        Clamped::RefillRate { found } => tracing::warn!(
+            found,
+            using = now_using.refill_rate_minutes,
+            "ping budget refill rate out of range; using the slowest allowed"
+        ),
+        Clamped::Available { found } => tracing::warn!(
+            found,
+            using = now_using.available,
+            "ping budget held more tokens than its capacity; using the capacity"
+        ),
+        Clamped::LastRefillInFuture { found } => tracing::warn!(
+            found = %found,
+            using = %now_using.last_refill,
+            "ping budget last_refill is in the future; counting refills from now"
+        ),
     }
 }
 
@@ -228,10 +266,14 @@ impl Handler<Configure> for PingBudget {
     fn handle(&mut self, msg: Configure, _ctx: &mut Self::Context) -> Self::Result {
         let span = self.span.clone();
         let _entered = span.enter();
-        if msg.refill_rate == Some(0) {
-            return MessageResult(ConfigureOutcome::Refused {
-                reason: ConfigureRefusal::ZeroRefillRate,
-            });
+        let refusal = match (msg.capacity, msg.refill_rate) {
+            (_, Some(0)) => Some(ConfigureRefusal::ZeroRefillRate),
+            (_, Some(m)) if m > MAX_REFILL_MINUTES => Some(ConfigureRefusal::RefillRateTooSlow),
+            (Some(c), _) if c > MAX_CAPACITY => Some(ConfigureRefusal::CapacityTooLarge),
+            _ => None,
+        };
+        if let Some(reason) = refusal {
+            return MessageResult(ConfigureOutcome::Refused { reason });
         }
         let now = self.clock.now();
         let mut bucket = self.current();

@@ -134,6 +134,10 @@ pub enum ConfigureOutcome {
 pub enum ConfigureRefusal {
     /// A refill rate of zero minutes would hand out unlimited tokens.
     ZeroRefillRate,
+    /// A refill rate slower than [`bucket::MAX_REFILL_MINUTES`].
+    RefillRateTooSlow,
+    /// A capacity above [`bucket::MAX_CAPACITY`].
+    CapacityTooLarge,
 }
 
 impl fmt::Display for ConfigureOutcome {
@@ -143,6 +147,16 @@ impl fmt::Display for ConfigureOutcome {
             ConfigureOutcome::Refused {
                 reason: ConfigureRefusal::ZeroRefillRate,
             } => f.write_str("refill rate must be at least 1 minute."),
+            ConfigureOutcome::Refused {
+                reason: ConfigureRefusal::RefillRateTooSlow,
+            } => write!(
+                f,
+                "refill rate must be at most {} minutes (one token a week).",
+                bucket::MAX_REFILL_MINUTES
+            ),
+            ConfigureOutcome::Refused {
+                reason: ConfigureRefusal::CapacityTooLarge,
+            } => write!(f, "capacity must be at most {}.", bucket::MAX_CAPACITY),
         }
     }
 }
@@ -220,6 +234,15 @@ mod tests {
         assert_eq!(
             refused.to_string(),
             "refill rate must be at least 1 minute."
+        );
+        let refused = |reason| ConfigureOutcome::Refused { reason }.to_string();
+        assert_eq!(
+            refused(ConfigureRefusal::RefillRateTooSlow),
+            "refill rate must be at most 10080 minutes (one token a week)."
+        );
+        assert_eq!(
+            refused(ConfigureRefusal::CapacityTooLarge),
+            "capacity must be at most 100."
         );
     }
 

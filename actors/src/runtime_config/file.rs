@@ -76,7 +76,7 @@ pub(super) fn parse_file(path: &Path, bytes: &[u8]) -> Result<RuntimeConfig, Str
 
 /// Sets one field from its JSON value, as the original wrote it (or older versions did).
 fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(), ()> {
-    let as_count = |v: &Value| v.as_u64().filter(|n| *n > 0).ok_or(());
+    let as_count = |v: &Value| v.as_u64().ok_or(()).and_then(|n| keys::count(key, n));
     match key {
         Key::ModelMain | Key::ModelFork => {
             let model = match value {
@@ -95,13 +95,8 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
                 Value::Bool(false) => Thinking::Disabled,
                 Value::String(s) if s == "off" => Thinking::Disabled,
                 Value::String(s) if s == "adaptive" => Thinking::Adaptive,
-                Value::String(s) => Thinking::Budget(s.parse().ok().filter(|n| *n > 0).ok_or(())?),
-                Value::Number(n) => Thinking::Budget(
-                    n.as_u64()
-                        .and_then(|n| u32::try_from(n).ok())
-                        .filter(|n| *n > 0)
-                        .ok_or(())?,
-                ),
+                Value::String(s) => keys::thinking_budget(s.parse().map_err(|_| ())?)?,
+                Value::Number(n) => keys::thinking_budget(n.as_u64().ok_or(())?)?,
                 _ => return Err(()),
             };
             match key {
@@ -185,6 +180,33 @@ mod tests {
         );
         assert_eq!(config.permission_mode, defaults.permission_mode);
         assert_eq!(config.model_fork, Some(ModelChoice::Sonnet));
+    }
+
+    #[test]
+    fn values_out_of_the_commands_bounds_take_their_defaults() {
+        let config = parse(
+            r#"{"bg_fork_timeout": 18446744073709551615, "fork_idle_timeout": 100000,
+                "auto_update_interval": 10081, "thinking_main": "500",
+                "thinking_fork": 4294967295}"#,
+        )
+        .unwrap();
+        assert_eq!(config, RuntimeConfig::default());
+        let edge = parse(
+            r#"{"bg_fork_timeout": 86400, "fork_idle_timeout": 1440,
+                "auto_update_interval": 10080, "thinking_main": "1024",
+                "thinking_fork": 128000}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                edge.bg_fork_timeout_secs,
+                edge.fork_idle_timeout_mins,
+                edge.auto_update_interval_mins
+            ),
+            (86_400, 1_440, 10_080)
+        );
+        assert_eq!(edge.thinking_main, Thinking::Budget(1024));
+        assert_eq!(edge.thinking_fork, Thinking::Budget(128_000));
     }
 
     #[test]

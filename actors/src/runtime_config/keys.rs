@@ -35,6 +35,8 @@ pub enum Key {
 
 /// The smallest thinking budget the model accepts.
 pub const MIN_THINKING_BUDGET: u32 = 1024;
+/// The largest thinking budget accepted: the most output any model offers.
+pub const MAX_THINKING_BUDGET: u32 = 128_000;
 
 /// The permission modes `/config` may choose (the CLI's `plan` is not a resting mode).
 const PERMISSION_MODES: [PermissionMode; 4] = [
@@ -107,14 +109,25 @@ impl Key {
         match self {
             Key::ModelMain | Key::ModelFork => "opus, sonnet, haiku or default",
             Key::ThinkingMain | Key::ThinkingFork => {
-                "off, adaptive, or a token budget of at least 1024 such as 8000, 32000 or 64000"
+                "off, adaptive, or a token budget from 1024 to 128000 such as 8000, 32000 or 64000"
             }
-            Key::BgForkTimeout | Key::ForkIdleTimeout | Key::AutoUpdateInterval => {
-                "a whole number greater than 0"
-            }
+            Key::BgForkTimeout => "a whole number of seconds from 1 to 86400 (a day)",
+            Key::ForkIdleTimeout => "a whole number of minutes from 1 to 1440 (a day)",
+            Key::AutoUpdateInterval => "a whole number of minutes from 1 to 10080 (a week)",
             Key::PermissionMode => "dontAsk, default, acceptEdits or bypassPermissions",
             Key::AutoUpdate => "on or off",
             Key::AutoUpdateHour => "a whole number from 0 to 23",
+        }
+    }
+
+    /// The whole numbers a counted key accepts, the same whether typed in `/config` or read
+    /// from the file; `None` for keys that are not counts.
+    pub fn count_range(self) -> Option<std::ops::RangeInclusive<u64>> {
+        match self {
+            Key::BgForkTimeout => Some(1..=86_400),
+            Key::ForkIdleTimeout => Some(1..=1_440),
+            Key::AutoUpdateInterval => Some(1..=10_080),
+            _ => None,
         }
     }
 
@@ -136,11 +149,11 @@ pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(
         Key::ModelFork => config.model_fork = parse_model(value)?,
         Key::ThinkingMain => config.thinking_main = parse_thinking(value)?,
         Key::ThinkingFork => config.thinking_fork = parse_thinking(value)?,
-        Key::BgForkTimeout => config.bg_fork_timeout_secs = parse_positive(value)?,
-        Key::ForkIdleTimeout => config.fork_idle_timeout_mins = parse_positive(value)?,
+        Key::BgForkTimeout => config.bg_fork_timeout_secs = parse_count(key, value)?,
+        Key::ForkIdleTimeout => config.fork_idle_timeout_mins = parse_count(key, value)?,
         Key::PermissionMode => config.permission_mode = parse_permission_mode(value)?,
         Key::AutoUpdate => config.auto_update = parse_switch(value)?,
-        Key::AutoUpdateInterval => config.auto_update_interval_mins = parse_positive(value)?,
+        Key::AutoUpdateInterval => config.auto_update_interval_mins = parse_count(key, value)?,
         Key::AutoUpdateHour => config.auto_update_hour = parse_hour(value)?,
     }
     Ok(())
@@ -183,21 +196,37 @@ pub(super) fn parse_model(value: &str) -> Result<Option<ModelChoice>, ()> {
     }
 }
 
-/// `off`, `adaptive` or a budget in tokens (at least [`MIN_THINKING_BUDGET`]).
+/// `off`, `adaptive` or a budget in tokens ([`MIN_THINKING_BUDGET`] to
+/// [`MAX_THINKING_BUDGET`]).
 fn parse_thinking(value: &str) -> Result<Thinking, ()> {
     match value.to_ascii_lowercase().as_str() {
         "off" => Ok(Thinking::Disabled),
         "adaptive" => Ok(Thinking::Adaptive),
-        digits => match digits.parse::<u32>() {
-            Ok(tokens) if tokens >= MIN_THINKING_BUDGET => Ok(Thinking::Budget(tokens)),
-            _ => Err(()),
-        },
+        digits => digits
+            .parse::<u64>()
+            .map_err(|_| ())
+            .and_then(thinking_budget),
     }
 }
 
-fn parse_positive(value: &str) -> Result<u64, ()> {
-    match value.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
+/// A thinking budget in tokens, if within bounds.
+pub(super) fn thinking_budget(tokens: u64) -> Result<Thinking, ()> {
+    u32::try_from(tokens)
+        .ok()
+        .filter(|t| (MIN_THINKING_BUDGET..=MAX_THINKING_BUDGET).contains(t))
+        .map(Thinking::Budget)
+        .ok_or(())
+}
+
+/// A whole number within `key`'s [`Key::count_range`].
+fn parse_count(key: Key, value: &str) -> Result<u64, ()> {
+    value.parse::<u64>().map_err(|_| ()).and_then(|n| count(key, n))
+}
+
+/// `n` if it is within `key`'s [`Key::count_range`].
+pub(super) fn count(key: Key, n: u64) -> Result<u64, ()> {
+    match key.count_range() {
+        Some(range) if range.contains(&n) => Ok(n),
         _ => Err(()),
     }
 }
@@ -243,7 +272,8 @@ mod tests {
         assert_eq!(parse_thinking("OFF"), Ok(Thinking::Disabled));
         assert_eq!(parse_thinking("adaptive"), Ok(Thinking::Adaptive));
         assert_eq!(parse_thinking("32000"), Ok(Thinking::Budget(32000)));
-        for bad in ["maybe", "0", "-1", "1023", "8k", ""] {
+        assert_eq!(parse_thinking("128000"), Ok(Thinking::Budget(128_000)));
+        for bad in ["maybe", "0", "-1", "1023", "8k", "", "128001", "4294967296"] {
             assert_eq!(parse_thinking(bad), Err(()), "{bad:?}");
         }
     }
@@ -256,9 +286,15 @@ mod tests {
         assert_eq!(parse_hour("0"), Ok(0));
         assert_eq!(parse_hour("23"), Ok(23));
         assert_eq!(parse_hour("24"), Err(()));
-        assert_eq!(parse_positive("0"), Err(()));
-        assert_eq!(parse_positive("-5"), Err(()));
-        assert_eq!(parse_positive("90"), Ok(90));
+        let timeout = Key::BgForkTimeout;
+        assert_eq!(parse_count(timeout, "0"), Err(()));
+        assert_eq!(parse_count(timeout, "-5"), Err(()));
+        assert_eq!(parse_count(timeout, "90"), Ok(90));
+        assert_eq!(parse_count(timeout, "86400"), Ok(86_400));
+        assert_eq!(parse_count(timeout, "86401"), Err(()));
+        assert_eq!(parse_count(Key::ForkIdleTimeout, "1441"), Err(()));
+        assert_eq!(parse_count(Key::AutoUpdateInterval, "10081"), Err(()));
+        assert_eq!(parse_count(Key::AutoUpdateHour, "3"), Err(()), "not a count");
     }
 
     #[test]

@@ -285,8 +285,11 @@ mod tests {
             ("model.main", "gpt4", "opus, sonnet, haiku or default"),
             ("thinking.main", "maybe", "off, adaptive, or a token budget"),
             ("thinking.fork", "0", "off, adaptive, or a token budget"),
-            ("bg_fork_timeout", "0", "a whole number greater than 0"),
-            ("fork_idle_timeout", "-1", "a whole number greater than 0"),
+            ("bg_fork_timeout", "0", "from 1 to 86400"),
+            ("bg_fork_timeout", "86401", "from 1 to 86400"),
+            ("fork_idle_timeout", "-1", "from 1 to 1440"),
+            ("auto_update_interval", "99999", "from 1 to 10080"),
+            ("thinking.main", "200000", "from 1024 to 128000"),
             (
                 "permission_mode",
                 "admin",

@@ -5,6 +5,7 @@
 
 mod pending_updates;
 mod ping_budget;
+mod ping_budget_bounds;
 
 use std::path::{Path, PathBuf};
 
