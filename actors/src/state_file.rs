@@ -213,12 +213,17 @@ pub fn load_json<T: DeserializeOwned>(
 
 /// Renames `path` to `<name>.corrupt-<UTC timestamp>` beside it and returns the new path.
 pub fn move_aside(path: &Path) -> Result<PathBuf, Error> {
+    set_aside(path, "corrupt")
+}
+
+/// Renames `path` to `<name>.<why>-<UTC timestamp>` beside it and returns the new path.
+pub fn set_aside(path: &Path, why: &str) -> Result<PathBuf, Error> {
     let stamp = Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "state".to_owned());
-    let aside = path.with_file_name(format!("{name}.corrupt-{stamp}"));
+    let aside = path.with_file_name(format!("{name}.{why}-{stamp}"));
     fs::rename(path, &aside).map_err(|source| Error::Io {
         action: "moving aside",
         path: path.to_path_buf(),

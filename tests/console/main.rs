@@ -15,3 +15,4 @@ mod conversation;
 mod own_command;
 mod recovery;
 mod single_instance;
+mod state_bounds;

@@ -14,6 +14,13 @@
 //! an emptied queue removes the file, as the original does, and a missing file or `[]` both read
 //! as empty. `started()` reads the file, so a new actor on the same file continues where the
 //! last one stopped. Formatting for delivery is in [`delivery`]; the cap rule in [`queue`].
+//!
+//! Bounds on load: a file over the cap, or with updates longer than
+//! [`queue::MAX_MESSAGE_CHARS`], is bounded in memory by the same rules as an append (logged
+//! as a warning), so the next message never carries more than ten short entries. Reading does
+//! not write: the file stays as it is until the next change, and that change first moves the
+//! oversized file aside to `pending_updates.json.untrimmed-<timestamp>` (logged), so what the
+//! bounds left out is never lost.
 
 pub mod delivery;
 pub mod queue;
@@ -31,7 +38,7 @@ use crate::data_dir::DataDir;
 use crate::state_file::{self, Loaded};
 
 pub use delivery::{prepend_updates, relative_time, Reader};
-pub use queue::{PendingUpdate, CAP};
+pub use queue::{PendingUpdate, CAP, MAX_MESSAGE_CHARS};
 
 /// Name of the queue's file inside `state/`.
 pub const FILE_NAME: &str = "pending_updates.json";
@@ -69,6 +76,9 @@ pub struct PendingUpdates {
     zone: Tz,
     /// The queue, oldest first; (re)loaded from disk in `started`.
     queue: Vec<PendingUpdate>,
+    /// The file holds more than `queue` (it was bounded on load) and must be kept aside
+    /// before it is first replaced.
+    untrimmed_on_disk: bool,
     /// Entered by every handler.
     span: tracing::Span,
 }
@@ -81,6 +91,7 @@ impl PendingUpdates {
             clock,
             zone,
             queue: Vec::new(),
+            untrimmed_on_disk: false,
             span: tracing::Span::none(),
         }
     }
@@ -105,7 +116,18 @@ impl PendingUpdates {
 
     /// Writes the queue, or removes the file when the queue is empty. A failure is logged: the
     /// queue in memory stays authoritative and the next change writes it again.
-    fn persist(&self) {
+    fn persist(&mut self) {
+        if std::mem::take(&mut self.untrimmed_on_disk) {
+            match state_file::set_aside(&self.path, "untrimmed") {
+                Ok(aside) => tracing::warn!(
+                    moved_to = %aside.display(),
+                    "kept the oversized pending-updates file aside before replacing it"
+                ),
+                Err(err) => {
+                    tracing::error!(cause = %err, "could not keep the oversized pending-updates file aside")
+                }
+            }
+        }
         let result = if self.queue.is_empty() {
             match fs::remove_file(&self.path) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => Err(state_file::Error::Io {
@@ -124,6 +146,7 @@ impl PendingUpdates {
     }
 
     fn load(&mut self) {
+        self.untrimmed_on_disk = false;
         self.queue = match state_file::load_json(&self.path, Vec::new) {
             Ok(Loaded::Found(queue)) => queue,
             Ok(Loaded::Missing(queue) | Loaded::Corrupt(queue, _)) => queue,
@@ -132,6 +155,20 @@ impl PendingUpdates {
                 Vec::new()
             }
         };
+        let found = self.queue.len();
+        let now = self.now_ts();
+        let bounded = queue::bound(&mut self.queue, &now);
+        if !bounded.nothing() {
+            self.untrimmed_on_disk = true;
+            tracing::warn!(
+                found,
+                kept = self.queue.len(),
+                dropped = bounded.dropped,
+                cut = bounded.cut,
+                max_chars = queue::MAX_MESSAGE_CHARS,
+                "pending updates file over its bounds; the newest are kept (behind an omission marker) and long ones cut"
+            );
+        }
     }
 }
 
@@ -158,9 +195,13 @@ impl Handler<Append> for PendingUpdates {
         let span = self.span.clone();
         let _entered = span.enter();
         let ts = self.now_ts();
+        let (message, cut) = queue::bound_message(msg.message);
+        if cut > 0 {
+            tracing::warn!(cut, "pending update too long; its end was cut");
+        }
         let update = PendingUpdate {
             ts: ts.clone(),
-            message: msg.message,
+            message,
         };
         tracing::debug!(message = %update.message, "pending update text");
         let dropped = queue::append_capped(&mut self.queue, update, &ts);

@@ -11,6 +11,9 @@ use serde::{Deserialize, Serialize};
 /// Most entries the list holds, marker included.
 pub const CAP: usize = 10;
 
+/// Most characters one update keeps.
+pub const MAX_MESSAGE_CHARS: usize = 4_000;
+
 /// Text after the number in a marker entry.
 const MARKER_TAIL: &str = " earlier update(s) omitted — cap reached)";
 
@@ -44,10 +47,57 @@ impl PendingUpdate {
     }
 }
 
+/// `message` cut to [`MAX_MESSAGE_CHARS`] characters with a marker saying how many more there
+/// were, and that count (zero when it already fitted).
+pub fn bound_message(message: String) -> (String, usize) {
+    let Some((cut_at, _)) = message.char_indices().nth(MAX_MESSAGE_CHARS) else {
+        return (message, 0);
+    };
+    let more = message[cut_at..].chars().count();
+    let mut kept = message;
+    kept.truncate(cut_at);
+    kept.push_str(&format!("… [cut: {more} more characters]"));
+    (kept, more)
+}
+
+/// What [`bound`] had to change in a list read from disk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bounded {
+    /// Updates the cap rule dropped (counted in the marker).
+    pub dropped: u64,
+    /// Updates whose text was cut.
+    pub cut: usize,
+}
+
+impl Bounded {
+    /// Whether the list was already within bounds.
+    pub fn nothing(&self) -> bool {
+        *self == Bounded::default()
+    }
+}
+
+/// Brings a list read from disk within the cap (as an append would, `now_ts` stamping a new
+/// marker) and cuts overlong texts.
+pub fn bound(queue: &mut Vec<PendingUpdate>, now_ts: &str) -> Bounded {
+    let dropped = enforce_cap(queue, now_ts);
+    let mut cut = 0;
+    for update in queue.iter_mut() {
+        let (message, more) = bound_message(std::mem::take(&mut update.message));
+        update.message = message;
+        cut += usize::from(more > 0);
+    }
+    Bounded { dropped, cut }
+}
+
 /// Appends `update` to `queue` and applies the cap rule; `now_ts` stamps a new marker.
 /// Returns how many updates this append pushed out (zero when under the cap).
 pub fn append_capped(queue: &mut Vec<PendingUpdate>, update: PendingUpdate, now_ts: &str) -> u64 {
     queue.push(update);
+    enforce_cap(queue, now_ts)
+}
+
+/// Applies the cap rule to `queue`; returns how many updates it dropped.
+fn enforce_cap(queue: &mut Vec<PendingUpdate>, now_ts: &str) -> u64 {
     if queue.len() <= CAP {
         return 0;
     }
@@ -127,6 +177,38 @@ mod tests {
             message: "(many earlier update(s) omitted — cap reached)".into(),
         };
         assert_eq!(lookalike.omitted_count(), None);
+    }
+
+    #[test]
+    fn a_long_message_keeps_its_beginning_and_says_how_much_was_cut() {
+        let (short, none) = bound_message("fits".into());
+        assert_eq!((short.as_str(), none), ("fits", 0));
+        let exact = "é".repeat(MAX_MESSAGE_CHARS);
+        assert_eq!(bound_message(exact.clone()), (exact, 0));
+        let (cut, more) = bound_message(format!("{}{}", "é".repeat(MAX_MESSAGE_CHARS), "xyz"));
+        assert_eq!(more, 3);
+        assert!(cut.starts_with(&"é".repeat(MAX_MESSAGE_CHARS)));
+        assert!(cut.ends_with("… [cut: 3 more characters]"), "{cut}");
+    }
+
+    #[test]
+    fn a_loaded_list_is_capped_and_its_long_texts_cut() {
+        let mut q: Vec<_> = (0..100).map(update).collect();
+        q[99].message = "y".repeat(MAX_MESSAGE_CHARS + 10);
+        let bounded = bound(&mut q, "now");
+        assert_eq!(
+            bounded,
+            Bounded {
+                dropped: 91,
+                cut: 1
+            }
+        );
+        assert_eq!(q.len(), CAP);
+        assert_eq!(q[0].omitted_count(), Some(91));
+        assert_eq!(q[1].message, "update 91");
+        assert!(q[9].message.ends_with("… [cut: 10 more characters]"));
+        let mut fine: Vec<_> = (0..3).map(update).collect();
+        assert!(bound(&mut fine, "now").nothing());
     }
 
     #[test]

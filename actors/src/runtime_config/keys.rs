@@ -220,7 +220,10 @@ pub(super) fn thinking_budget(tokens: u64) -> Result<Thinking, ()> {
 
 /// A whole number within `key`'s [`Key::count_range`].
 fn parse_count(key: Key, value: &str) -> Result<u64, ()> {
-    value.parse::<u64>().map_err(|_| ()).and_then(|n| count(key, n))
+    value
+        .parse::<u64>()
+        .map_err(|_| ())
+        .and_then(|n| count(key, n))
 }
 
 /// `n` if it is within `key`'s [`Key::count_range`].
@@ -294,7 +297,11 @@ mod tests {
         assert_eq!(parse_count(timeout, "86401"), Err(()));
         assert_eq!(parse_count(Key::ForkIdleTimeout, "1441"), Err(()));
         assert_eq!(parse_count(Key::AutoUpdateInterval, "10081"), Err(()));
-        assert_eq!(parse_count(Key::AutoUpdateHour, "3"), Err(()), "not a count");
+        assert_eq!(
+            parse_count(Key::AutoUpdateHour, "3"),
+            Err(()),
+            "not a count"
+        );
     }
 
     #[test]

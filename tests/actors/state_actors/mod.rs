@@ -4,6 +4,7 @@
 //! actor on the same file.
 
 mod pending_updates;
+mod pending_updates_bounds;
 mod ping_budget;
 mod ping_budget_bounds;
 
