@@ -5,3 +5,4 @@ mod cli;
 mod concurrent_cli;
 mod fixtures;
 mod formats;
+mod hostile_files;

@@ -3,8 +3,10 @@
 //! On disk each job is a markdown file with YAML frontmatter (see [`frontmatter`]); this module
 //! holds the validated types every other part uses. Disk shapes and parsing live in
 //! [`routine`] and [`reminder`] (with [`settings_file`] and [`yaml_scalars`] for what they
-//! share); file names in [`slug`]; reading and writing a whole directory in [`store`].
+//! share); file names in [`slug`]; which entries are job files in [`entry`]; reading and writing a
+//! whole directory in [`store`].
 
+pub mod entry;
 pub mod frontmatter;
 pub mod reminder;
 pub mod routine;

@@ -6,6 +6,9 @@
 //! - [`load_dir`] reads every `*.md` file (sorted by name). A file that cannot
 //!   be read or parsed is logged as a warning naming the file and the reason, listed in
 //!   [`Loaded::skipped`], and the rest load regardless. Reading never rewrites a file.
+//! - What counts as a file ([`check_entry`]): a regular file, or a symbolic link to one inside
+//!   the data directory (the job directory's parent). A link that leads outside it, a link to
+//!   nothing, and a directory named `x.md` are not read; loading names each with the reason.
 //! - [`write()`] writes atomically (through [`state_file`]). If a file in the directory
 //!   already holds the item's id it is overwritten in place, whatever its name; otherwise the
 //!   item gets a new file, `<stem>.md`, or `<stem>-2.md`, `-3`, … when that name exists. A new
@@ -20,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub use super::entry::{check_entry, NotAFile};
 use super::frontmatter::{self, ParseError};
 use super::yaml_scalars::Text;
 use super::{reminder, routine, slug, Reminder, Routine};
@@ -58,6 +62,14 @@ pub enum Error {
     /// The file could not be written.
     #[error(transparent)]
     Write(#[from] state_file::Error),
+    /// The entry is not a file that may be read (see [`check_entry`]).
+    #[error("{path} {reason}; not read")]
+    NotAFile {
+        /// The entry.
+        path: PathBuf,
+        /// What it is instead.
+        reason: NotAFile,
+    },
     /// The file could not be deleted.
     #[error("removing {path}: {source}")]
     Remove {
@@ -153,7 +165,16 @@ pub fn load_dir_with<T>(
     parse: impl Fn(&str) -> Result<T, ParseError>,
 ) -> Result<Loaded<T>, Error> {
     let mut loaded = Loaded::default();
-    for path in markdown_files(dir)? {
+    for (path, checked) in markdown_entries(dir)? {
+        if let Err(reason) = checked {
+            let err = Error::NotAFile {
+                path: path.clone(),
+                reason,
+            };
+            tracing::warn!(kind, file = %path.display(), reason = %err, "skipping entry");
+            loaded.skipped.push((path, err));
+            continue;
+        }
         match read_and_parse(&path, &parse) {
             Ok(item) => loaded.items.push((path, item)),
             Err(err) => {
@@ -184,11 +205,23 @@ fn read_and_parse<T>(
     })
 }
 
-/// The `*.md` files directly in `dir`, sorted by name; none if `dir` does not exist.
+/// The `*.md` files directly in `dir` that may be read ([`check_entry`]), sorted by name; none
+/// if `dir` does not exist.
 ///
 /// Hidden files count: the original named an item whose message had no letters or digits
 /// `.md`, and such a file must keep loading.
 pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    Ok(markdown_entries(dir)?
+        .into_iter()
+        .filter_map(|(path, checked)| checked.is_ok().then_some(path))
+        .collect())
+}
+
+/// A `*.md` entry and whether it may be read.
+type Entry = (PathBuf, Result<(), NotAFile>);
+
+/// Every `*.md` entry directly in `dir`, sorted by name, each with whether it may be read.
+fn markdown_entries(dir: &Path) -> Result<Vec<Entry>, Error> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -211,11 +244,13 @@ pub fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
             continue;
         }
         let path = entry.path();
-        if path.is_file() {
-            files.push(path);
+        match check_entry(dir, &path) {
+            Ok(_) => files.push((path, Ok(()))),
+            Err(NotAFile::Gone) => {}
+            Err(reason) => files.push((path, Err(reason))),
         }
     }
-    files.sort();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(files)
 }
 
@@ -296,7 +331,6 @@ mod tests {
     fn only_markdown_files_load_including_the_originals_bare_dot_md() {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join("notes.txt"), "junk").unwrap();
-        fs::create_dir(tmp.path().join("folder.md")).unwrap();
         let text = "---\nid: \"a\"\ncron: \"* * * * *\"\n---\n🎉\n";
         fs::write(tmp.path().join(".md"), text).unwrap();
         let loaded = load_dir::<Routine>(tmp.path()).unwrap();

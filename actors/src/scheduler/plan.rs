@@ -9,7 +9,9 @@
 //! - a reminder is due at `run-at`; one already overdue when the scheduler starts is due
 //!   [`STARTUP_DELAY`] after the start; a reminder that fires more than [`LATE_AFTER`] past its
 //!   time gets the `[late: …]` marker;
-//! - a fired reminder is never fired again, even if deleting its file failed.
+//! - a fired reminder is never fired again, even if deleting its file failed;
+//! - two files holding one id (routine or reminder): the first by file name is the job, the
+//!   other is ignored, with one warning naming both files.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -55,6 +57,27 @@ struct RoutineTimer {
     next: Option<DateTime<Utc>>,
 }
 
+/// `(kind, id, file used, file ignored)` for each file whose id an earlier file (by name)
+/// already holds.
+fn shadowed_by_name<'a>(
+    kind: &'static str,
+    files: impl Iterator<Item = (&'a Path, &'a JobId)>,
+) -> Vec<(&'static str, JobId, PathBuf, PathBuf)> {
+    let mut files: Vec<_> = files.collect();
+    files.sort();
+    let mut first: HashMap<&JobId, &Path> = HashMap::new();
+    let mut shadowed = Vec::new();
+    for (path, id) in files {
+        match first.get(id) {
+            Some(kept) => shadowed.push((kind, id.clone(), kept.to_path_buf(), path.to_path_buf())),
+            None => {
+                first.insert(id, path);
+            }
+        }
+    }
+    shadowed
+}
+
 /// Registered jobs and their timers.
 #[derive(Debug)]
 pub struct Plan {
@@ -65,6 +88,8 @@ pub struct Plan {
     reminders: DirIndex<Reminder>,
     timers: HashMap<JobId, RoutineTimer>,
     fired: HashSet<JobId>,
+    /// Files ignored because an earlier file (by name) holds the same id.
+    shadowed: HashSet<PathBuf>,
 }
 
 fn rel(root: &Path, path: &Path) -> String {
@@ -85,6 +110,7 @@ impl Plan {
             reminders: DirIndex::new(data.reminders()),
             timers: HashMap::new(),
             fired: HashSet::new(),
+            shadowed: HashSet::new(),
         }
     }
 
@@ -92,6 +118,9 @@ impl Plan {
     pub fn refresh(&mut self, now: DateTime<Utc>) -> bool {
         let r = self.routines.refresh(store::load_file::<Routine>).0;
         let m = self.reminders.refresh(store::load_file::<Reminder>).0;
+        if r || m {
+            self.find_shadowed();
+        }
         if r {
             self.retime_routines(now);
         }
@@ -102,12 +131,32 @@ impl Plan {
         r || m
     }
 
+    /// Recomputes which files share an id with an earlier one, warning once about each.
+    fn find_shadowed(&mut self) {
+        let routines = shadowed_by_name("routine", self.routines.items().map(|(p, r)| (p, &r.id)));
+        let reminders =
+            shadowed_by_name("reminder", self.reminders.items().map(|(p, r)| (p, &r.id)));
+        let mut now_shadowed = HashSet::new();
+        for (kind, id, kept, ignored) in routines.into_iter().chain(reminders) {
+            if !self.shadowed.contains(&ignored) {
+                tracing::warn!(
+                    kind,
+                    %id,
+                    file = %ignored.display(),
+                    used = %kept.display(),
+                    "two {kind} files share an id; the first by name is used and this one ignored"
+                );
+            }
+            now_shadowed.insert(ignored);
+        }
+        self.shadowed = now_shadowed;
+    }
+
     fn retime_routines(&mut self, now: DateTime<Utc>) {
         let tz = self.tz;
         let mut next_timers = HashMap::with_capacity(self.routines.len());
         for (path, routine) in self.routines.items() {
-            if next_timers.contains_key(&routine.id) {
-                tracing::warn!(file = %path.display(), id = %routine.id, "two routine files share an id; using one of them");
+            if self.shadowed.contains(path) {
                 continue;
             }
             let timer = match self.timers.remove(&routine.id) {
@@ -131,7 +180,11 @@ impl Plan {
 
     /// How many jobs are registered.
     pub fn len(&self) -> usize {
-        self.timers.len() + self.reminders.len()
+        let reminders = self.reminders.items();
+        self.timers.len()
+            + reminders
+                .filter(|(p, _)| !self.shadowed.contains(*p))
+                .count()
     }
 
     /// Whether no job is registered.
@@ -154,7 +207,7 @@ impl Plan {
         let reminders = self
             .reminders
             .items()
-            .filter(|(_, r)| !self.fired.contains(&r.id))
+            .filter(|(p, r)| !self.fired.contains(&r.id) && !self.shadowed.contains(*p))
             .map(|(_, r)| self.reminder_due(r));
         routines.chain(reminders).min()
     }
@@ -163,6 +216,9 @@ impl Plan {
     pub fn take_due(&mut self, now: DateTime<Utc>) -> Vec<Due> {
         let mut due = Vec::new();
         for (path, routine) in self.routines.items() {
+            if self.shadowed.contains(path) {
+                continue;
+            }
             let Some(timer) = self.timers.get_mut(&routine.id) else {
                 continue;
             };
@@ -180,7 +236,7 @@ impl Plan {
         }
         let mut fired_now = Vec::new();
         for (path, reminder) in self.reminders.items() {
-            if self.fired.contains(&reminder.id) || fired_now.contains(&reminder.id) {
+            if self.fired.contains(&reminder.id) || self.shadowed.contains(path) {
                 continue;
             }
             let at = self.reminder_due(reminder);
@@ -207,7 +263,7 @@ impl Plan {
     pub fn forward_items(&self, now: DateTime<Utc>) -> Vec<ScheduledItem> {
         let mut items = Vec::new();
         for (path, routine) in self.routines.items() {
-            if !routine.settings.background {
+            if !routine.settings.background || self.shadowed.contains(path) {
                 continue;
             }
             let Some(timer) = self.timers.get(&routine.id) else {
@@ -225,7 +281,7 @@ impl Plan {
             }
         }
         for (path, reminder) in self.reminders.items() {
-            if !reminder.settings.background {
+            if !reminder.settings.background || self.shadowed.contains(path) {
                 continue;
             }
             items.push(ScheduledItem {
@@ -242,6 +298,7 @@ impl Plan {
         let mut v: Vec<UpcomingJob> = self
             .routines
             .items()
+            .filter(|(p, _)| !self.shadowed.contains(*p))
             .filter_map(|(path, r)| {
                 let t = self.timers.get(&r.id)?;
                 Some(UpcomingJob {
@@ -254,7 +311,7 @@ impl Plan {
             .chain(
                 self.reminders
                     .items()
-                    .filter(|(_, r)| !self.fired.contains(&r.id))
+                    .filter(|(p, r)| !self.fired.contains(&r.id) && !self.shadowed.contains(*p))
                     .map(|(path, r)| UpcomingJob {
                         id: r.id.clone(),
                         next: Some(self.reminder_due(r)),

@@ -4,12 +4,16 @@
 //! to. A refresh lists the directory and re-parses only files that are new or changed, so a
 //! directory of thousands of jobs costs one `read_dir` and a `stat` per file when nothing
 //! moved. A file that does not parse is warned about once (naming the file and the reason)
-//! and skipped until it changes again. Reading never writes.
+//! and skipped until it changes again. An entry that is not a job file
+//! ([`store::check_entry`]: a link out of the data directory or to nothing, a directory named
+//! `x.md`) is warned about once the same way and never read. Reading never writes.
 
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+
+use crate::jobs::store::{self, NotAFile};
 
 /// A file's identity for change detection.
 type Mark = (u64, Option<SystemTime>);
@@ -25,6 +29,8 @@ struct Entry<T> {
 pub struct DirIndex<T> {
     dir: PathBuf,
     entries: HashMap<PathBuf, Entry<T>>,
+    /// Entries that are not job files, with the reason last warned about.
+    refused: HashMap<PathBuf, NotAFile>,
 }
 
 /// Whether a refresh saw any difference.
@@ -37,6 +43,7 @@ impl<T> DirIndex<T> {
         Self {
             dir,
             entries: HashMap::new(),
+            refused: HashMap::new(),
         }
     }
 
@@ -57,17 +64,26 @@ impl<T> DirIndex<T> {
             }
         };
         let mut seen: HashMap<PathBuf, Mark> = HashMap::new();
+        let mut refused: HashMap<PathBuf, NotAFile> = HashMap::new();
         for entry in listing.filter_map(Result::ok) {
             let path = entry.path();
             if path.extension().and_then(|e| e.to_str()) != Some("md") {
                 continue;
             }
-            let Ok(meta) = entry.metadata() else { continue };
-            if !meta.is_file() {
-                continue;
+            match store::check_entry(&self.dir, &path) {
+                Ok(meta) => {
+                    seen.insert(path, (meta.len(), meta.modified().ok()));
+                }
+                Err(NotAFile::Gone) => {}
+                Err(reason) => {
+                    if self.refused.get(&path) != Some(&reason) {
+                        tracing::warn!(file = %path.display(), %reason, "skipping entry that is not a job file");
+                    }
+                    refused.insert(path, reason);
+                }
             }
-            seen.insert(path, (meta.len(), meta.modified().ok()));
         }
+        self.refused = refused;
         let before = self.entries.len();
         self.entries.retain(|p, _| seen.contains_key(p));
         let mut changed = self.entries.len() != before;
@@ -117,6 +133,37 @@ mod tests {
         } else {
             Ok(text)
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_only_inside_the_data_directory() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let dir = root.path().join("routines");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(root.path().join("shared.md"), "inside").unwrap();
+        std::fs::write(outside.path().join("secret.md"), "outside").unwrap();
+        let link = |target: &Path, name: &str| {
+            std::os::unix::fs::symlink(target, dir.join(name)).unwrap();
+        };
+        link(&root.path().join("shared.md"), "in.md");
+        link(&outside.path().join("secret.md"), "out.md");
+        link(&root.path().join("missing.md"), "dangling.md");
+        std::fs::create_dir(dir.join("folder.md")).unwrap();
+        let mut idx = DirIndex::new(dir.clone());
+        assert_eq!(idx.refresh(parse), Changed(true));
+        let items: Vec<_> = idx
+            .items()
+            .map(|(p, t)| (p.to_path_buf(), t.clone()))
+            .collect();
+        assert_eq!(items, [(dir.join("in.md"), "inside".to_owned())]);
+        let mut refused: Vec<_> = idx.refused.keys().cloned().collect();
+        refused.sort();
+        assert_eq!(
+            refused,
+            ["dangling.md", "folder.md", "out.md"].map(|n| dir.join(n))
+        );
     }
 
     #[test]
