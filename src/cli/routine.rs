@@ -71,10 +71,15 @@ pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
                 println!("no routines");
             }
             for (_, r) in &loaded.items {
+                // The file only promises five fields; the scheduler refuses what does not parse.
+                let shown = match CronSchedule::parse(&r.cron) {
+                    Ok(_) => schedule(r),
+                    Err(e) => format!("INVALID {} ({e}; never fires)", schedule(r)),
+                };
                 println!(
                     "  {}  {:24}  {}",
                     r.id,
-                    schedule(r),
+                    shown,
                     summary(&r.settings, &r.message)
                 );
             }

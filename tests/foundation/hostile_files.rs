@@ -204,3 +204,46 @@ fn a_removed_file_git_never_tracked_is_committed_without_a_warning() {
         .expect("git log");
     assert_eq!(String::from_utf8_lossy(&subjects.stdout), "remove\nadd\n");
 }
+
+#[test]
+fn routine_list_marks_crons_the_scheduler_refuses_and_add_refuses_them() {
+    let tmp = fresh_dir("invalid_crons");
+    let data = DataDir::new(tmp.path().join("data"));
+    data.ensure().expect("data dir");
+    let write = |name: &str, id: &str, cron: &str| {
+        let text = format!("---\nid: \"{id}\"\ncron: \"{cron}\"\n---\n{name}\n");
+        fs::write(data.routines().join(format!("{name}.md")), text).unwrap();
+    };
+    write("minute", "bad00001", "60 * * * *");
+    write("step", "bad00002", "*/0 * * * *");
+    write("fine", "good0001", "0 9 * * *");
+    let o = cli(data.root(), &["routine", "list"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    let line = |id: &str| {
+        out.lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_else(|| panic!("{id} listed: {out}"))
+            .to_owned()
+    };
+    assert!(
+        line("bad00001")
+            .contains("INVALID cron '60 * * * *' (minute: 60 is out of range 0-59; never fires)"),
+        "{out}"
+    );
+    assert!(
+        line("bad00002").contains("INVALID cron '*/0 * * * *'"),
+        "{out}"
+    );
+    assert!(!line("good0001").contains("INVALID"), "{out}");
+
+    for cron in ["60 * * * *", "*/0 * * * *"] {
+        let o = cli(
+            data.root(),
+            &["routine", "add", "--cron", cron, "-m", "refused"],
+        );
+        assert_eq!(o.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("invalid cron"));
+    }
+    assert_eq!(fs::read_dir(data.routines()).unwrap().count(), 3);
+}
