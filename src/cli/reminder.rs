@@ -83,9 +83,14 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
                 .with_timezone(&tz)
                 .fixed_offset();
             let id = JobId::random();
-            let chain_parent = chain_parent
-                .filter(|p| !p.trim().is_empty())
-                .or_else(|| (max_chain > 0).then(|| id.0.clone()));
+            let chain_parent = match chain_parent.filter(|p| !p.trim().is_empty()) {
+                Some(parent) => Some(
+                    JobId::parse(&parent)
+                        .map_err(|e| anyhow::anyhow!("--chain-parent: {e}"))?
+                        .0,
+                ),
+                None => (max_chain > 0).then(|| id.0.clone()),
+            };
             let reminder = Reminder {
                 run_at_raw: run_at.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string(),
                 run_at,
@@ -125,7 +130,8 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
             }
         }
         ReminderCommand::Cancel { id } => {
-            match store::remove(&data.reminders(), &id)
+            let id = JobId::parse(&id)?;
+            match store::remove(&data.reminders(), id.as_str())
                 .with_context(|| format!("removing reminder {id}"))?
             {
                 Some(path) => {

@@ -85,7 +85,8 @@ pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
             }
         }
         RoutineCommand::Cancel { id } => {
-            match store::remove(&data.routines(), &id)
+            let id = JobId::parse(&id)?;
+            match store::remove(&data.routines(), id.as_str())
                 .with_context(|| format!("removing routine {id}"))?
             {
                 Some(path) => {

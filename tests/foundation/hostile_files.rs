@@ -247,3 +247,66 @@ fn routine_list_marks_crons_the_scheduler_refuses_and_add_refuses_them() {
     }
     assert_eq!(fs::read_dir(data.routines()).unwrap().count(), 3);
 }
+
+#[test]
+fn ids_like_dot_dot_slash_are_refused_from_the_command_line_and_from_files() {
+    let tmp = fresh_dir("bad_ids");
+    let data = DataDir::new(tmp.path().join("data"));
+    data.ensure().expect("data dir");
+    for kind in ["routine", "reminder"] {
+        let o = cli(data.root(), &[kind, "cancel", "../../x"]);
+        assert_eq!(o.status.code(), Some(1), "{kind} cancel");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("\"../../x\" is not a valid id"), "{err}");
+    }
+    let o = cli(
+        data.root(),
+        &[
+            "reminder",
+            "add",
+            "--delay",
+            "5",
+            "-m",
+            "x",
+            "--max-chain",
+            "2",
+            "--chain-parent",
+            "../../x",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--chain-parent"));
+    assert_eq!(
+        fs::read_dir(data.reminders()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+
+    fs::write(
+        data.routines().join("escape.md"),
+        routine("../../x", "escape"),
+    )
+    .unwrap();
+    fs::write(data.routines().join("fine.md"), routine("good0001", "fine")).unwrap();
+    let chained = "---\nid: \"chain001\"\nrun-at: \"2026-03-02T09:00:00-05:00\"\nmax-chain: 2\nchain-parent: \"../up\"\n---\nx\n";
+    fs::write(data.reminders().join("chained.md"), chained).unwrap();
+    let routines = cli(data.root(), &["routine", "list"]);
+    let (out, err) = (
+        String::from_utf8_lossy(&routines.stdout),
+        String::from_utf8_lossy(&routines.stderr),
+    );
+    assert!(
+        out.contains("good0001") && !out.contains("../../x"),
+        "{out}"
+    );
+    assert!(
+        err.contains("escape.md") && err.contains("not a valid id"),
+        "{err}"
+    );
+    let reminders = cli(data.root(), &["reminder", "list"]);
+    let err = String::from_utf8_lossy(&reminders.stderr);
+    assert!(
+        err.contains("chained.md") && err.contains("\"../up\""),
+        "{err}"
+    );
+}

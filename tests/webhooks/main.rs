@@ -8,6 +8,7 @@ mod support;
 
 mod fork;
 mod harness;
+mod hostile;
 mod load;
 mod statuses;
 

@@ -47,6 +47,9 @@ pub enum ParseError {
     /// The `id` is present but blank.
     #[error("`id` is empty")]
     EmptyId,
+    /// The `id` (or `chain-parent`) holds what an id may not (`../../x`).
+    #[error(transparent)]
+    BadId(super::BadId),
     /// A routine's `cron` does not have five fields.
     #[error("`cron` {cron:?} must have 5 fields separated by spaces, found {found}")]
     CronFieldCount {

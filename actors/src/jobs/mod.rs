@@ -113,14 +113,47 @@ impl FromStr for ModelChoice {
     }
 }
 
-/// A job's id: 8 lowercase hex characters when we make it; any non-empty string when read.
+/// A job's id: 8 lowercase hex characters when we make it. Read from outside (a file, the
+/// command line, a URL) it must pass [`JobId::parse`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JobId(pub String);
+
+/// The longest id accepted.
+pub const MAX_ID_CHARS: usize = 64;
+
+/// Why an id from outside was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadId {
+    /// Empty or only spaces.
+    #[error("`id` is empty")]
+    Empty,
+    /// Characters an id may not hold (`../../x`), or too long.
+    #[error("`id` {0:?} is not a valid id: up to 64 letters, digits, '-', '_' or '.', starting with a letter or digit")]
+    Invalid(String),
+}
 
 impl JobId {
     /// A fresh random id (8 hex characters, as the original makes them).
     pub fn random() -> Self {
         JobId(uuid::Uuid::new_v4().simple().to_string()[..8].to_owned())
+    }
+
+    /// An id from outside: 1 to [`MAX_ID_CHARS`] ASCII letters, digits, `-`, `_` or `.`,
+    /// starting with a letter or digit. The original's ids (8 hex) and hand-named webhook ids
+    /// (`github-ci`) pass; `../../x`, spaces, slashes and control characters do not.
+    pub fn parse(text: &str) -> Result<JobId, BadId> {
+        if text.trim().is_empty() {
+            return Err(BadId::Empty);
+        }
+        let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+        let valid = text.len() <= MAX_ID_CHARS
+            && text.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && text.chars().all(allowed);
+        if valid {
+            Ok(JobId(text.to_owned()))
+        } else {
+            Err(BadId::Invalid(text.to_owned()))
+        }
     }
 
     /// The id as text.
@@ -263,5 +296,28 @@ impl Job {
             Job::Reminder(r) => &r.settings,
             Job::Webhook(w) => &w.settings,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_from_outside_are_letters_digits_and_a_few_marks() {
+        for good in ["a1b2c3d4", "github-ci", "daily_digest", "v1.2", "X"] {
+            assert_eq!(JobId::parse(good), Ok(JobId(good.to_owned())), "{good}");
+        }
+        assert_eq!(JobId::parse("  "), Err(BadId::Empty));
+        let too_long = "a".repeat(MAX_ID_CHARS + 1);
+        for bad in [
+            "../../x", "..", ".hidden", "a/b", "a b", "a\nb", "-x", &too_long,
+        ] {
+            assert!(
+                matches!(JobId::parse(bad), Err(BadId::Invalid(_))),
+                "{bad:?}"
+            );
+        }
+        assert!(JobId::parse(&JobId::random().0).is_ok());
     }
 }

@@ -85,6 +85,13 @@ impl ReminderFile {
             .ok_or(ParseError::Missing { field: "run-at" })?
             .0;
         let run_at = read_time(&run_at_raw)?;
+        if let Some(parent) = self
+            .chain_parent
+            .as_ref()
+            .filter(|p| !p.0.trim().is_empty())
+        {
+            JobId::parse(&parent.0).map_err(ParseError::BadId)?;
+        }
         let chain_depth = self.chain_depth.map_or(0, |c| c.0);
         let max_chain = self.max_chain.map_or(0, |c| c.0);
         if chain_depth > max_chain {

@@ -76,13 +76,13 @@ impl RoutineFile {
     }
 }
 
-/// Checks that an `id` is present and not blank (any text is accepted otherwise).
+/// Checks that an `id` is present and a valid id ([`JobId::parse`]).
 pub fn validate_id(id: Option<Text>) -> Result<JobId, ParseError> {
     let id = id.ok_or(ParseError::Missing { field: "id" })?.0;
-    if id.trim().is_empty() {
-        return Err(ParseError::EmptyId);
-    }
-    Ok(JobId(id))
+    JobId::parse(&id).map_err(|e| match e {
+        super::BadId::Empty => ParseError::EmptyId,
+        bad => ParseError::BadId(bad),
+    })
 }
 
 /// Parses a whole routine file.

@@ -2,6 +2,7 @@
 //! and on success a 202 `{"status":"accepted"}` with the job started after the answer.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -11,10 +12,16 @@ use super::auth::bearer_matches;
 use super::checks::{check_payload, Rejection};
 use super::dispatch::dispatch;
 use super::HookConfig;
+use crate::jobs::JobId;
 use crate::webhook_spec::{load_specs, WebhookSpec};
 
 /// Largest body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 10 * 1024;
+
+/// Longest the body may take to arrive once the head is read (the head has its own limit, the
+/// server's `client_request_timeout`). 10 KB in 10 s is slow enough for any real sender, and a
+/// body trickled byte by byte cannot hold a connection open past it.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 fn answer(status: StatusCode, body: Value) -> HttpResponse {
     HttpResponse::build(status).json(body)
@@ -38,7 +45,10 @@ pub async fn hook(
     if !bearer_matches(auth, &config.secret) {
         return error(StatusCode::UNAUTHORIZED, "unauthorized");
     }
-    let id = id.into_inner();
+    let Ok(id) = JobId::parse(&id.into_inner()) else {
+        return error(StatusCode::NOT_FOUND, "webhook not found");
+    };
+    let id = id.0;
     let (path, spec) = match find(&config.data_dir.webhooks(), &id) {
         Ok(Some(found)) => found,
         Ok(None) => return error(StatusCode::NOT_FOUND, format!("webhook not found: {id}")),
@@ -50,14 +60,22 @@ pub async fn hook(
             );
         }
     };
-    let body = match payload.to_bytes_limited(MAX_BODY_BYTES).await {
-        Ok(Ok(body)) => body,
-        Ok(Err(_)) => return error(StatusCode::BAD_REQUEST, "could not read the body"),
-        Err(_) => {
+    let body = actix_web::rt::time::timeout(BODY_TIMEOUT, payload.to_bytes_limited(MAX_BODY_BYTES));
+    let body = match body.await {
+        Ok(Ok(Ok(body))) => body,
+        Ok(Ok(Err(_))) => return error(StatusCode::BAD_REQUEST, "could not read the body"),
+        Ok(Err(_)) => {
             return error(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!("payload too large (limit {MAX_BODY_BYTES} bytes)"),
             )
+        }
+        Err(_) => {
+            tracing::warn!(webhook = %id, "webhook body did not arrive in time; closing the connection");
+            let body = json!({ "error": format!("the body did not arrive within {} seconds", BODY_TIMEOUT.as_secs()) });
+            return HttpResponse::build(StatusCode::REQUEST_TIMEOUT)
+                .force_close()
+                .json(body);
         }
     };
     let data: Map<String, Value> = match serde_json::from_slice::<Value>(&body) {
