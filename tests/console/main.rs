@@ -10,6 +10,7 @@ mod support;
 
 mod background;
 mod bot;
+mod bypass_as_root;
 mod commands;
 mod conversation;
 mod own_command;

@@ -11,6 +11,7 @@ use actix::prelude::*;
 use super::turn::{Turn, TurnKind};
 use super::{MainSession, Outgoing};
 use crate::brain::{PermissionMode, TurnResult};
+use crate::runtime_config::Key;
 use crate::sessions::CompactReport;
 use crate::surface::SurfaceEvent;
 
@@ -186,6 +187,12 @@ impl MainSession {
         value: String,
         _ctx: &mut Context<Self>,
     ) -> ResponseActFuture<Self, String> {
+        let bypass = value.trim().eq_ignore_ascii_case("bypassPermissions");
+        if bypass && Key::from_name(&key) == Some(Key::PermissionMode) {
+            if let Some(why) = crate::permissions::bypass_refused_as_root() {
+                return Box::pin(fut::ready(why.to_owned()));
+            }
+        }
         let before = *self.config.runtime.values();
         let confirmation = match self.config.runtime.set(&key, &value) {
             Ok(c) => c,

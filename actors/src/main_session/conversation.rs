@@ -130,7 +130,14 @@ impl MainSession {
             )),
             tools: tools_backend::server(self, ctx.address()),
         };
-        let mode = self.policy.lock().mode;
+        let configured = self.policy.lock().mode;
+        let refused = crate::permissions::bypass_refused_as_root();
+        let (mode, notice) = crate::permissions::root_rule::launch_mode(configured, refused);
+        if let Some(notice) = notice {
+            tracing::warn!("bypassPermissions refused as root; starting in dontAsk");
+            self.policy.lock().mode = mode;
+            self.show(SurfaceEvent::Notice(notice));
+        }
         let fut = launch::start(
             self.config.clone(),
             *self.config.runtime.values(),

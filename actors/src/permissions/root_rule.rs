@@ -1,11 +1,33 @@
 //! The CLI's root rule (SPEC §11): run as uid 0, `claude` refuses `bypassPermissions` (it prints
 //! an error and exits) unless `IS_SANDBOX=1` is in its environment. Checked before switching to
-//! that mode so the user is told why instead of watching the session fail.
+//! that mode so the user is told why instead of watching the session fail, and before starting
+//! a process in it: a bypass kept in `state/config.json` would otherwise fail every message, so
+//! the session starts in `dontAsk` instead and says so, with the fix ([`launch_mode`]).
+
+use crate::brain::PermissionMode;
 
 /// What the user is told when `bypassPermissions` would be refused.
 pub const BYPASS_REFUSED_AS_ROOT: &str = "bypassPermissions isn't available: the bot runs as \
 root, and Claude Code refuses that mode for root unless IS_SANDBOX=1 is set in its environment. \
 Set IS_SANDBOX=1 if this machine is a disposable sandbox, or run the bot as a regular user.";
+
+/// The mode to start the CLI in for `configured`: itself, or `dontAsk` with what to tell the
+/// user when `configured` is `bypassPermissions` and `refused` (from [`bypass_refused_as_root`])
+/// says the CLI would not start in it.
+pub fn launch_mode(
+    configured: PermissionMode,
+    refused: Option<&str>,
+) -> (PermissionMode, Option<String>) {
+    match (configured, refused) {
+        (PermissionMode::BypassPermissions, Some(why)) => (
+            PermissionMode::DontAsk,
+            Some(format!(
+                "{why} Using dontAsk for now; to choose another mode for good: /config permission_mode dontAsk (or default, acceptEdits)."
+            )),
+        ),
+        (mode, _) => (mode, None),
+    }
+}
 
 /// The explanation when this process runs as root without `IS_SANDBOX=1`, else `None`.
 pub fn bypass_refused_as_root() -> Option<&'static str> {
@@ -54,6 +76,25 @@ mod tests {
         assert_eq!(bypass_refused(Some(0), Some("1")), None);
         assert_eq!(bypass_refused(Some(1000), None), None);
         assert_eq!(bypass_refused(None, None), None);
+    }
+
+    #[test]
+    fn a_refused_bypass_starts_in_dont_ask_and_says_how_to_fix_it() {
+        let (mode, notice) = launch_mode(
+            PermissionMode::BypassPermissions,
+            Some(BYPASS_REFUSED_AS_ROOT),
+        );
+        assert_eq!(mode, PermissionMode::DontAsk);
+        let notice = notice.expect("the user is told");
+        assert!(notice.contains("IS_SANDBOX=1") && notice.contains("/config permission_mode"));
+        assert_eq!(
+            launch_mode(PermissionMode::BypassPermissions, None),
+            (PermissionMode::BypassPermissions, None)
+        );
+        assert_eq!(
+            launch_mode(PermissionMode::Default, Some(BYPASS_REFUSED_AS_ROOT)),
+            (PermissionMode::Default, None)
+        );
     }
 
     #[test]
