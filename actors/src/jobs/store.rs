@@ -363,6 +363,27 @@ mod tests {
     }
 
     #[test]
+    fn simultaneous_writers_of_one_slug_each_get_a_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let writers: Vec<_> = (0..50)
+            .map(|n| {
+                let dir = dir.clone();
+                std::thread::spawn(move || write(&dir, &routine(&format!("c{n:07}"), "Same words")))
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap().unwrap();
+        }
+        let loaded = load_dir::<Routine>(tmp.path()).unwrap();
+        assert!(loaded.skipped.is_empty());
+        let mut ids: Vec<_> = loaded.into_items().into_iter().map(|r| r.id.0).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 50);
+    }
+
+    #[test]
     fn remove_unknown_id_is_none() {
         let tmp = tempfile::tempdir().unwrap();
         write(tmp.path(), &routine("aaaa0003", "Keep me")).unwrap();
