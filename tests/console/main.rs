@@ -12,5 +12,6 @@ mod background;
 mod bot;
 mod commands;
 mod conversation;
+mod google;
 mod own_command;
 mod recovery;

@@ -55,12 +55,9 @@ impl Redirect {
         r
     }
 
-    /// Reads a pasted redirect URL; `None` when the text is not one.
+    /// Reads a pasted redirect URL; `None` when the text holds none.
     pub fn from_pasted(text: &str) -> Option<Self> {
-        if !looks_like_redirect(text) {
-            return None;
-        }
-        let url = url::Url::parse(text.trim()).ok()?;
+        let url = url::Url::parse(find_redirect(text)?).ok()?;
         let r = Self::from_query(url.query().unwrap_or(""));
         (r.code.is_some() || r.error.is_some()).then_some(r)
     }
@@ -71,12 +68,20 @@ impl Redirect {
     }
 }
 
-/// Whether a line typed or DMed is a loopback redirect URL (never to be sent to the agent).
+/// The loopback redirect URL in a pasted line (`<…>` around it allowed), if there is one.
+fn find_redirect(text: &str) -> Option<&str> {
+    text.split_whitespace()
+        .map(|w| w.trim_start_matches('<').trim_end_matches('>'))
+        .find(|w| {
+            (w.starts_with("http://127.0.0.1:") || w.starts_with("http://localhost:"))
+                && (w.contains("code=") || w.contains("error="))
+        })
+}
+
+/// Whether a line typed or DMed carries a loopback redirect URL: it holds a one-time code, so
+/// the line goes to the Google account and never to the agent.
 pub fn looks_like_redirect(text: &str) -> bool {
-    let t = text.trim();
-    (t.starts_with("http://127.0.0.1:") || t.starts_with("http://localhost:"))
-        && !t.contains(char::is_whitespace)
-        && (t.contains("code=") || t.contains("error="))
+    find_redirect(text).is_some()
 }
 
 /// Why a flow ended without a grant.
@@ -191,7 +196,10 @@ impl Waiting {
 /// Writes the new grant, keeping an unreadable old `token.json` aside, and clears the revoked
 /// marker (this connection supersedes it).
 fn save(token: &Token, paths: &Paths) -> Result<(), String> {
-    if matches!(Token::read(&paths.token), Err(_)) {
+    if matches!(
+        Token::read(&paths.token),
+        Err(super::token_file::Error::Invalid { .. })
+    ) {
         match state_file::move_aside(&paths.token) {
             Ok(aside) => {
                 tracing::warn!(moved_to = %aside.display(), "kept the unreadable token.json aside")
@@ -265,10 +273,13 @@ mod tests {
         let denied =
             Redirect::from_pasted("http://localhost:1/?error=access_denied&state=abc").unwrap();
         assert_eq!(denied.error.as_deref(), Some("access_denied"));
+        let wrapped =
+            Redirect::from_pasted("here you go: <http://127.0.0.1:9/?state=s&code=c>").unwrap();
+        assert_eq!(wrapped.code.as_deref(), Some("c"));
+        assert!(looks_like_redirect("here: http://127.0.0.1:9/?code=c"));
         for not in [
             "http://127.0.0.1:5555/",
             "https://example.com/?code=1",
-            "look at http://127.0.0.1:1/?code=1",
             "what does code= mean",
         ] {
             assert!(Redirect::from_pasted(not).is_none(), "{not}");

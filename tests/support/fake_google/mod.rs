@@ -19,6 +19,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use serde_json::{json, Value};
 
+pub use gmail::NewMail;
 use state::State;
 pub use state::{Failure, Request};
 
@@ -174,7 +175,7 @@ impl FakeGoogle {
     }
 
     /// Adds a message; its id.
-    pub fn add_message(&self, mail: gmail::NewMail) -> String {
+    pub fn add_message(&self, mail: NewMail) -> String {
         self.state().add_message(mail)
     }
 
@@ -204,5 +205,3 @@ impl FakeGoogle {
             .to_owned()
     }
 }
-
-pub use gmail::NewMail;
