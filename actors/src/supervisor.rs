@@ -3,11 +3,11 @@
 //!
 //! Start order follows the dependencies: [`PingBudget`] and [`PendingUpdates`] first (they only
 //! own state), then — with a conversation — the [`GoogleAccount`] (it appends button updates and
-//! tells the surface about Google) and the [`MainSession`] (it pops pending updates), then the [`Scheduler`] (it
-//! asks the budget and the main session at fire time, and sends foreground jobs to the main
-//! session). Each child runs
-//! under an actix `Supervisor`, so a restart keeps its address — whoever holds a handle keeps
-//! talking to it — and the child reloads its state from disk in `started`.
+//! tells the surface about Google) and the [`MainSession`] (it pops pending updates), then the
+//! [`Scheduler`] (it asks the budget and the main session at fire time, and sends foreground
+//! jobs to the main session). Each child runs under an actix `Supervisor`, so a restart keeps
+//! its address — whoever holds a handle keeps talking to it — and the child reloads its state
+//! from disk in `started`.
 //!
 //! Messages: [`GetHandles`] (the children's addresses, for surfaces), [`RestartChild`] (stop a
 //! child with a cause; it comes back fresh), [`Shutdown`] (stop the children in reverse order,

@@ -91,7 +91,9 @@ pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<Strin
             ));
         };
         if let Some(click) = GoogleClick::from_custom_id(custom_id) {
-            let google = h.google.as_ref()?;
+            let Some(google) = h.google.as_ref() else {
+                return Some("failed: google is not available in this run.".to_owned());
+            };
             return Some(
                 google
                     .send(PressGoogleButton(click))
