@@ -52,6 +52,10 @@ fn env_lookup(key: &str) -> Option<String> {
     std::env::var(key).ok()
 }
 
+fn google_from_env() -> anyhow::Result<cli::google::Google> {
+    cli::google::Google::from_env(&env_lookup)
+}
+
 /// Runs the command; its exit code is success unless the command has one of its own to pass on.
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
@@ -72,6 +76,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .map_err(|p| anyhow::anyhow!("{}: {}", p.variable, p.detail))?;
             done(cli::reminder::run(cmd, &data, tz, chrono::Utc::now()))
         }
+        Some(Command::Tasks(cmd)) => done(cli::tasks::run(cmd, &google_from_env()?)),
+        Some(Command::Cal(cmd)) => done(cli::cal::run(cmd, &google_from_env()?)),
+        Some(Command::Gmail(cmd)) => done(cli::gmail::run(cmd, &google_from_env()?)),
         Some(Command::Auth(cmd)) => cli::auth::run(&cmd),
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),

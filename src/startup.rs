@@ -173,6 +173,7 @@ pub async fn start_actors(
             tz: settings.tz,
             clock: SystemClock::shared(),
             watch_jobs: true,
+            google: Some(settings.google_api.clone()),
         },
         JobSink::Conversation {
             main: Box::new(main),

@@ -5,7 +5,8 @@
 //! carries, together with the background session that sent it, if any. A click (a Discord
 //! interaction, or `/button N` on the console) comes back as [`PressButton`] to the main
 //! session, which reads everything it needs from the custom id and the inquiries file — nothing
-//! lives only in memory.
+//! lives only in memory. Google's buttons (`task_done:`, `task_del:`, `event_del:`) are not the
+//! conversation's: the surfaces send them to the Google account.
 
 use actix::prelude::*;
 
@@ -70,9 +71,10 @@ pub fn plan(custom_id: &str, data: &DataDir, clock: SharedClock) -> ClickPlan {
     match ButtonClick::parse(custom_id) {
         None => ClickPlan::Reply("that button is not one of mine.".into()),
         Some(ButtonClick::Dismiss) => ClickPlan::Reply("dismissed.".into()),
+        // The surfaces hand these to the Google account (`google::account::PressGoogleButton`).
         Some(ButtonClick::TaskDone(_) | ButtonClick::TaskDel(_) | ButtonClick::EventDel(_)) => {
             ClickPlan::Reply(
-                "Google is not connected yet, so tasks and events can't be changed from here."
+                "-# google buttons are answered by the google account, not the conversation."
                     .into(),
             )
         }

@@ -9,6 +9,7 @@
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
 //! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `Close` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
+//! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `FireJob` |
 //!
 //! Domain modules without an actor: [`brain`] (the Claude CLI driver), [`jobs`] (routines and
@@ -24,6 +25,7 @@ pub mod buttons;
 pub mod clock;
 pub mod data_dir;
 pub mod fork;
+pub mod google;
 pub mod jobs;
 pub mod main_session;
 pub mod pending_updates;

@@ -70,6 +70,8 @@ pub struct Settings {
     pub discord_token: Option<String>,
     /// The webhook server, when both its variables are set.
     pub webhook: Option<WebhookSettings>,
+    /// Google's REST base (`OLLIM_GOOGLE_API_BASE`, else Google's).
+    pub google_api: crate::google::ApiBase,
 }
 
 /// The system's IANA zone, or UTC when it cannot be found or is unknown to chrono-tz.
@@ -161,6 +163,10 @@ impl Settings {
             }
             _ => None,
         };
+        let google_api = crate::google::ApiBase::from_lookup(get).unwrap_or_else(|p| {
+            problems.push(p);
+            crate::google::ApiBase::default()
+        });
         if !problems.is_empty() {
             return Err(Error(problems));
         }
@@ -171,6 +177,7 @@ impl Settings {
             bot_name,
             discord_token,
             webhook,
+            google_api,
         })
     }
 }

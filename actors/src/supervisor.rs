@@ -2,11 +2,12 @@
 //! stop, restart and failure with its cause.
 //!
 //! Start order follows the dependencies: [`PingBudget`] and [`PendingUpdates`] first (they only
-//! own state), then the [`MainSession`] (it pops pending updates), then the [`Scheduler`] (it
-//! asks the budget and the main session at fire time, and sends foreground jobs to the main
-//! session). Each child runs
-//! under an actix `Supervisor`, so a restart keeps its address — whoever holds a handle keeps
-//! talking to it — and the child reloads its state from disk in `started`.
+//! own state), then — with a conversation — the [`GoogleAccount`] (it appends button updates and
+//! tells the surface about Google) and the [`MainSession`] (it pops pending updates), then the
+//! [`Scheduler`] (it asks the budget and the main session at fire time, and sends foreground
+//! jobs to the main session). Each child runs under an actix `Supervisor`, so a restart keeps
+//! its address — whoever holds a handle keeps talking to it — and the child reloads its state
+//! from disk in `started`.
 //!
 //! Messages: [`GetHandles`] (the children's addresses, for surfaces), [`RestartChild`] (stop a
 //! child with a cause; it comes back fresh), [`Shutdown`] (stop the children in reverse order,
@@ -22,6 +23,7 @@ use chrono_tz::Tz;
 
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
+use crate::google::{self, GoogleAccount};
 use crate::main_session::{MainSession, MainSessionConfig};
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
@@ -43,6 +45,8 @@ pub enum Child {
     Scheduler,
     /// The main conversation.
     MainSession,
+    /// The Google account (runs with a conversation, when Google is configured).
+    GoogleAccount,
 }
 
 impl fmt::Display for Child {
@@ -52,6 +56,7 @@ impl fmt::Display for Child {
             Child::PendingUpdates => "pending_updates",
             Child::Scheduler => "scheduler",
             Child::MainSession => "main_session",
+            Child::GoogleAccount => "google_account",
         })
     }
 }
@@ -79,6 +84,7 @@ restartable!(PingBudget, "ping_budget");
 restartable!(PendingUpdates, "pending_updates");
 restartable!(Scheduler, "scheduler");
 restartable!(MainSession, "main_session");
+restartable!(GoogleAccount, "google_account");
 
 impl Supervised for Scheduler {
     fn restarting(&mut self, _ctx: &mut Self::Context) {
@@ -97,6 +103,8 @@ pub struct Handles {
     pub scheduler: Addr<Scheduler>,
     /// The main conversation, when the bot runs one.
     pub main_session: Option<Addr<MainSession>>,
+    /// The Google account, beside the conversation.
+    pub google: Option<Addr<GoogleAccount>>,
 }
 
 /// Where fired jobs go.
@@ -128,6 +136,8 @@ pub struct SupervisorConfig {
     pub clock: SharedClock,
     /// Watch the job directories for changes.
     pub watch_jobs: bool,
+    /// Google's REST base: with a conversation, the Google account runs against it.
+    pub google: Option<google::ApiBase>,
 }
 
 /// Asks for the children's addresses.
@@ -169,6 +179,7 @@ impl Supervisor {
             tz,
             clock,
             watch_jobs,
+            google: google_base,
         } = config;
         let started = |child: Child| tracing::info!(actor = %child, "actor started by supervisor");
 
@@ -186,9 +197,29 @@ impl Supervisor {
         });
         started(Child::PendingUpdates);
 
+        let mut google = None;
         let (main_session, sink, busy) = match sink {
             JobSink::Recipient { jobs, busy } => (None, jobs, busy),
             JobSink::Conversation { main, surface } => {
+                if let Some(base) = google_base {
+                    let paths = google::Paths::in_data_dir(&data_dir);
+                    match google::Api::new(paths, base) {
+                        Ok(api) => {
+                            let (surface, updates, clock) = (
+                                surface.clone(),
+                                pending_updates.clone().recipient(),
+                                clock.clone(),
+                            );
+                            google = Some(actix::Supervisor::start(move |_| {
+                                GoogleAccount::new(api, clock, surface, updates)
+                            }));
+                            started(Child::GoogleAccount);
+                        }
+                        Err(e) => {
+                            tracing::error!(actor = %Child::GoogleAccount, cause = %e, "actor failed to start; Google stays off")
+                        }
+                    }
+                }
                 let pending = pending_updates.clone();
                 let budget = ping_budget.clone();
                 let main = *main;
@@ -221,6 +252,7 @@ impl Supervisor {
                 pending_updates,
                 scheduler,
                 main_session,
+                google,
             },
             stopping: false,
             shutdown: tokio::sync::watch::channel(None).0,
@@ -238,6 +270,8 @@ impl Supervisor {
             Some(Child::Scheduler)
         } else if h.main_session.as_ref().is_some_and(|m| !m.connected()) {
             Some(Child::MainSession)
+        } else if h.google.as_ref().is_some_and(|g| !g.connected()) {
+            Some(Child::GoogleAccount)
         } else {
             None
         }
@@ -301,6 +335,11 @@ impl Handler<RestartChild> for Supervisor {
                     m.do_send(restart);
                 }
             }
+            Child::GoogleAccount => {
+                if let Some(g) = &self.handles.google {
+                    g.do_send(restart);
+                }
+            }
         }
     }
 }
@@ -315,6 +354,7 @@ impl Handler<Shutdown> for Supervisor {
         self.shutdown.send_replace(Some(msg.reason.clone()));
         // Reverse start order: nothing fires while the state owners are going away.
         for child in [
+            Child::GoogleAccount,
             Child::Scheduler,
             Child::MainSession,
             Child::PendingUpdates,

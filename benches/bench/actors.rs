@@ -196,6 +196,7 @@ pub async fn bench_scheduler() {
             tz: TZ,
             clock: SystemClock::shared(),
             watch_jobs: true,
+            google: None,
         },
         JobSink::Recipient {
             jobs: recorder.clone().recipient(),

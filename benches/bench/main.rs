@@ -5,6 +5,7 @@ mod actors;
 mod conversation;
 mod discord;
 mod forks;
+mod google;
 mod webhooks;
 
 #[allow(dead_code)]
@@ -31,6 +32,9 @@ fn main() {
     );
     if wanted("files cron schedule") {
         actors::bench_files_and_cron();
+    }
+    if wanted("google tasks") {
+        google::bench_google();
     }
     let sys = actix::System::new();
     sys.block_on(async {

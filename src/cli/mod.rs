@@ -1,12 +1,16 @@
 //! The command line (SPEC §4): `ollim-bot` runs the bot; subcommands manage routines and
-//! reminders. The agent itself uses these commands through its Bash tool, so output is short,
+//! reminders, and reach Google Tasks, Calendar and Gmail. The agent itself uses these commands through its Bash tool, so output is short,
 //! human-readable lines, errors go to stderr, and every rejected input exits 1 having written
 //! nothing.
 
 pub mod auth;
+pub mod cal;
+pub mod gmail;
+pub mod google;
 pub mod job_flags;
 pub mod reminder;
 pub mod routine;
+pub mod tasks;
 
 use clap::{Parser, Subcommand};
 
@@ -34,7 +38,10 @@ examples:
   ollim-bot                                   run the bot (console when DISCORD_TOKEN is unset)
   ollim-bot routine add --cron \"30 8 * * *\" -m \"Morning briefing\"
   ollim-bot reminder add --delay 30 -m \"take a break\"
-  ollim-bot reminder add --delay 60 -m \"did you send the invoice?\" --background --max-chain 3";
+  ollim-bot reminder add --delay 60 -m \"did you send the invoice?\" --background --max-chain 3
+  ollim-bot tasks add \"Buy milk\" --due 2026-02-24
+  ollim-bot cal today
+  ollim-bot gmail unread --max 10";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -49,6 +56,15 @@ pub enum Command {
     /// One-shot prompts after a delay, optionally as a follow-up chain.
     #[command(subcommand)]
     Reminder(reminder::ReminderCommand),
+    /// Google Tasks (connect with /google-auth in the bot).
+    #[command(subcommand)]
+    Tasks(tasks::TasksCommand),
+    /// Google Calendar, times in OLLIM_TIMEZONE.
+    #[command(subcommand)]
+    Cal(cal::CalCommand),
+    /// Gmail, read-only.
+    #[command(subcommand)]
+    Gmail(gmail::GmailCommand),
     /// Sign Claude Code in or out (runs `claude auth ...`).
     #[command(subcommand)]
     Auth(auth::AuthCommand),

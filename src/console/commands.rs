@@ -1,8 +1,10 @@
 //! Console commands: the conversation's slash commands (SPEC §12: `/clear`, `/compact`,
 //! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]`, and
-//! two of ours: `/schedule` and `/updates`.
+//! two of ours: `/schedule` and `/updates`; `/google-auth` and the Google buttons go to the
+//! Google account.
 
 use ollim_actors::buttons::PressButton;
+use ollim_actors::google::account::{GoogleClick, PressGoogleButton, StartConsent};
 use ollim_actors::main_session::{Command, ForkButton};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};
@@ -25,6 +27,8 @@ commands:
   /save | /report | /exit-fork            end the fork: keep it as the conversation, queue a
                                           summary for it, or discard it
   /ping-budget [capacity] [refill_rate]   show or set the ping budget
+  /google-auth                            connect Google (Tasks, Calendar, Gmail); paste the
+                                          redirect url here when the browser is elsewhere
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
   /help                                   this list
@@ -86,6 +90,17 @@ pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<Strin
                 buttons.len()
             ));
         };
+        if let Some(click) = GoogleClick::from_custom_id(custom_id) {
+            let Some(google) = h.google.as_ref() else {
+                return Some("failed: google is not available in this run.".to_owned());
+            };
+            return Some(
+                google
+                    .send(PressGoogleButton(click))
+                    .await
+                    .unwrap_or_else(|e| format!("failed: the google account did not answer ({e})")),
+            );
+        }
         let press = PressButton {
             custom_id: custom_id.clone(),
         };
@@ -105,6 +120,13 @@ pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<Strin
     let mut words = line.split_whitespace();
     let reply = match words.next().unwrap_or_default() {
         "/help" => HELP.to_owned(),
+        "/google-auth" => match &h.google {
+            Some(google) => match google.send(StartConsent).await {
+                Ok(answer) => answer.to_string(),
+                Err(e) => format!("the google account did not answer: {e}"),
+            },
+            None => "google is not available in this run.".to_owned(),
+        },
         "/ping-budget" => ping_budget(words.collect(), h).await,
         "/schedule" => match h.scheduler.send(Upcoming).await {
             Ok(jobs) if jobs.is_empty() => "no routines or reminders".to_owned(),

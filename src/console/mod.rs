@@ -3,7 +3,8 @@
 //! Runs the same actors as the Discord surface. Lines typed (or piped) on stdin are read one
 //! at a time: `/command` lines run commands, anything else goes to the conversation; answers
 //! stream to stdout as they arrive, with status lines (`-# *Thinking...*`, tool labels) on
-//! lines of their own. End of input waits for the answer in progress, then shuts down; Ctrl-C
+//! lines of their own. A pasted Google redirect URL finishes `/google-auth` and never reaches
+//! the conversation. End of input waits for the answer in progress, then shuts down; Ctrl-C
 //! shuts down at once.
 
 mod commands;
@@ -14,6 +15,8 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use anyhow::Context as _;
+use ollim_actors::google::account::PasteRedirect;
+use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::{MainSessionConfig, Say};
 use ollim_actors::scheduler::IsBusy;
 use ollim_actors::settings::Settings;
@@ -58,7 +61,12 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                         if line == "/quit" {
                             break "quit".to_owned();
                         }
-                        if line.starts_with('/') {
+                        if looks_like_redirect(line) {
+                            // A pasted Google redirect carries a one-time code: never the agent's.
+                            if let Some(reply) = paste_redirect(&handles, line).await {
+                                out.do_send(render::Line(reply));
+                            }
+                        } else if line.starts_with('/') {
                             let shown = buttons.lock().clone();
                             if let Some(reply) = commands::handle(line, &handles, &shown).await {
                                 out.do_send(render::Line(reply));
@@ -92,4 +100,21 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
     })?;
     system.run().context("running the actor system")?;
     Ok(())
+}
+
+/// Hands a pasted redirect URL to the Google account; what to tell the user.
+async fn paste_redirect(handles: &ollim_actors::supervisor::Handles, line: &str) -> Option<String> {
+    let Some(google) = handles.google.as_ref() else {
+        return Some("google is not available in this run.".to_owned());
+    };
+    let outcome = google
+        .send(PasteRedirect {
+            text: line.to_owned(),
+        })
+        .await;
+    Some(match outcome {
+        Ok(o) => o.to_string(),
+        Err(e) => format!("the google account did not answer: {e}"),
+    })
+    .filter(|t| !t.is_empty())
 }

@@ -1,9 +1,13 @@
 //! What arrives from Discord besides slash commands (SPEC §5, §10–12): the owner's DMs (👀,
 //! images, replies that quote or resume a background fork), reactions that answer approval
-//! prompts, and clicks on persistent `act:` buttons. Everyone but the owner, and anything outside
-//! DMs, is ignored; so are the bot's own messages, which Discord echoes back.
+//! prompts, and clicks on persistent `act:` buttons (Google's go to the Google account). A pasted
+//! Google redirect URL finishes `/google-auth` and never reaches the conversation. Everyone but
+//! the owner, and anything outside DMs, is ignored; so are the bot's own messages, which Discord
+//! echoes back.
 
 use ollim_actors::buttons::PressButton;
+use ollim_actors::google::account::{GoogleClick, PasteRedirect, PressGoogleButton};
+use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::{ResumeFromReply, Say};
 use ollim_actors::permissions::ApprovalAnswer;
 use ollim_actors::sessions::{ForkLookup, ForkMessages};
@@ -43,6 +47,10 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
     }
     if msg.author.id != data.owner || msg.guild_id.is_some() {
         tracing::debug!(author = %msg.author.id, "ignoring a message from someone other than the owner");
+        return;
+    }
+    if looks_like_redirect(&msg.content) {
+        paste_redirect(&msg.content, data).await;
         return;
     }
     let eyes = ReactionType::Unicode(ACK_EMOJI.to_owned());
@@ -145,12 +153,9 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         }
         return;
     }
-    let reply = match data.main.send(PressButton { custom_id }).await {
-        Ok(reply) => reply,
-        Err(e) => {
-            tracing::warn!(cause = %e, "the conversation did not answer a button");
-            "-# couldn't reach the conversation — try again.".to_owned()
-        }
+    let reply = match GoogleClick::from_custom_id(&custom_id) {
+        Some(click) => google_button(click, data).await,
+        None => conversation_button(custom_id, data).await,
     };
     if !reply.is_empty() {
         let followup = CreateInteractionResponseFollowup::new()
@@ -159,5 +164,44 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         if let Err(e) = click.create_followup(&ctx.http, followup).await {
             tracing::debug!(cause = %e, "could not answer a button click");
         }
+    }
+}
+
+async fn conversation_button(custom_id: String, data: &Data) -> String {
+    match data.main.send(PressButton { custom_id }).await {
+        Ok(reply) => reply,
+        Err(e) => {
+            tracing::warn!(cause = %e, "the conversation did not answer a button");
+            "-# couldn't reach the conversation — try again.".to_owned()
+        }
+    }
+}
+
+async fn google_button(click: GoogleClick, data: &Data) -> String {
+    let Some(google) = &data.handles.google else {
+        return "failed: google is not available in this run.".to_owned();
+    };
+    google
+        .send(PressGoogleButton(click))
+        .await
+        .unwrap_or_else(|e| format!("failed: the google account did not answer ({e})"))
+}
+
+/// A pasted Google redirect URL goes to the Google account; its answer (if any) to the DM.
+async fn paste_redirect(text: &str, data: &Data) {
+    let reply = match &data.handles.google {
+        Some(google) => match google
+            .send(PasteRedirect {
+                text: text.to_owned(),
+            })
+            .await
+        {
+            Ok(outcome) => outcome.to_string(),
+            Err(e) => format!("the google account did not answer: {e}"),
+        },
+        None => "google is not available in this run.".to_owned(),
+    };
+    if !reply.is_empty() {
+        data.outbox.do_send(Post(reply));
     }
 }

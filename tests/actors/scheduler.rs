@@ -63,6 +63,7 @@ async fn rig_with(prepare: impl FnOnce(&DataDir)) -> Rig {
             tz: chrono_tz::America::New_York,
             clock: clock.shared(),
             watch_jobs: true,
+            google: None,
         },
         JobSink::Recipient {
             jobs: recorder.clone().start().recipient(),

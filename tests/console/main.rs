@@ -13,6 +13,7 @@ mod bot;
 mod bypass_as_root;
 mod commands;
 mod conversation;
+mod google;
 mod own_command;
 mod recovery;
 mod single_instance;

@@ -9,7 +9,7 @@ use crate::bot::{Bot, Home};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 /// The test's own `PATH` without any directory holding an `ollim-bot` executable.
-fn path_without_the_bot() -> String {
+pub fn path_without_the_bot() -> String {
     let inherited = std::env::var_os("PATH").unwrap_or_default();
     let kept: Vec<_> = std::env::split_paths(&inherited)
         .filter(|dir| !dir.join("ollim-bot").exists())

@@ -123,6 +123,14 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
         .expect("a button")
         .to_owned();
     assert!(custom_id.starts_with("act:agent:"), "{custom_id}");
+    // The background job has finished (its session is on disk) before the bot goes away.
+    fake.wait_for("the background job's end", LIMIT, |_| {
+        bot.log()
+            .iter()
+            .any(|l| l.contains("background job finished"))
+            .then_some(())
+    })
+    .await;
     assert!(bot.stop().await, "a clean exit on SIGTERM");
     let goodbye = fake
         .bot_messages(DM_CHANNEL_ID)

@@ -144,11 +144,12 @@ async fn the_enter_fork_tool_opens_a_fork_and_report_updates_queues_its_summary(
             .any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::ForkStarted { .. }))
     })
     .await;
+    // The fork's opening turn has ended (its answer is on screen): the next line is a turn of
+    // its own, not merged into the opening one by an interrupt.
     rig.until("the fork's greeting", |r| {
-        r.mock
-            .agent_requests()
-            .iter()
-            .any(|q| q.latest_user_text().contains("[fork-started]"))
+        r.screen.events().iter().any(
+            |e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t == "in the fork now"),
+        )
     })
     .await;
     talk(&rig, "great, wrap it up").await;

@@ -107,6 +107,7 @@ pub async fn rig(
             tz: chrono_tz::America::New_York,
             clock: clock.shared(),
             watch_jobs: true,
+            google: None,
         },
         JobSink::Conversation {
             main: Box::new(main),

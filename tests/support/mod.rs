@@ -2,5 +2,6 @@
 
 pub mod claude_cli;
 pub mod fake_discord;
+pub mod fake_google;
 pub mod home;
 pub mod mock_model_api;

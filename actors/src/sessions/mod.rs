@@ -20,7 +20,7 @@ pub mod fork_messages;
 pub mod history;
 pub mod inquiries;
 pub mod main_id;
-mod python_json;
+pub mod python_json;
 
 use std::path::PathBuf;
 

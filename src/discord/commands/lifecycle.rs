@@ -1,18 +1,16 @@
 //! `/restart`, `/update` and `/google-auth` (SPEC §12, §15). `/restart` runs the binary again;
 //! `/update` pulls the project's git checkout fast-forward only, rebuilds it and restarts,
-//! refusing while an answer is being written; Google is not built yet, which `/google-auth` says.
+//! refusing while an answer is being written; `/google-auth` starts connecting Google (the
+//! Google account actor answers; the flow's end arrives in the DM).
 
 use std::path::{Path, PathBuf};
 
+use ollim_actors::google::account::StartConsent;
 use ollim_actors::scheduler::IsBusy;
 use tokio::process::Command;
 
 use super::super::data::Leave;
 use super::{answer, Ctx, Error};
-
-/// The answer to `/google-auth` until Google lands.
-pub const GOOGLE_NOT_CONFIGURED: &str =
-    "Google is not configured: this version does not connect to Google yet.";
 
 /// Restart the bot.
 #[poise::command(slash_command, check = "super::authorized")]
@@ -25,10 +23,14 @@ pub async fn restart(ctx: Ctx<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Connect Google (not available yet).
+/// Connect Google (Tasks, Calendar, Gmail).
 #[poise::command(slash_command, rename = "google-auth", check = "super::authorized")]
 pub async fn google_auth(ctx: Ctx<'_>) -> Result<(), Error> {
-    answer(ctx, GOOGLE_NOT_CONFIGURED).await
+    let Some(google) = ctx.data().handles.google.clone() else {
+        return answer(ctx, "google is not available in this run.").await;
+    };
+    let reply = google.send(StartConsent).await?;
+    answer(ctx, reply.to_string()).await
 }
 
 /// Pull the latest version, rebuild, and restart.

@@ -1,0 +1,124 @@
+//! `ollim-bot tasks list|add|done|delete|update`: Google Tasks, the default list (SPEC §4, §15).
+//!
+//! ```text
+//! ollim-bot tasks list [--all]
+//! ollim-bot tasks add "Buy milk" [--due 2026-02-24] [--notes "2%"]
+//! ollim-bot tasks done ID
+//! ollim-bot tasks delete ID
+//! ollim-bot tasks update ID [--title "…"] [--due YYYY-MM-DD] [--notes "…"]
+//! ```
+
+use clap::Subcommand;
+use ollim_actors::google::tasks;
+
+use super::google::Google;
+
+/// Tasks subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TasksCommand {
+    /// Show open tasks (with --all, completed ones too).
+    List {
+        /// Include completed and hidden tasks.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Add a task.
+    Add {
+        /// The task's title.
+        title: String,
+        /// Due date, YYYY-MM-DD.
+        #[arg(long)]
+        due: Option<String>,
+        /// Notes.
+        #[arg(long)]
+        notes: Option<String>,
+    },
+    /// Mark a task completed.
+    Done {
+        /// The task's id (from `tasks list`).
+        id: String,
+    },
+    /// Delete a task.
+    Delete {
+        /// The task's id (from `tasks list`).
+        id: String,
+    },
+    /// Change a task's title, due date or notes.
+    Update {
+        /// The task's id (from `tasks list`).
+        id: String,
+        /// New title.
+        #[arg(long)]
+        title: Option<String>,
+        /// New due date, YYYY-MM-DD.
+        #[arg(long)]
+        due: Option<String>,
+        /// New notes.
+        #[arg(long)]
+        notes: Option<String>,
+    },
+}
+
+/// Runs a tasks subcommand, printing its lines.
+pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
+    let due = |d: &Option<String>| d.as_deref().map(tasks::parse_due).transpose();
+    match cmd {
+        TasksCommand::List { all } => google.block_on(async {
+            let rest = google.api.rest(google.now).await?;
+            let items = tasks::list(&rest, all).await?;
+            if items.is_empty() {
+                println!("no tasks");
+            }
+            for t in items {
+                println!("{}", t.line());
+            }
+            Ok(())
+        }),
+        TasksCommand::Add {
+            title,
+            due: d,
+            notes,
+        } => {
+            let date = due(&d)?;
+            if title.trim().is_empty() {
+                anyhow::bail!("a task needs a title");
+            }
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                let task = tasks::insert(&rest, &title, date, notes.as_deref()).await?;
+                let shown = date.map_or_else(|| "(no due)".to_owned(), |d| d.to_string());
+                println!("added {}: {shown} -- {title}", task.id);
+                Ok(())
+            })
+        }
+        TasksCommand::Done { id } => google.block_on(async {
+            let rest = google.api.rest(google.now).await?;
+            tasks::complete(&rest, &id).await?;
+            println!("completed {id}");
+            Ok(())
+        }),
+        TasksCommand::Delete { id } => google.block_on(async {
+            let rest = google.api.rest(google.now).await?;
+            tasks::delete(&rest, &id).await?;
+            println!("deleted {id}");
+            Ok(())
+        }),
+        TasksCommand::Update {
+            id,
+            title,
+            due: d,
+            notes,
+        } => {
+            let date = due(&d)?;
+            if title.is_none() && date.is_none() && notes.is_none() {
+                anyhow::bail!("provide at least one of --title, --due, --notes");
+            }
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                tasks::update(&rest, &id, title.as_deref(), date, notes.as_deref()).await?;
+                println!("updated {id}");
+                Ok(())
+            })
+        }
+    }
+}
