@@ -126,11 +126,19 @@ async fn a_pid_file_naming_an_unrelated_ollim_bot_process_does_not_block_the_sta
             .expect("start a stand-in editor"),
     );
     let editor_pid = editor.0.id();
-    let cmdline = std::fs::read(format!("/proc/{editor_pid}/cmdline")).unwrap_or_default();
-    assert!(
-        String::from_utf8_lossy(&cmdline).contains("ollim-bot"),
-        "the stand-in's command line mentions ollim-bot"
-    );
+    // Until the child has exec'd, its command line is still the test's own.
+    let deadline = std::time::Instant::now() + LIMIT;
+    while !String::from_utf8_lossy(
+        &std::fs::read(format!("/proc/{editor_pid}/cmdline")).unwrap_or_default(),
+    )
+    .contains("ollim-bot")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stand-in's command line mentions ollim-bot"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     home.write("state/bot.pid", &format!("{editor_pid}\n"));
 
     let mut bot = Bot::start(&home, &mock).await;
