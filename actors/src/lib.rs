@@ -29,6 +29,7 @@ pub mod main_session;
 pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;
+pub mod prompts;
 pub mod runtime_config;
 pub mod scheduler;
 pub mod sessions;

@@ -25,7 +25,7 @@ use crate::data_dir::DataDir;
 use crate::main_session::{MainSession, MainSessionConfig};
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
-use crate::scheduler::skill_section::CommandLimits;
+use crate::prompts::skill_section::CommandLimits;
 use crate::scheduler::{FireJob, IsBusy, Scheduler, SchedulerConfig};
 use crate::surface::SurfaceEvent;
 

@@ -18,7 +18,7 @@ use super::turn::TurnKind;
 use super::{ForkButton, MainSession, Outgoing};
 use crate::brain::SessionStart;
 use crate::pending_updates::Clear;
-use crate::scheduler::fork_prompt;
+use crate::prompts::fork as fork_prompt;
 use crate::sessions::EventKind;
 use crate::surface::SurfaceEvent;
 

@@ -51,7 +51,7 @@ impl BudgetSnapshot {
 
     /// `budget: 3/5 (next refill in 42 min)`, or `budget: 5/5` when full.
     pub fn status_line(&self) -> String {
-        crate::scheduler::preamble::BudgetFacts::from(self).status_line()
+        crate::prompts::preamble::BudgetFacts::from(self).status_line()
     }
 
     /// The status line plus today's non-zero counters, as `/ping-budget` shows it:

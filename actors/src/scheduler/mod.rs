@@ -19,18 +19,9 @@
 //! [`plan`].
 
 pub mod cron;
-pub mod fork_prompt;
-pub mod forward;
 pub mod plan;
-pub mod preamble;
-pub mod prompt;
 pub mod registry;
-pub mod skill_section;
 pub mod watch;
-pub mod webhook_prompt;
-
-#[cfg(test)]
-mod test_jobs;
 
 use std::path::PathBuf;
 
@@ -42,11 +33,12 @@ use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, JobId};
 use crate::ping_budget::{PingBudget, Snapshot};
+use crate::prompts::forward;
+use crate::prompts::job::{self as prompt, BackgroundContext, JobPromptContext};
+use crate::prompts::preamble::BudgetFacts;
+use crate::prompts::skill_section::CommandLimits;
 use crate::skills::Skill;
 use plan::{Due, Plan};
-use preamble::BudgetFacts;
-use prompt::{BackgroundContext, JobPromptContext};
-use skill_section::CommandLimits;
 
 /// A job whose time has come, with the prompt it runs with.
 #[derive(Debug, Clone, Message)]

@@ -9,7 +9,7 @@
 use chrono_tz::Tz;
 
 use crate::jobs::UpdateMode;
-use crate::scheduler::forward::ForwardSchedule;
+use crate::prompts::forward::ForwardSchedule;
 
 /// The ping budget as the preamble needs it (mapped from the PingBudget actor's snapshot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,8 +224,8 @@ pub fn task_tool_available(allowed_tools: Option<&[String]>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheduler::forward::build_forward_schedule;
-    use crate::scheduler::test_jobs::*;
+    use crate::prompts::forward::build_forward_schedule;
+    use crate::prompts::test_jobs::*;
 
     const BUSY_MARK: &str = "The user is mid-conversation";
     const PROXY_MARK: &str = "user-proxy subagent";

@@ -12,9 +12,9 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 use crate::jobs::{Job, Reminder, Routine, UpdateMode};
-use crate::scheduler::forward::{build_forward_schedule, clock_time, ScheduledItem};
-use crate::scheduler::preamble::{build_preamble, BudgetFacts, PreambleInput};
-use crate::scheduler::skill_section::{build_skills_section, CommandLimits};
+use crate::prompts::forward::{build_forward_schedule, clock_time, ScheduledItem};
+use crate::prompts::preamble::{build_preamble, BudgetFacts, PreambleInput};
+use crate::prompts::skill_section::{build_skills_section, CommandLimits};
 use crate::skills::Skill;
 
 /// What kind of prompt a tag announces.
@@ -232,7 +232,7 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
         }
         // Webhook prompts are built with their payload by the webhook server; without one
         // the template is all there is.
-        Job::Webhook(hook) => crate::scheduler::webhook_prompt::webhook_prompt(
+        Job::Webhook(hook) => crate::prompts::webhook::webhook_prompt(
             hook.id.as_str(),
             preamble.as_deref().unwrap_or(""),
             &serde_json::Map::new(),
@@ -244,7 +244,7 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheduler::test_jobs::*;
+    use crate::prompts::test_jobs::*;
     use chrono::TimeZone;
 
     const SKILLS: &str = "SKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\n";
