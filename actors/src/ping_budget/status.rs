@@ -51,7 +51,11 @@ impl BudgetSnapshot {
 
     /// `budget: 3/5 (next refill in 42 min)`, or `budget: 5/5` when full.
     pub fn status_line(&self) -> String {
-        crate::prompts::preamble::BudgetFacts::from(self).status_line()
+        status_line(
+            self.whole_tokens,
+            self.capacity,
+            self.next_refill_in_minutes,
+        )
     }
 
     /// The status line plus today's non-zero counters, as `/ping-budget` shows it:
@@ -72,6 +76,16 @@ impl BudgetSnapshot {
             return parts.remove(0);
         }
         format!("{}.", parts.join(". "))
+    }
+}
+
+/// The status line for `available` of `capacity` whole tokens: `budget: 3/5 (next refill in 42
+/// min)`, or `budget: 5/5` when full (`next_refill_in_minutes` is `None`). The preamble shows the
+/// same line, so this is the one place it is written.
+pub fn status_line(available: u32, capacity: u32, next_refill_in_minutes: Option<u32>) -> String {
+    match next_refill_in_minutes {
+        Some(minutes) => format!("budget: {available}/{capacity} (next refill in {minutes} min)"),
+        None => format!("budget: {available}/{capacity}"),
     }
 }
 

@@ -48,13 +48,7 @@ impl BudgetFacts {
 
     /// The status line: `budget: 3/5 (next refill in 42 min)`, or `budget: 5/5` when full.
     pub fn status_line(&self) -> String {
-        match self.next_refill_in_minutes {
-            Some(minutes) => format!(
-                "budget: {}/{} (next refill in {minutes} min)",
-                self.available, self.capacity
-            ),
-            None => format!("budget: {}/{}", self.available, self.capacity),
-        }
+        crate::ping_budget::status_line(self.available, self.capacity, self.next_refill_in_minutes)
     }
 }
 
