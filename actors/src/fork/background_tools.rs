@@ -16,13 +16,9 @@ use crate::permissions::background::{allowed_tools_for_job, disallowed_tools_for
 use crate::ping_budget::{PingDecision, RecordCritical, TryUse};
 use crate::scheduler::{FireJob, IsBusy};
 use crate::surface::SurfaceEvent;
-use crate::tools::{BackgroundRules, ChainPosition, DiscordTools, Embed, SessionKind, ToolBackend};
-
-/// The refusal when this fork already pinged.
-pub const ALREADY_PINGED: &str =
-    "Already sent 1 ping this session. Use report_updates for additional findings.";
-/// The refusal while the user is mid-turn.
-pub const USER_BUSY: &str = "User is mid-conversation. Use `report_updates` instead, or set `critical=True` for time-sensitive alerts.";
+use crate::tools::{
+    BackgroundRules, ChainPosition, DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend,
+};
 
 /// The tools a job may use: the minimal background set, then the job's, then its skills'.
 pub fn allowed_tools(fired: &FireJob, data: &DataDir) -> Vec<String> {
@@ -82,7 +78,7 @@ struct ForkBackend {
 
 /// A tool call for the fork to carry out.
 #[derive(Debug, Message)]
-#[rtype(result = "Result<(), String>")]
+#[rtype(result = "Result<(), Refusal>")]
 pub enum ToolAction {
     /// `ping_user`.
     Ping {
@@ -104,40 +100,36 @@ pub enum ToolAction {
     FollowUp(u32),
 }
 
-fn ask(fork: &Addr<BackgroundFork>, action: ToolAction) -> BoxFuture<'static, Result<(), String>> {
+fn ask(fork: &Addr<BackgroundFork>, action: ToolAction) -> BoxFuture<'static, Result<(), Refusal>> {
     let fork = fork.clone();
     Box::pin(async move {
         fork.send(action)
             .await
-            .unwrap_or_else(|_| Err("Error: this background task has ended".to_owned()))
+            .unwrap_or(Err(Refusal::ActorGone(Peer::BackgroundFork)))
     })
 }
 
 impl ToolBackend for ForkBackend {
-    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::Ping { message, critical })
     }
-    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::Embed { embed, critical })
     }
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>> {
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::Report(message))
     }
-    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), String>> {
+    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::FollowUp(minutes_from_now))
     }
-    fn save_context(&self) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async {
-            Err("Error: save_context is not available in background forks. Use report_updates instead.".into())
-        })
+    fn save_context(&self) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::SaveContextInBackground) })
     }
-    fn enter_fork(&self, _: Option<String>, _: u32) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async { Err("Error: enter_fork is not available in background forks.".into()) })
+    fn enter_fork(&self, _: Option<String>, _: u32) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::EnterForkInBackground) })
     }
-    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async {
-            Err("Error: background forks end automatically. Use report_updates to pass findings to the main session.".into())
-        })
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::ExitForkInBackground) })
     }
 }
 
@@ -149,54 +141,56 @@ impl BackgroundFork {
     }
 
     /// The budget path: this fork's count, then busy, then the budget. Critical skips all three.
+    /// The handler's [`AtomicResponse`] keeps the fork's mailbox closed until this completes, so
+    /// a second ping is decided only after the first one's count, busy and budget steps are done.
     fn gated(
         &mut self,
         event: SurfaceEvent,
         critical: bool,
-    ) -> ResponseActFuture<Self, Result<(), String>> {
+    ) -> ResponseActFuture<Self, Result<(), Refusal>> {
         if critical {
             self.peers.budget.do_send(RecordCritical);
             self.deliver(event);
             return Box::pin(fut::ready(Ok(())));
         }
         if self.pings_sent >= 1 {
-            return Box::pin(fut::ready(Err(ALREADY_PINGED.to_owned())));
+            return Box::pin(fut::ready(Err(Refusal::AlreadyPinged)));
         }
-        // Reserve this fork's one ping now: a second call waits behind this one in the mailbox.
-        self.pings_sent += 1;
         let busy = self.peers.busy.clone();
         let budget = self.peers.budget.clone();
         Box::pin(
             async move {
-                if busy.send(IsBusy).await.unwrap_or(false) {
-                    return Err(USER_BUSY.to_owned());
+                match busy.send(IsBusy).await {
+                    Ok(true) => return Err(Refusal::UserBusy),
+                    Ok(false) => {}
+                    Err(_) => return Err(Refusal::ActorGone(Peer::MainSession)),
                 }
                 match budget.send(TryUse).await {
                     Ok(PingDecision::Allowed { .. }) => Ok(()),
-                    Ok(PingDecision::Refused { reason }) => Err(reason.to_string()),
-                    Err(_) => Err("Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead.".to_owned()),
+                    Ok(PingDecision::Refused { reason }) => Err(reason.into()),
+                    Err(_) => Err(Refusal::ActorGone(Peer::PingBudget)),
                 }
             }
             .into_actor(self)
             .map(move |res, act, _ctx| {
-                match &res {
-                    Ok(()) => act.deliver(event),
-                    Err(_) => act.pings_sent -= 1,
+                if res.is_ok() {
+                    act.pings_sent += 1;
+                    act.deliver(event);
                 }
                 res
             }),
         )
     }
 
-    fn follow_up(&self, minutes: u32) -> Result<(), String> {
+    fn follow_up(&self, minutes: u32) -> Result<(), Refusal> {
         let Job::Reminder(current) = &self.fired.job else {
-            return Err("Error: no active reminder context".into());
+            return Err(Refusal::NoReminderContext);
         };
         if current.max_chain == 0 {
-            return Err("Error: no active reminder context".into());
+            return Err(Refusal::NoReminderContext);
         }
         if current.chain_depth >= current.max_chain {
-            return Err("Error: follow-up limit reached — this was the last check. If the task still needs attention, ping the user now.".into());
+            return Err(Refusal::ChainLimitReached);
         }
         let at = (self.config.clock.now() + Duration::minutes(i64::from(minutes)))
             .with_timezone(&self.config.tz)
@@ -218,7 +212,7 @@ impl BackgroundFork {
         };
         let data = &self.config.data_dir;
         let path = store::write(&data.reminders(), &next)
-            .map_err(|e| format!("Error scheduling follow-up: {e}"))?;
+            .map_err(|e| Refusal::FollowUpNotScheduled(e.to_string()))?;
         data.commit(
             &path,
             &format!("add reminder {} (chain follow-up)", next.id),
@@ -229,9 +223,16 @@ impl BackgroundFork {
 }
 
 impl Handler<ToolAction> for BackgroundFork {
-    type Result = ResponseActFuture<Self, Result<(), String>>;
+    type Result = AtomicResponse<Self, Result<(), Refusal>>;
 
     fn handle(&mut self, action: ToolAction, _ctx: &mut Self::Context) -> Self::Result {
+        AtomicResponse::new(self.act(action))
+    }
+}
+
+impl BackgroundFork {
+    /// Carries out one tool call.
+    fn act(&mut self, action: ToolAction) -> ResponseActFuture<Self, Result<(), Refusal>> {
         match action {
             ToolAction::Ping { message, critical } => {
                 let event = SurfaceEvent::Ping {
@@ -264,7 +265,7 @@ impl Handler<ToolAction> for BackgroundFork {
                             .send(Append { message })
                             .await
                             .map(drop)
-                            .map_err(|_| "Error: the update could not be stored".to_owned())
+                            .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))
                     }
                     .into_actor(self),
                 )

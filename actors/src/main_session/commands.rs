@@ -13,6 +13,7 @@ use super::{MainSession, Outgoing};
 use crate::brain::{PermissionMode, TurnResult};
 use crate::sessions::CompactReport;
 use crate::surface::SurfaceEvent;
+use crate::tools::Confirmation;
 
 /// A slash command for the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Message)]
@@ -254,7 +255,7 @@ impl Handler<Command> for MainSession {
             Command::Thinking(v) => self.configure("thinking.main".into(), v, ctx),
             Command::Fork(topic) => {
                 let idle_minutes = self.idle_minutes();
-                reply(self.start_fork(
+                let started = self.start_fork(
                     super::EnterFork {
                         topic,
                         idle_minutes,
@@ -262,7 +263,11 @@ impl Handler<Command> for MainSession {
                         resume: None,
                     },
                     ctx,
-                ))
+                );
+                reply(match started {
+                    Ok(()) => Confirmation::EnteringFork.to_string(),
+                    Err(refusal) => refusal.to_string(),
+                })
             }
             Command::Permissions(mode) => self.set_permissions(mode, ctx),
             Command::EndFork(button) => reply(self.press_fork_button(button)),

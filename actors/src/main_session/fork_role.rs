@@ -21,6 +21,7 @@ use crate::pending_updates::Clear;
 use crate::prompts::fork as fork_prompt;
 use crate::sessions::EventKind;
 use crate::surface::SurfaceEvent;
+use crate::tools::Refusal;
 
 /// How a fork ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,9 +61,10 @@ pub struct ForkState {
 }
 
 /// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
-/// message).
+/// message). Refused inside a fork ([`Refusal::AlreadyInFork`]) and while one is open
+/// ([`Refusal::ForkAlreadyOpen`]).
 #[derive(Debug, Clone, Message)]
-#[rtype(result = "String")]
+#[rtype(result = "Result<(), Refusal>")]
 pub struct EnterFork {
     /// What it is about.
     pub topic: Option<String>,
@@ -102,8 +104,8 @@ impl Handler<ResumeFromReply> for MainSession {
                 resume: Some((msg.session, fork_prompt::fork_resumed_from_reply(&msg.text))),
             },
             ctx,
-        );
-        true
+        )
+        .is_ok()
     }
 }
 
@@ -152,7 +154,7 @@ impl Handler<crate::buttons::PressButton> for MainSession {
             ClickPlan::ResumeFork { session, prompt } => {
                 let intro = fork_prompt::fork_resumed_by_button(&self.config.user_name, &prompt);
                 let idle_minutes = self.idle_minutes();
-                self.start_fork(
+                let started = self.start_fork(
                     EnterFork {
                         topic: None,
                         idle_minutes,
@@ -161,7 +163,7 @@ impl Handler<crate::buttons::PressButton> for MainSession {
                     },
                     ctx,
                 );
-                String::new()
+                started.err().map(|r| r.to_string()).unwrap_or_default()
             }
             ClickPlan::Fork(click) => {
                 let button = match click {
@@ -201,12 +203,16 @@ impl MainSession {
     }
 
     /// Main session: starts a fork.
-    pub(super) fn start_fork(&mut self, msg: EnterFork, ctx: &mut Context<Self>) -> String {
+    pub(super) fn start_fork(
+        &mut self,
+        msg: EnterFork,
+        ctx: &mut Context<Self>,
+    ) -> Result<(), Refusal> {
         if !matches!(self.role, Role::Main) {
-            return "Error: already in an interactive fork. Use report_updates, exit_fork, or save_context to end it first.".into();
+            return Err(Refusal::AlreadyInFork);
         }
         if self.in_fork() {
-            return "already in a fork — end it first (save, report or exit).".into();
+            return Err(Refusal::ForkAlreadyOpen);
         }
         if msg.interrupt && !self.inflight.is_empty() {
             self.interrupt(ctx);
@@ -240,7 +246,7 @@ impl MainSession {
         let fork = MainSession::new_fork(self, state).start();
         self.fork = Some(fork);
         self.show(SurfaceEvent::ForkStarted { topic: msg.topic });
-        "Entering fork — interrupting current turn.".into()
+        Ok(())
     }
 
     /// Fork: the turn finished; end the fork if the agent chose how.
@@ -325,8 +331,8 @@ impl MainSession {
 }
 
 impl Handler<EnterFork> for MainSession {
-    type Result = String;
-    fn handle(&mut self, msg: EnterFork, ctx: &mut Self::Context) -> String {
+    type Result = Result<(), Refusal>;
+    fn handle(&mut self, msg: EnterFork, ctx: &mut Self::Context) -> Self::Result {
         self.start_fork(msg, ctx)
     }
 }

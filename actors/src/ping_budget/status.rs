@@ -99,7 +99,7 @@ pub enum PingDecision {
     },
     /// Nothing was spent; the ping must not go out.
     Refused {
-        /// Why, in words the agent reads.
+        /// Why.
         reason: Refusal,
     },
 }
@@ -111,21 +111,12 @@ impl PingDecision {
     }
 }
 
-/// Why the budget refused a ping.
+/// Why the budget refused a ping. The words the model reads are the tools' (`tools::Refusal`
+/// converts from this), so the sentence is written once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
     /// Less than one whole token is left.
     BudgetExhausted,
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Refusal::BudgetExhausted => f.write_str(
-                "Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead.",
-            ),
-        }
-    }
 }
 
 /// The answer to a configuration change.
@@ -211,15 +202,11 @@ mod tests {
     }
 
     #[test]
-    fn exhausted_refusal_reads_as_the_spec_sentence() {
+    fn exhausted_refusal_is_not_allowed() {
         let decision = PingDecision::Refused {
             reason: Refusal::BudgetExhausted,
         };
         assert!(!decision.is_allowed());
-        assert_eq!(
-            Refusal::BudgetExhausted.to_string(),
-            "Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead."
-        );
     }
 
     #[test]

@@ -39,7 +39,7 @@ mod tests {
     use serde_json::json;
 
     use super::super::recording_backend::{call, BackendCall, Recording};
-    use super::super::{BackgroundRules, ChainPosition, SessionKind};
+    use super::super::{BackgroundRules, ChainPosition, Refusal, SessionKind};
     use crate::brain::mcp::ToolOutput;
     use crate::jobs::UpdateMode;
 
@@ -121,7 +121,7 @@ mod tests {
     #[tokio::test]
     async fn backend_failure_to_schedule_reaches_the_model_verbatim() {
         let (tools, backend) = Recording::tools(chained(0, 2, UpdateMode::Freely));
-        backend.refuse_with("Error scheduling follow-up: disk full");
+        backend.refuse_with(Refusal::FollowUpNotScheduled("disk full".into()));
         let output = call(&tools, "follow_up_chain", json!({"minutes_from_now": 10})).await;
         assert_eq!(
             output,
