@@ -27,8 +27,8 @@ use crate::brain::{BrainEvent, Driver, Handlers, Launcher, SessionStart, SpawnOp
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, UpdateMode};
-use crate::main_session::host::{hooks as file_hooks, SessionHost};
 use crate::pending_updates::PendingUpdates;
+use crate::permissions::file_hooks::{hooks as file_hooks, FileHooks};
 use crate::ping_budget::PingBudget;
 use crate::scheduler::{FireJob, IsBusy};
 use crate::sessions::{EventKind, SessionHistory};
@@ -194,7 +194,7 @@ impl BackgroundFork {
     fn launch(&mut self, ctx: &mut Context<Self>) {
         let handlers = Handlers {
             host: Arc::new(ForkHost::new(
-                SessionHost::new(self.config.data_dir.clone()),
+                FileHooks::new(self.config.data_dir.clone()),
                 ctx.address(),
             )),
             tools: Arc::new(ForkTools::for_fork(&self.fired, ctx.address())),

@@ -1,5 +1,5 @@
 //! A background fork's answers to the CLI: it never asks the user (anything the CLI would ask
-//! about is denied), the file hooks of the main session apply, and the Stop hook enforces the
+//! about is denied), the file hooks every session registers apply, and the Stop hook enforces the
 //! job's reporting mode by asking the fork whether it may finish.
 
 use actix::prelude::*;
@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::background::BackgroundFork;
 use crate::brain::{BoxFuture, HookCall, HookEvent, Host, PermissionDecision, PermissionRequest};
-use crate::main_session::host::SessionHost;
+use crate::permissions::FileHooks;
 
 /// Asks the fork whether its agent may stop now; the answer is the Stop hook's JSON.
 #[derive(Debug, Clone, Copy, Message)]
@@ -16,13 +16,13 @@ pub struct MayStop;
 
 /// The host of one background fork.
 pub struct ForkHost {
-    files: SessionHost,
+    files: FileHooks,
     fork: Addr<BackgroundFork>,
 }
 
 impl ForkHost {
     /// A host that applies `files`' hooks and asks `fork` at Stop.
-    pub fn new(files: SessionHost, fork: Addr<BackgroundFork>) -> Self {
+    pub fn new(files: FileHooks, fork: Addr<BackgroundFork>) -> Self {
         Self { files, fork }
     }
 }
@@ -49,7 +49,7 @@ impl Host for ForkHost {
                     .await
                     .unwrap_or_else(|_| HookCall::no_opinion());
             }
-            self.files.hook(call).await
+            self.files.answer(call).await
         })
     }
 }

@@ -20,19 +20,8 @@ use crate::brain::SessionStart;
 use crate::pending_updates::Clear;
 use crate::prompts::fork as fork_prompt;
 use crate::sessions::EventKind;
-use crate::surface::SurfaceEvent;
+use crate::surface::{ExitAction, SurfaceEvent};
 use crate::tools::Refusal;
-
-/// How a fork ends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ExitAction {
-    /// A summary went to pending updates; the fork is discarded.
-    Report(String),
-    /// Discarded.
-    Discard,
-    /// The fork becomes the main session.
-    Save,
-}
 
 /// Which conversation an actor runs.
 pub enum Role {

@@ -29,8 +29,9 @@ use std::time::{Duration, Instant};
 use actix::prelude::*;
 use chrono_tz::Tz;
 
+pub use crate::surface::ExitAction;
 pub use commands::{Command, ForkButton};
-pub use fork_role::{EnterFork, ExitAction, ForkEnded, MarkExit, ResumeFromReply};
+pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 use turn::{Turn, TurnKind};
 

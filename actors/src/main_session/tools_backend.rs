@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use actix::prelude::*;
 
-use super::fork_role::{EnterFork, ExitAction, MarkExit, Role};
+use super::fork_role::{EnterFork, MarkExit, Role};
 use super::MainSession;
 use crate::brain::{BoxFuture, ToolHandler};
 use crate::pending_updates::{Append, PendingUpdates};
-use crate::surface::SurfaceEvent;
+use crate::surface::{ExitAction, SurfaceEvent};
 use crate::tools::{DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend};
 
 /// The tool server for `session`, acting through `addr`.
