@@ -2,9 +2,10 @@
 //! stop, restart and failure with its cause.
 //!
 //! Start order follows the dependencies: [`PingBudget`] and [`PendingUpdates`] first (they only
-//! own state), then the [`MainSession`] (it pops pending updates), then the [`Scheduler`] (it
-//! asks the budget and the main session at fire time, and sends foreground jobs to the main
-//! session). Each child runs
+//! own state), then the [`MainSession`] (it pops pending updates), then the [`JobRunner`] (it
+//! asks the budget and the main session at fire time, hands foreground jobs to the main session
+//! and starts background forks), then the [`Scheduler`] (it sends due jobs to the runner). Each
+//! child runs
 //! under an actix `Supervisor`, so a restart keeps its address — whoever holds a handle keeps
 //! talking to it — and the child reloads its state from disk in `started`.
 //!
@@ -15,6 +16,7 @@
 //! run on with a missing part.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -22,12 +24,15 @@ use chrono_tz::Tz;
 
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
-use crate::main_session::{MainSession, MainSessionConfig};
+use crate::fork::background::{BackgroundConfig, BackgroundPeers};
+use crate::job_runner::{BackgroundSetup, Delivery, JobRunner, JobRunnerConfig};
+use crate::main_session::{FireJob, IsBusy, MainSession, MainSessionConfig};
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
 use crate::prompts::skill_section::CommandLimits;
-use crate::scheduler::{FireJob, IsBusy, Scheduler, SchedulerConfig};
+use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::surface::SurfaceEvent;
+use crate::webhook_screen::{ClaudeScreener, Screener, SCREEN_TIMEOUT};
 
 /// How often the watchdog checks that every child is alive.
 const WATCHDOG_INTERVAL: Duration = Duration::from_secs(1);
@@ -41,6 +46,8 @@ pub enum Child {
     PendingUpdates,
     /// The scheduler.
     Scheduler,
+    /// The job runner.
+    JobRunner,
     /// The main conversation.
     MainSession,
 }
@@ -51,6 +58,7 @@ impl fmt::Display for Child {
             Child::PingBudget => "ping_budget",
             Child::PendingUpdates => "pending_updates",
             Child::Scheduler => "scheduler",
+            Child::JobRunner => "job_runner",
             Child::MainSession => "main_session",
         })
     }
@@ -78,6 +86,7 @@ macro_rules! restartable {
 restartable!(PingBudget, "ping_budget");
 restartable!(PendingUpdates, "pending_updates");
 restartable!(Scheduler, "scheduler");
+restartable!(JobRunner, "job_runner");
 restartable!(MainSession, "main_session");
 
 impl Supervised for Scheduler {
@@ -95,20 +104,24 @@ pub struct Handles {
     pub pending_updates: Addr<PendingUpdates>,
     /// The scheduler.
     pub scheduler: Addr<Scheduler>,
+    /// The job runner (fired jobs and webhooks go here).
+    pub job_runner: Addr<JobRunner>,
     /// The main conversation, when the bot runs one.
     pub main_session: Option<Addr<MainSession>>,
 }
 
-/// Where fired jobs go.
+/// Where fired jobs go once the job runner has built them.
 pub enum JobSink {
-    /// To this recipient (tests, tools without a conversation); `busy` answers [`IsBusy`].
+    /// To this recipient (tests, tools without a conversation), background jobs included; `busy`
+    /// answers [`IsBusy`].
     Recipient {
         /// Receives fired jobs.
         jobs: Recipient<FireJob>,
         /// Answers whether the user is mid-turn.
         busy: Option<Recipient<IsBusy>>,
     },
-    /// To a main session started by the supervisor, which shows its conversation on `surface`.
+    /// To a main session started by the supervisor, which shows its conversation on `surface`;
+    /// background jobs get background forks.
     Conversation {
         /// The main session's settings.
         main: Box<MainSessionConfig>,
@@ -186,33 +199,64 @@ impl Supervisor {
         });
         started(Child::PendingUpdates);
 
-        let (main_session, sink, busy) = match sink {
-            JobSink::Recipient { jobs, busy } => (None, jobs, busy),
+        let (main_session, delivery, screener) = match sink {
+            JobSink::Recipient { jobs, busy } => (None, Delivery::Recipient { jobs, busy }, None),
             JobSink::Conversation { main, surface } => {
-                let pending = pending_updates.clone();
-                let budget = ping_budget.clone();
                 let main = *main;
-                let addr = actix::Supervisor::start(move |_| {
-                    MainSession::new(main, surface, pending, budget)
+                let config = BackgroundConfig {
+                    data_dir: main.data_dir.clone(),
+                    tz: main.tz,
+                    clock: main.clock.clone(),
+                    launcher: main.launcher.clone(),
+                    binary: main.binary.clone(),
+                    system_prompt: main.system_prompt.clone(),
+                    timeout: main.runtime.values().bg_fork_timeout(),
+                    cli_env: main.cli_env.clone(),
+                };
+                let screener: Arc<dyn Screener> = Arc::new(ClaudeScreener {
+                    binary: main.binary.clone(),
+                    cwd: main.data_dir.root().to_path_buf(),
+                    env: main.cli_env.clone(),
+                    timeout: SCREEN_TIMEOUT,
                 });
+                let pending = pending_updates.clone();
+                let fork_surface = surface.clone();
+                let addr =
+                    actix::Supervisor::start(move |_| MainSession::new(main, surface, pending));
                 started(Child::MainSession);
-                let jobs = addr.clone().recipient();
-                let busy = Some(addr.clone().recipient());
-                (Some(addr), jobs, busy)
+                let peers = BackgroundPeers {
+                    surface: fork_surface,
+                    pending: pending_updates.clone(),
+                    budget: ping_budget.clone(),
+                    busy: addr.clone().recipient(),
+                };
+                let delivery = Delivery::Conversation {
+                    main: addr.clone(),
+                    forks: Box::new(BackgroundSetup { config, peers }),
+                };
+                (Some(addr), delivery, Some(screener))
             }
         };
+
+        let runner_config = JobRunnerConfig {
+            data_dir: data_dir.clone(),
+            tz,
+            limits: CommandLimits::default(),
+            budget: ping_budget.clone(),
+            screener,
+            delivery,
+        };
+        let job_runner = actix::Supervisor::start(move |_| JobRunner::new(runner_config));
+        started(Child::JobRunner);
 
         let sched_config = SchedulerConfig {
             data_dir,
             tz,
             clock,
-            limits: CommandLimits::default(),
             watch: watch_jobs,
         };
-        let sched_budget = ping_budget.clone();
-        let scheduler = actix::Supervisor::start(move |_| {
-            Scheduler::new(sched_config, sink, sched_budget, busy)
-        });
+        let runner = job_runner.clone().recipient();
+        let scheduler = actix::Supervisor::start(move |_| Scheduler::new(sched_config, runner));
         started(Child::Scheduler);
 
         Supervisor {
@@ -220,6 +264,7 @@ impl Supervisor {
                 ping_budget,
                 pending_updates,
                 scheduler,
+                job_runner,
                 main_session,
             },
             stopping: false,
@@ -236,6 +281,8 @@ impl Supervisor {
             Some(Child::PendingUpdates)
         } else if !h.scheduler.connected() {
             Some(Child::Scheduler)
+        } else if !h.job_runner.connected() {
+            Some(Child::JobRunner)
         } else if h.main_session.as_ref().is_some_and(|m| !m.connected()) {
             Some(Child::MainSession)
         } else {
@@ -296,6 +343,7 @@ impl Handler<RestartChild> for Supervisor {
             Child::PingBudget => self.handles.ping_budget.do_send(restart),
             Child::PendingUpdates => self.handles.pending_updates.do_send(restart),
             Child::Scheduler => self.handles.scheduler.do_send(restart),
+            Child::JobRunner => self.handles.job_runner.do_send(restart),
             Child::MainSession => {
                 if let Some(m) = &self.handles.main_session {
                     m.do_send(restart);
@@ -316,6 +364,7 @@ impl Handler<Shutdown> for Supervisor {
         // Reverse start order: nothing fires while the state owners are going away.
         for child in [
             Child::Scheduler,
+            Child::JobRunner,
             Child::MainSession,
             Child::PendingUpdates,
             Child::PingBudget,

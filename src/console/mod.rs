@@ -14,8 +14,7 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use anyhow::Context as _;
-use ollim_actors::main_session::{MainSessionConfig, Say};
-use ollim_actors::scheduler::IsBusy;
+use ollim_actors::main_session::{IsBusy, MainSessionConfig, Say};
 use ollim_actors::settings::Settings;
 use ollim_actors::supervisor::Shutdown;
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -70,8 +69,15 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                     Ok(None) => {
                         // Piped input: let the last answer finish before leaving.
                         tokio::time::sleep(Duration::from_millis(100)).await;
-                        while main.send(IsBusy).await.unwrap_or(false) {
-                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        loop {
+                            match main.send(IsBusy).await {
+                                Ok(true) => tokio::time::sleep(Duration::from_millis(100)).await,
+                                Ok(false) => break,
+                                Err(e) => {
+                                    tracing::error!(cause = %e, "the conversation has stopped");
+                                    break;
+                                }
+                            }
                         }
                         break "end of input".to_owned();
                     }

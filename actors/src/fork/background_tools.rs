@@ -6,22 +6,22 @@ use actix::prelude::*;
 use chrono::Duration;
 use serde_json::Value;
 
-use super::background::{chain, human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
+use super::background::{chain, human_name, mode, BackgroundFork, BackgroundJob, MAX_STOP_BLOCKS};
 use super::background_host::MayStop;
 use crate::brain::{BoxFuture, HookCall};
 use crate::data_dir::DataDir;
 use crate::jobs::{store, Job, JobId, JobSettings, Reminder, UpdateMode};
+use crate::main_session::IsBusy;
 use crate::pending_updates::Append;
 use crate::permissions::background::{allowed_tools_for_job, disallowed_tools_for_job};
 use crate::ping_budget::{PingDecision, RecordCritical, TryUse};
-use crate::scheduler::{FireJob, IsBusy};
 use crate::surface::SurfaceEvent;
 use crate::tools::{
     BackgroundRules, ChainPosition, DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend,
 };
 
 /// The tools a job may use: the minimal background set, then the job's, then its skills'.
-pub fn allowed_tools(fired: &FireJob, data: &DataDir) -> Vec<String> {
+pub fn allowed_tools(fired: &BackgroundJob, data: &DataDir) -> Vec<String> {
     let settings = fired.job.settings();
     let skill_tools: Vec<String> = settings
         .skills
@@ -57,7 +57,7 @@ pub struct ForkTools;
 
 impl ForkTools {
     /// The tool server for `fired`, answering through the fork at `addr`.
-    pub fn for_fork(fired: &FireJob, addr: Addr<BackgroundFork>) -> DiscordTools {
+    pub fn for_fork(fired: &BackgroundJob, addr: Addr<BackgroundFork>) -> DiscordTools {
         let settings = fired.job.settings();
         let rules = BackgroundRules {
             allow_ping: settings.allow_ping,

@@ -2,8 +2,9 @@
 //!
 //! It owns the main Claude session — the CLI process, the session id, the turns in flight — and
 //! therefore the fact of being "busy". Surfaces send it [`Say`] (a user line) and
-//! [`Command`] (slash commands); the scheduler sends foreground jobs as [`FireJob`] and asks
-//! [`IsBusy`]. Everything the user should see goes out as [`SurfaceEvent`]s.
+//! [`Command`] (slash commands); the job runner sends foreground jobs as [`FireJob`] and asks
+//! [`IsBusy`] and [`ForkTimeout`]; background forks ask [`IsBusy`] before a ping. Everything the
+//! user should see goes out as [`SurfaceEvent`]s.
 //!
 //! Turns: each message gets the timestamp header in the configured zone's abbreviation, with
 //! pending updates popped from [`PendingUpdates`] and prepended. A new message while an answer
@@ -27,6 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 pub use crate::surface::ExitAction;
@@ -38,11 +40,9 @@ use turn::{Turn, TurnKind};
 use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
-use crate::fork::background::{BackgroundConfig, BackgroundFork, BackgroundPeers};
+use crate::jobs::Job;
 use crate::pending_updates::{Peek, PendingUpdates, Pop, Reader};
-use crate::ping_budget::PingBudget;
 use crate::runtime_config::ConfigStore;
-use crate::scheduler::{FireJob, IsBusy};
 use crate::sessions::{MainSessionFile, SessionHistory};
 use crate::surface::SurfaceEvent;
 
@@ -83,6 +83,37 @@ pub struct MainSessionConfig {
     pub approvals: Option<Recipient<crate::permissions::ApprovalRequest>>,
 }
 
+/// A foreground job whose time has come, with its prompt built: the main session runs it as a
+/// turn, like a line from the user. Sent by the job runner.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct FireJob {
+    /// The job as read from disk.
+    pub job: Job,
+    /// The complete prompt (tag, preamble for background jobs, skills, body).
+    pub prompt: String,
+    /// When it was due.
+    pub due_at: DateTime<Utc>,
+    /// When it fired.
+    pub fired_at: DateTime<Utc>,
+    /// Whether it carries the `[late: …]` marker.
+    pub late: bool,
+    /// The job file's path relative to the data directory.
+    pub rel_path: String,
+}
+
+/// Asks whether the user is mid-turn (a turn in flight or waiting): background forks ask before
+/// a non-critical ping, the job runner for the background preamble.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "bool")]
+pub struct IsBusy;
+
+/// Asks for the background forks' time limit as configured now (`bg_fork_timeout`, which
+/// `/config` changes): the job runner asks when it starts one.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Duration")]
+pub struct ForkTimeout;
+
 /// A line from the user.
 #[derive(Debug, Clone, Message)]
 #[rtype(result = "()")]
@@ -120,7 +151,6 @@ pub struct MainSession {
     config: MainSessionConfig,
     surface: Recipient<SurfaceEvent>,
     pending: Addr<PendingUpdates>,
-    budget: Addr<PingBudget>,
     live: Option<Live>,
     launching: bool,
     generation: u64,
@@ -148,7 +178,6 @@ impl MainSession {
         config: MainSessionConfig,
         surface: Recipient<SurfaceEvent>,
         pending: Addr<PendingUpdates>,
-        budget: Addr<PingBudget>,
     ) -> Self {
         let id_file = MainSessionFile::in_data_dir(&config.data_dir);
         let history =
@@ -162,7 +191,6 @@ impl MainSession {
             config,
             surface,
             pending,
-            budget,
             live: None,
             launching: false,
             generation: 0,
@@ -191,7 +219,6 @@ impl MainSession {
             main.config.clone(),
             main.surface.clone(),
             main.pending.clone(),
-            main.budget.clone(),
         );
         fork.session_id = None;
         fork.role = Role::Fork(state);
@@ -300,26 +327,8 @@ impl Handler<FireJob> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) {
         if msg.job.settings().background {
-            // Forked from the conversation as it stands; it never takes the conversation's turn.
-            let config = BackgroundConfig {
-                data_dir: self.config.data_dir.clone(),
-                tz: self.config.tz,
-                clock: self.config.clock.clone(),
-                launcher: Arc::clone(&self.config.launcher),
-                binary: self.config.binary.clone(),
-                system_prompt: self.config.system_prompt.clone(),
-                timeout: self.config.runtime.values().bg_fork_timeout(),
-                cli_env: self.config.cli_env.clone(),
-            };
-            let peers = BackgroundPeers {
-                surface: self.surface.clone(),
-                pending: self.pending.clone(),
-                budget: self.budget.clone(),
-                busy: ctx.address().recipient(),
-            };
-            // Only a session the CLI has written can be forked: before the first turn, isolate.
-            let parent = self.id_file.load().ok().flatten();
-            BackgroundFork::new(config, peers, msg, parent).start();
+            // Background jobs get a fork from the job runner; they never take the conversation.
+            tracing::error!(job = %msg.job.id(), "a background job reached the main session; not run");
             return;
         }
         self.handle(
@@ -361,6 +370,13 @@ impl Handler<IsBusy> for MainSession {
     type Result = bool;
     fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> bool {
         self.busy()
+    }
+}
+
+impl Handler<ForkTimeout> for MainSession {
+    type Result = MessageResult<ForkTimeout>;
+    fn handle(&mut self, _msg: ForkTimeout, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.config.runtime.values().bg_fork_timeout())
     }
 }
 

@@ -208,6 +208,8 @@ pub struct JobPromptContext<'a> {
     pub limits: CommandLimits,
     /// For an overdue reminder, when it was due.
     pub late_since: Option<DateTime<Utc>>,
+    /// A webhook job's payload, fenced off as data in its prompt (`None`: no data).
+    pub payload: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Builds the full prompt for a firing job: runs the skills' commands, then assembles.
@@ -230,12 +232,10 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
                 .map(|due| late_marker(due, ctx.background.tz));
             reminder_prompt(reminder, preamble.as_deref(), &skills, late.as_deref())
         }
-        // Webhook prompts are built with their payload by the webhook server; without one
-        // the template is all there is.
         Job::Webhook(hook) => crate::prompts::webhook::webhook_prompt(
             hook.id.as_str(),
             preamble.as_deref().unwrap_or(""),
-            &serde_json::Map::new(),
+            ctx.payload.unwrap_or(&serde_json::Map::new()),
             &hook.message,
         ),
     }
@@ -379,6 +379,7 @@ mod tests {
             data_dir: dir,
             limits: CommandLimits::default(),
             late_since: None,
+            payload: None,
         }
     }
 
