@@ -309,3 +309,154 @@ impl BackgroundFork {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration as StdDuration;
+
+    use actix::prelude::*;
+    use chrono::TimeZone;
+    use tokio::sync::oneshot;
+
+    use super::super::background::{BackgroundConfig, BackgroundPeers};
+    use super::*;
+    use crate::brain::idle::IdleLauncher;
+    use crate::clock::ManualClock;
+    use crate::jobs::Routine;
+    use crate::pending_updates::PendingUpdates;
+    use crate::ping_budget::PingBudget;
+
+    /// Stands in for the main session: the first `IsBusy` says so to the test and answers
+    /// `first` only once released; later ones answer "not busy" at once.
+    struct Busy {
+        first: bool,
+        asked: Option<oneshot::Sender<()>>,
+        release: Option<oneshot::Receiver<()>>,
+    }
+
+    impl Actor for Busy {
+        type Context = Context<Self>;
+    }
+
+    impl Handler<IsBusy> for Busy {
+        type Result = ResponseFuture<bool>;
+        fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> Self::Result {
+            let (Some(asked), Some(release)) = (self.asked.take(), self.release.take()) else {
+                return Box::pin(async { false });
+            };
+            let _ = asked.send(());
+            let first = self.first;
+            Box::pin(async move {
+                let _ = release.await;
+                first
+            })
+        }
+    }
+
+    /// Keeps the pings it is shown.
+    #[derive(Default)]
+    struct Screen(Vec<String>);
+
+    impl Actor for Screen {
+        type Context = Context<Self>;
+    }
+
+    impl Handler<SurfaceEvent> for Screen {
+        type Result = ();
+        fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
+            if let SurfaceEvent::Ping { text, .. } = ev {
+                self.0.push(text);
+            }
+        }
+    }
+
+    #[derive(Message)]
+    #[rtype(result = "Vec<String>")]
+    struct Shown;
+
+    impl Handler<Shown> for Screen {
+        type Result = MessageResult<Shown>;
+        fn handle(&mut self, _msg: Shown, _ctx: &mut Self::Context) -> Self::Result {
+            MessageResult(self.0.clone())
+        }
+    }
+
+    /// Two pings sent to one fork back to back, the first one's busy check answered `busy`
+    /// only after both are in the fork's mailbox; the results of both and the pings shown.
+    async fn two_pings(busy: bool) -> (Result<(), Refusal>, Result<(), Refusal>, Vec<String>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        let tz = chrono_tz::America::New_York;
+        let clock = ManualClock::new(chrono::Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap());
+        let (asked_tx, asked) = oneshot::channel();
+        let (release, release_rx) = oneshot::channel();
+        let busy = Busy {
+            first: busy,
+            asked: Some(asked_tx),
+            release: Some(release_rx),
+        }
+        .start();
+        let screen = Screen::default().start();
+        let config = BackgroundConfig {
+            data_dir: data.clone(),
+            tz,
+            clock: clock.shared(),
+            launcher: Arc::new(IdleLauncher),
+            binary: "claude".into(),
+            system_prompt: String::new(),
+            timeout: StdDuration::from_secs(3600),
+            cli_env: Default::default(),
+        };
+        let peers = BackgroundPeers {
+            surface: screen.clone().recipient(),
+            pending: PendingUpdates::in_data_dir(&data, clock.shared(), tz).start(),
+            budget: PingBudget::in_data_dir(&data, clock.shared(), tz).start(),
+            busy: busy.recipient(),
+        };
+        let job = BackgroundJob {
+            job: Job::Routine(Routine {
+                id: JobId("a1b2c3d4".into()),
+                message: "check in".into(),
+                cron: "0 9 * * *".into(),
+                settings: JobSettings {
+                    background: true,
+                    ..JobSettings::default()
+                },
+            }),
+            prompt: "[routine-bg:a1b2c3d4] check in".into(),
+            rel_path: "routines/check-in.md".into(),
+        };
+        let (done, _ended) = oneshot::channel();
+        let fork = BackgroundFork::new(config, peers, job, None, done).start();
+        let ping = |text: &str| {
+            fork.send(ToolAction::Ping {
+                message: text.to_owned(),
+                critical: false,
+            })
+        };
+        let first = actix_rt::spawn(ping("[bg] one"));
+        let second = actix_rt::spawn(ping("[bg] two"));
+        asked.await.unwrap();
+        release.send(()).unwrap();
+        let first = first.await.unwrap().unwrap();
+        let second = second.await.unwrap().unwrap();
+        (first, second, screen.send(Shown).await.unwrap())
+    }
+
+    #[actix_rt::test]
+    async fn a_ping_refused_as_busy_spends_nothing_so_the_next_one_is_decided_afresh() {
+        let (first, second, shown) = two_pings(true).await;
+        assert_eq!(first, Err(Refusal::UserBusy));
+        assert_eq!(second, Ok(()));
+        assert_eq!(shown, vec!["[bg] two".to_owned()]);
+    }
+
+    #[actix_rt::test]
+    async fn a_ping_sent_while_the_first_is_being_decided_waits_and_is_then_refused() {
+        let (first, second, shown) = two_pings(false).await;
+        assert_eq!(first, Ok(()));
+        assert_eq!(second, Err(Refusal::AlreadyPinged));
+        assert_eq!(shown, vec!["[bg] one".to_owned()]);
+    }
+}
