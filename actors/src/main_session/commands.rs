@@ -153,7 +153,7 @@ impl MainSession {
                 return Box::pin(fut::ready(why.to_owned()));
             }
         }
-        self.policy.lock().mode = parsed;
+        self.policy.mode = parsed;
         let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
             " (this fork only)"
         } else {

@@ -124,13 +124,13 @@ impl MainSession {
         let handlers = crate::brain::Handlers {
             host: Arc::new(SessionHost::conversation(
                 self.config.data_dir.clone(),
-                Arc::clone(&self.policy),
+                ctx.address(),
                 self.surface.clone(),
                 self.config.approvals.clone(),
             )),
             tools: tools_backend::server(self, ctx.address()),
         };
-        let mode = self.policy.lock().mode;
+        let mode = self.policy.mode;
         let fut = launch::start(
             self.config.clone(),
             *self.config.runtime.values(),

@@ -1,17 +1,15 @@
 //! The conversation's answers to the CLI's questions (SPEC §11).
 //!
-//! - Permission prompts go through the session's [`Policy`]: `dontAsk` (the default) denies
-//!   and shows the call struck through (`~~Bash(rm x)~~ — denied`); `default` asks on the
-//!   surface (✅ ❌ 🔓, 60 s, 🔓 allows the tool for the rest of the session); `acceptEdits` and
-//!   `bypassPermissions` let the CLI decide what it covers. The policy is per session, so a
-//!   fork's `/permissions` leaves the main session's alone.
+//! - Permission prompts go through the session's [`Policy`](crate::permissions::Policy), which the session actor owns: the
+//!   host asks it ([`DecidePermission`], then [`SettlePermission`] with the user's answer).
+//!   `dontAsk` (the default) denies and shows the call struck through (`~~Bash(rm x)~~ —
+//!   denied`); `default` asks on the surface (✅ ❌ 🔓, 60 s, 🔓 allows the tool for the rest of
+//!   the session); `acceptEdits` and `bypassPermissions` let the CLI decide what it covers. The
+//!   policy is per session, so a fork's `/permissions` leaves the main session's alone.
 //! - The file hooks (writes into `state/` denied, markdown committed) are every session's:
 //!   [`FileHooks`].
 
-use std::sync::Arc;
-
 use actix::prelude::*;
-use parking_lot::Mutex;
 use serde_json::Value;
 
 use crate::brain::{
@@ -19,9 +17,11 @@ use crate::brain::{
 };
 use crate::data_dir::DataDir;
 use crate::permissions::{
-    ask_surface, ApprovalRequest, Decision, FileHooks, Policy, APPROVAL_TIMEOUT,
+    ask_surface, ApprovalAnswer, ApprovalRequest, Decision, FileHooks, APPROVAL_TIMEOUT,
 };
 use crate::surface::SurfaceEvent;
+
+use super::MainSession;
 
 /// The mode the CLI itself runs in for a session mode: `dontAsk` and `default` both let the
 /// CLI ask us (we deny or ask the user), the others are the CLI's own.
@@ -32,31 +32,80 @@ pub fn cli_mode(mode: PermissionMode) -> PermissionMode {
     }
 }
 
+/// Asks the session's policy about one permission prompt.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Decision")]
+pub struct DecidePermission(pub PermissionRequest);
+
+/// The user's answer to a prompt the policy asked about; the answer is the final decision (a 🔓
+/// is remembered for the rest of the session).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Decision")]
+pub struct SettlePermission {
+    /// The prompt.
+    pub request: PermissionRequest,
+    /// What the user answered.
+    pub answer: ApprovalAnswer,
+}
+
+impl Handler<DecidePermission> for MainSession {
+    type Result = MessageResult<DecidePermission>;
+    fn handle(&mut self, msg: DecidePermission, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.policy.decide(&msg.0, &self.config.data_dir))
+    }
+}
+
+impl Handler<SettlePermission> for MainSession {
+    type Result = MessageResult<SettlePermission>;
+    fn handle(&mut self, msg: SettlePermission, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(
+            self.policy
+                .settle(&msg.request, msg.answer, &self.config.data_dir),
+        )
+    }
+}
+
 /// A conversation's host.
 #[derive(Clone)]
 pub struct SessionHost {
-    data_dir: DataDir,
-    policy: Arc<Mutex<Policy>>,
+    session: Addr<MainSession>,
     surface: Recipient<SurfaceEvent>,
     approvals: Option<Recipient<ApprovalRequest>>,
     files: FileHooks,
 }
 
 impl SessionHost {
-    /// A conversation's host: decisions by `policy`, denials shown on `surface`, questions
-    /// asked through `approvals`.
+    /// A conversation's host: decisions by `session`'s policy, denials shown on `surface`,
+    /// questions asked through `approvals`.
     pub fn conversation(
         data_dir: DataDir,
-        policy: Arc<Mutex<Policy>>,
+        session: Addr<MainSession>,
         surface: Recipient<SurfaceEvent>,
         approvals: Option<Recipient<ApprovalRequest>>,
     ) -> Self {
         Self {
-            files: FileHooks::new(data_dir.clone()),
-            data_dir,
-            policy,
+            files: FileHooks::new(data_dir),
+            session,
             surface,
             approvals,
+        }
+    }
+
+    /// Asks the session for a decision; a session that has stopped denies (nothing can run).
+    async fn ask_session<M>(&self, msg: M, tool: &str) -> Decision
+    where
+        M: Message<Result = Decision> + Send + 'static,
+        MainSession: Handler<M>,
+    {
+        match self.session.send(msg).await {
+            Ok(decision) => decision,
+            Err(e) => {
+                tracing::error!(%tool, cause = %e, "the session has stopped; denying the tool");
+                Decision::Deny {
+                    label: tool.to_owned(),
+                    message: format!("{tool} was not run: the session has ended"),
+                }
+            }
         }
     }
 
@@ -68,12 +117,19 @@ impl SessionHost {
 impl Host for SessionHost {
     fn can_use_tool(&self, request: PermissionRequest) -> BoxFuture<'_, PermissionDecision> {
         Box::pin(async move {
-            let decision = self.policy.lock().decide(&request, &self.data_dir);
+            let tool = request.tool_name.clone();
+            let decision = self
+                .ask_session(DecidePermission(request.clone()), &tool)
+                .await;
             let decision = match (decision, &self.approvals) {
                 (Decision::Ask { label }, Some(approvals)) => {
-                    let ask = ApprovalRequest::new(label, request.tool_name.clone());
+                    let ask = ApprovalRequest::new(label, tool.clone());
                     let answer = ask_surface(approvals, ask, APPROVAL_TIMEOUT).await;
-                    self.policy.lock().settle(&request, answer, &self.data_dir)
+                    let settle = SettlePermission {
+                        request: request.clone(),
+                        answer,
+                    };
+                    self.ask_session(settle, &tool).await
                 }
                 (Decision::Ask { label }, None) => Decision::Deny {
                     message: format!("{label} needs approval, and nobody can be asked here"),

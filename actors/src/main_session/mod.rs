@@ -168,8 +168,8 @@ pub struct MainSession {
     role: Role,
     /// The interactive fork the user is talking to (main session only).
     fork: Option<Addr<MainSession>>,
-    /// This session's permission policy (a fork has its own).
-    policy: Arc<parking_lot::Mutex<crate::permissions::Policy>>,
+    /// This session's permission policy (a fork has its own); its host asks through the mailbox.
+    policy: crate::permissions::Policy,
 }
 
 impl MainSession {
@@ -205,9 +205,7 @@ impl MainSession {
             fresh_after_failed_resume: false,
             role: Role::Main,
             fork: None,
-            policy: Arc::new(parking_lot::Mutex::new(crate::permissions::Policy::new(
-                policy_mode,
-            ))),
+            policy: crate::permissions::Policy::new(policy_mode),
         }
     }
 }
