@@ -1,8 +1,8 @@
 //! The Supervisor: starts the actors in order, restarts one that fails, and logs every start,
 //! stop, restart and failure with its cause.
 //!
-//! Start order follows the dependencies: [`PingBudget`] and [`PendingUpdates`] first (they only
-//! own state), then the [`MainSession`] (it pops pending updates), then the [`JobRunner`] (it
+//! Start order follows the dependencies: [`PingBudget`], [`PendingUpdates`] and
+//! [`SessionRecords`] first (they only own state), then the [`MainSession`] (it pops pending updates), then the [`JobRunner`] (it
 //! asks the budget and the main session at fire time, hands foreground jobs to the main session
 //! and starts background forks), then the [`Scheduler`] (it sends due jobs to the runner). Each
 //! child runs
@@ -31,6 +31,7 @@ use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
 use crate::prompts::skill_section::CommandLimits;
 use crate::scheduler::{Scheduler, SchedulerConfig};
+use crate::sessions::SessionRecords;
 use crate::surface::SurfaceEvent;
 use crate::webhook_screen::{ClaudeScreener, Screener, SCREEN_TIMEOUT};
 
@@ -44,6 +45,8 @@ pub enum Child {
     PingBudget,
     /// The pending-updates queue.
     PendingUpdates,
+    /// The session history and button prompts.
+    SessionRecords,
     /// The scheduler.
     Scheduler,
     /// The job runner.
@@ -57,6 +60,7 @@ impl fmt::Display for Child {
         f.write_str(match self {
             Child::PingBudget => "ping_budget",
             Child::PendingUpdates => "pending_updates",
+            Child::SessionRecords => "session_records",
             Child::Scheduler => "scheduler",
             Child::JobRunner => "job_runner",
             Child::MainSession => "main_session",
@@ -85,6 +89,7 @@ macro_rules! restartable {
 }
 restartable!(PingBudget, "ping_budget");
 restartable!(PendingUpdates, "pending_updates");
+restartable!(SessionRecords, "session_records");
 restartable!(Scheduler, "scheduler");
 restartable!(JobRunner, "job_runner");
 restartable!(MainSession, "main_session");
@@ -102,6 +107,8 @@ pub struct Handles {
     pub ping_budget: Addr<PingBudget>,
     /// The pending-updates queue.
     pub pending_updates: Addr<PendingUpdates>,
+    /// The session history and button prompts.
+    pub session_records: Addr<SessionRecords>,
     /// The scheduler.
     pub scheduler: Addr<Scheduler>,
     /// The job runner (fired jobs and webhooks go here).
@@ -199,6 +206,13 @@ impl Supervisor {
         });
         started(Child::PendingUpdates);
 
+        let records_clock = clock.clone();
+        let records_dir = data_dir.clone();
+        let session_records = actix::Supervisor::start(move |_| {
+            SessionRecords::in_data_dir(&records_dir, records_clock, tz)
+        });
+        started(Child::SessionRecords);
+
         let (main_session, delivery, screener) = match sink {
             JobSink::Recipient { jobs, busy } => (None, Delivery::Recipient { jobs, busy }, None),
             JobSink::Conversation { main, surface } => {
@@ -220,15 +234,18 @@ impl Supervisor {
                     timeout: SCREEN_TIMEOUT,
                 });
                 let pending = pending_updates.clone();
+                let records = session_records.clone();
                 let fork_surface = surface.clone();
-                let addr =
-                    actix::Supervisor::start(move |_| MainSession::new(main, surface, pending));
+                let addr = actix::Supervisor::start(move |_| {
+                    MainSession::new(main, surface, pending, records)
+                });
                 started(Child::MainSession);
                 let peers = BackgroundPeers {
                     surface: fork_surface,
                     pending: pending_updates.clone(),
                     budget: ping_budget.clone(),
                     busy: addr.clone().recipient(),
+                    records: session_records.clone(),
                 };
                 let delivery = Delivery::Conversation {
                     main: addr.clone(),
@@ -263,6 +280,7 @@ impl Supervisor {
             handles: Handles {
                 ping_budget,
                 pending_updates,
+                session_records,
                 scheduler,
                 job_runner,
                 main_session,
@@ -279,6 +297,8 @@ impl Supervisor {
             Some(Child::PingBudget)
         } else if !h.pending_updates.connected() {
             Some(Child::PendingUpdates)
+        } else if !h.session_records.connected() {
+            Some(Child::SessionRecords)
         } else if !h.scheduler.connected() {
             Some(Child::Scheduler)
         } else if !h.job_runner.connected() {
@@ -342,6 +362,7 @@ impl Handler<RestartChild> for Supervisor {
         match msg.child {
             Child::PingBudget => self.handles.ping_budget.do_send(restart),
             Child::PendingUpdates => self.handles.pending_updates.do_send(restart),
+            Child::SessionRecords => self.handles.session_records.do_send(restart),
             Child::Scheduler => self.handles.scheduler.do_send(restart),
             Child::JobRunner => self.handles.job_runner.do_send(restart),
             Child::MainSession => {
@@ -366,6 +387,7 @@ impl Handler<Shutdown> for Supervisor {
             Child::Scheduler,
             Child::JobRunner,
             Child::MainSession,
+            Child::SessionRecords,
             Child::PendingUpdates,
             Child::PingBudget,
         ] {

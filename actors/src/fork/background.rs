@@ -31,7 +31,8 @@ use crate::main_session::IsBusy;
 use crate::pending_updates::PendingUpdates;
 use crate::permissions::file_hooks::{hooks as file_hooks, FileHooks};
 use crate::ping_budget::PingBudget;
-use crate::sessions::{EventKind, SessionHistory};
+use crate::sessions::records::RecordSession;
+use crate::sessions::{EventKind, SessionRecords};
 use crate::surface::SurfaceEvent;
 
 /// How many times the Stop hook may send the agent back to report (the CLI sets no limit).
@@ -91,6 +92,8 @@ pub struct BackgroundPeers {
     pub budget: Addr<PingBudget>,
     /// Asked whether the user is mid-turn.
     pub busy: Recipient<IsBusy>,
+    /// Session history and button prompts are written here.
+    pub records: Addr<SessionRecords>,
 }
 
 /// The actor.
@@ -280,19 +283,16 @@ impl BackgroundFork {
     }
 
     fn record_history(&self, session_id: &str) {
-        let history = SessionHistory::in_data_dir(
-            &self.config.data_dir,
-            self.config.clock.clone(),
-            self.config.tz,
-        );
         let (kind, parent) = if self.isolated() {
             (EventKind::IsolatedBg, None)
         } else {
-            (EventKind::BgFork, self.parent_session.as_deref())
+            (EventKind::BgFork, self.parent_session.clone())
         };
-        if let Err(e) = history.append(kind, session_id, parent) {
-            tracing::warn!(cause = %e, "could not write the session history");
-        }
+        self.peers.records.do_send(RecordSession {
+            kind,
+            session_id: session_id.to_owned(),
+            parent,
+        });
     }
 
     fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {

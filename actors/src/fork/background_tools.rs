@@ -242,18 +242,26 @@ impl BackgroundFork {
                 self.gated(event, critical)
             }
             ToolAction::Embed { embed, critical } => {
-                let button_ids = crate::buttons::custom_ids(
-                    &embed,
-                    &self.config.data_dir,
-                    self.config.clock.clone(),
-                    self.session_id.as_deref(),
-                );
-                let event = SurfaceEvent::Embed {
-                    embed,
-                    button_ids,
-                    fork_session: self.session_id.clone(),
-                };
-                self.gated(event, critical)
+                let records = self.peers.records.clone();
+                let session = self.session_id.clone();
+                Box::pin(
+                    async move {
+                        let ids = crate::buttons::custom_ids(&embed, &records, session.as_deref());
+                        ids.await.map(|button_ids| (embed, button_ids))
+                    }
+                    .into_actor(self)
+                    .then(move |built, act, _ctx| match built {
+                        Ok((embed, button_ids)) => {
+                            let event = SurfaceEvent::Embed {
+                                embed,
+                                button_ids,
+                                fork_session: act.session_id.clone(),
+                            };
+                            act.gated(event, critical)
+                        }
+                        Err(refusal) => Box::pin(fut::ready(Err(refusal))),
+                    }),
+                )
             }
             ToolAction::Report(message) => {
                 self.reported = true;
@@ -326,6 +334,7 @@ mod tests {
     use crate::jobs::Routine;
     use crate::pending_updates::PendingUpdates;
     use crate::ping_budget::PingBudget;
+    use crate::sessions::SessionRecords;
 
     /// Stands in for the main session: the first `IsBusy` says so to the test and answers
     /// `first` only once released; later ones answer "not busy" at once.
@@ -413,6 +422,7 @@ mod tests {
             pending: PendingUpdates::in_data_dir(&data, clock.shared(), tz).start(),
             budget: PingBudget::in_data_dir(&data, clock.shared(), tz).start(),
             busy: busy.recipient(),
+            records: SessionRecords::in_data_dir(&data, clock.shared(), tz).start(),
         };
         let job = BackgroundJob {
             job: Job::Routine(Routine {

@@ -11,6 +11,7 @@ use actix::prelude::*;
 use super::turn::{Turn, TurnKind};
 use super::{MainSession, Outgoing};
 use crate::brain::{PermissionMode, TurnResult};
+use crate::sessions::records::LineageStart;
 use crate::sessions::CompactReport;
 use crate::surface::SurfaceEvent;
 use crate::tools::Confirmation;
@@ -71,21 +72,39 @@ impl MainSession {
     }
 
     /// Called when a `/compact` or `/clear` turn finished.
-    pub(super) fn command_done(&mut self, turn: &Turn, result: &TurnResult) {
+    pub(super) fn command_done(
+        &mut self,
+        turn: &Turn,
+        result: &TurnResult,
+        ctx: &mut Context<Self>,
+    ) {
         match turn.kind {
             TurnKind::Compact => {
-                let start = self.history.lineage_start().unwrap_or_else(|e| {
-                    tracing::warn!(cause = %e, "could not read the session history");
-                    None
-                });
-                let report = CompactReport::new(
-                    Some(self.turns_since_compact),
-                    start,
-                    self.config.clock.now(),
-                    turn.boundary.as_ref().and_then(|b| b.pre_tokens),
-                );
+                let turns = self.turns_since_compact;
                 self.turns_since_compact = 0;
-                self.show(SurfaceEvent::Notice(report.to_string()));
+                let now = self.config.clock.now();
+                let pre_tokens = turn.boundary.as_ref().and_then(|b| b.pre_tokens);
+                let records = self.records.clone();
+                // Waited for, so the report shows before anything that happens after it.
+                ctx.wait(
+                    async move { records.send(LineageStart).await }
+                        .into_actor(self)
+                        .map(move |start, act, _ctx| {
+                            let start = match start {
+                                Ok(Ok(start)) => start,
+                                Ok(Err(e)) => {
+                                    tracing::warn!(cause = %e, "could not read the session history");
+                                    None
+                                }
+                                Err(e) => {
+                                    tracing::error!(cause = %e, "the session records have stopped");
+                                    None
+                                }
+                            };
+                            let report = CompactReport::new(Some(turns), start, now, pre_tokens);
+                            act.show(SurfaceEvent::Notice(report.to_string()));
+                        }),
+                );
             }
             TurnKind::Clear => {
                 tracing::info!(session_id = %result.session_id, "conversation cleared");

@@ -12,6 +12,7 @@ use super::host::SessionHost;
 use super::turn::{self, Outcome, Turn, TurnKind};
 use super::{launch, tools_backend, Live, MainSession, Outgoing, ProcessEvent};
 use crate::brain::{BrainEvent, TurnResult, UserMessage};
+use crate::sessions::records::{NoteSavedId, RecordSession};
 use crate::sessions::{EventKind, IdChange};
 use crate::surface::SurfaceEvent;
 
@@ -227,7 +228,7 @@ impl MainSession {
                     "-# something went wrong answering that — try again.".into(),
                 ));
             }
-            Outcome::CommandDone => self.command_done(&turn, &result),
+            Outcome::CommandDone => self.command_done(&turn, &result, ctx),
         }
         self.last_result = Some(result);
         self.flush(ctx);
@@ -248,19 +249,23 @@ impl MainSession {
                 return;
             }
         };
-        let logged = match (&change, kind) {
+        let record = |kind, parent: Option<&String>| RecordSession {
+            kind,
+            session_id: id.clone(),
+            parent: parent.cloned(),
+        };
+        match (&change, kind) {
             (IdChange::Replaced { previous }, TurnKind::Clear) => self
-                .history
-                .append(EventKind::Cleared, &id, Some(previous))
-                .map(drop),
+                .records
+                .do_send(record(EventKind::Cleared, Some(previous))),
             (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
                 self.fresh_after_failed_resume = false;
-                self.history.append(EventKind::Created, &id, None).map(drop)
+                self.records.do_send(record(EventKind::Created, None));
             }
-            _ => self.history.note_saved(&id, &change),
-        };
-        if let Err(e) = logged {
-            tracing::warn!(cause = %e, "could not write the session history");
+            _ => self.records.do_send(NoteSavedId {
+                session_id: id.clone(),
+                change,
+            }),
         }
     }
 

@@ -19,6 +19,7 @@ use super::{ForkButton, MainSession, Outgoing};
 use crate::brain::SessionStart;
 use crate::pending_updates::Clear;
 use crate::prompts::fork as fork_prompt;
+use crate::sessions::records::RecordSession;
 use crate::sessions::EventKind;
 use crate::surface::{ExitAction, SurfaceEvent};
 use crate::tools::Refusal;
@@ -116,17 +117,30 @@ pub struct ForkEnded {
 /// The idle check's period.
 pub const IDLE_CHECK: Duration = Duration::from_secs(60);
 
-/// Handles a button press on the main session.
+/// Handles a button press on the main session: the click's plan is read (the inquiry through
+/// the session records), then carried out.
 impl Handler<crate::buttons::PressButton> for MainSession {
-    type Result = String;
-    fn handle(&mut self, msg: crate::buttons::PressButton, ctx: &mut Self::Context) -> String {
-        use crate::buttons::{plan, ClickPlan};
+    type Result = ResponseActFuture<Self, String>;
+    fn handle(
+        &mut self,
+        msg: crate::buttons::PressButton,
+        _ctx: &mut Self::Context,
+    ) -> Self::Result {
+        let records = self.records.clone();
+        Box::pin(
+            async move { crate::buttons::plan(&msg.custom_id, &records).await }
+                .into_actor(self)
+                .map(|plan, act, ctx| act.carry_out(plan, ctx)),
+        )
+    }
+}
+
+impl MainSession {
+    /// Carries out a button click's plan; the answer is the line to show the user, if any.
+    fn carry_out(&mut self, plan: crate::buttons::ClickPlan, ctx: &mut Context<Self>) -> String {
+        use crate::buttons::ClickPlan;
         use crate::tools::ButtonClick;
-        match plan(
-            &msg.custom_id,
-            &self.config.data_dir,
-            self.config.clock.clone(),
-        ) {
+        match plan {
             ClickPlan::Reply(text) => text,
             ClickPlan::Prompt(prompt) => {
                 let text = fork_prompt::button_prompt(&prompt);
@@ -307,12 +321,11 @@ impl MainSession {
         if let Err(e) = self.id_file.save(&id) {
             tracing::error!(cause = %e, "could not save the adopted session id");
         }
-        if let Err(e) = self
-            .history
-            .append(EventKind::Swapped, &id, previous.as_deref())
-        {
-            tracing::warn!(cause = %e, "could not write the session history");
-        }
+        self.records.do_send(RecordSession {
+            kind: EventKind::Swapped,
+            session_id: id.clone(),
+            parent: previous,
+        });
         self.pending.do_send(Clear);
         self.live = None;
         tracing::info!(session_id = %id, "fork saved as the main session");

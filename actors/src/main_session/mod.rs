@@ -43,7 +43,7 @@ use crate::data_dir::DataDir;
 use crate::jobs::Job;
 use crate::pending_updates::{Peek, PendingUpdates, Pop, Reader};
 use crate::runtime_config::ConfigStore;
-use crate::sessions::{MainSessionFile, SessionHistory};
+use crate::sessions::{MainSessionFile, SessionRecords};
 use crate::surface::SurfaceEvent;
 
 /// The greeting on the very first start.
@@ -161,7 +161,8 @@ pub struct MainSession {
     last_result: Option<TurnResult>,
     turns_since_compact: u32,
     id_file: MainSessionFile,
-    history: SessionHistory,
+    /// The session history and button prompts have their own owner; this session sends to it.
+    records: Addr<SessionRecords>,
     /// The process runs a session created because the saved one could not be resumed.
     fresh_after_failed_resume: bool,
     /// Main conversation or interactive fork.
@@ -178,10 +179,9 @@ impl MainSession {
         config: MainSessionConfig,
         surface: Recipient<SurfaceEvent>,
         pending: Addr<PendingUpdates>,
+        records: Addr<SessionRecords>,
     ) -> Self {
         let id_file = MainSessionFile::in_data_dir(&config.data_dir);
-        let history =
-            SessionHistory::in_data_dir(&config.data_dir, config.clock.clone(), config.tz);
         let policy_mode = config.runtime.values().permission_mode;
         let session_id = id_file.load().unwrap_or_else(|e| {
             tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
@@ -201,7 +201,7 @@ impl MainSession {
             last_result: None,
             turns_since_compact: 0,
             id_file,
-            history,
+            records,
             fresh_after_failed_resume: false,
             role: Role::Main,
             fork: None,
@@ -217,6 +217,7 @@ impl MainSession {
             main.config.clone(),
             main.surface.clone(),
             main.pending.clone(),
+            main.records.clone(),
         );
         fork.session_id = None;
         fork.role = Role::Fork(state);

@@ -11,6 +11,7 @@ use super::fork_role::{EnterFork, MarkExit, Role};
 use super::MainSession;
 use crate::brain::{BoxFuture, ToolHandler};
 use crate::pending_updates::{Append, PendingUpdates};
+use crate::sessions::SessionRecords;
 use crate::surface::{ExitAction, SurfaceEvent};
 use crate::tools::{DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend};
 
@@ -25,8 +26,7 @@ pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHan
         session: addr,
         surface: session.surface.clone(),
         pending: session.pending.clone(),
-        data_dir: session.config.data_dir.clone(),
-        clock: session.config.clock.clone(),
+        records: session.records.clone(),
     };
     Arc::new(DiscordTools::new(kind, Arc::new(backend)).with_fork_idle_timeout(idle))
 }
@@ -35,8 +35,7 @@ struct SessionBackend {
     session: Addr<MainSession>,
     surface: Recipient<SurfaceEvent>,
     pending: Addr<PendingUpdates>,
-    data_dir: crate::data_dir::DataDir,
-    clock: crate::clock::SharedClock,
+    records: Addr<SessionRecords>,
 }
 
 impl SessionBackend {
@@ -57,14 +56,15 @@ impl ToolBackend for SessionBackend {
     }
 
     fn embed(&self, embed: Embed, _critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
-        let button_ids =
-            crate::buttons::custom_ids(&embed, &self.data_dir, self.clock.clone(), None);
-        self.surface.do_send(SurfaceEvent::Embed {
-            embed,
-            button_ids,
-            fork_session: None,
-        });
-        Box::pin(async { Ok(()) })
+        Box::pin(async move {
+            let button_ids = crate::buttons::custom_ids(&embed, &self.records, None).await?;
+            self.surface.do_send(SurfaceEvent::Embed {
+                embed,
+                button_ids,
+                fork_session: None,
+            });
+            Ok(())
+        })
     }
 
     fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {

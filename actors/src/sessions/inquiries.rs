@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::SharedClock;
@@ -36,14 +35,14 @@ pub struct Inquiry {
     pub fork_session_id: Option<String>,
 }
 
-/// The stored button prompts (writes are serialised here).
+/// The stored button prompts. The running bot has one owner of this file, the
+/// [`SessionRecords`](super::records::SessionRecords) actor, so its read-modify-write cycles never
+/// overlap.
 pub struct Inquiries {
     /// The file.
     path: PathBuf,
     /// The source of `ts` and of the TTL cutoff.
     clock: SharedClock,
-    /// Serialises read-modify-write cycles made through this value.
-    write_lock: Mutex<()>,
 }
 
 impl Inquiries {
@@ -52,7 +51,6 @@ impl Inquiries {
         Self {
             path: path.into(),
             clock,
-            write_lock: Mutex::new(()),
         }
     }
 
@@ -68,7 +66,6 @@ impl Inquiries {
 
     /// Stores `prompt` (sent from `fork_session_id`, if any) and returns its new id.
     pub fn register(&self, prompt: &str, fork_session_id: Option<&str>) -> Result<String, Error> {
-        let _guard = self.write_lock.lock();
         let mut entries = self.load()?;
         let id = loop {
             let candidate = uuid::Uuid::new_v4().simple().to_string()[..8].to_owned();
@@ -95,7 +92,6 @@ impl Inquiries {
 
     /// Takes the live entry for `id` out of the file; `None` for an unknown or expired id.
     pub fn pop(&self, id: &str) -> Result<Option<Inquiry>, Error> {
-        let _guard = self.write_lock.lock();
         let mut entries = self.load()?;
         let Some(entry) = entries.remove(id) else {
             return Ok(None);
