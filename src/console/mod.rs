@@ -9,7 +9,6 @@
 mod commands;
 mod render;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use actix::prelude::*;
@@ -25,10 +24,7 @@ use render::ConsoleOut;
 pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
     let system = actix::System::new();
     system.block_on(async move {
-        let renderer = ConsoleOut::default();
-        let approval = Arc::clone(&renderer.approval);
-        let buttons = Arc::clone(&renderer.buttons);
-        let out = renderer.start();
+        let out = ConsoleOut::default().start();
         let started = crate::startup::start_actors(
             &settings,
             main,
@@ -49,16 +45,20 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                     Ok(Some(line)) => {
                         let line = line.trim();
                         if let Some(answer) = render::approval_answer(line) {
-                            if let Some(tx) = approval.lock().take() {
-                                let _ = tx.send(answer);
-                                continue;
+                            match out.send(render::AnswerApproval(answer)).await {
+                                Ok(true) => continue,
+                                Ok(false) => {}
+                                Err(e) => break format!("the console output stopped: {e}"),
                             }
                         }
                         if line == "/quit" {
                             break "quit".to_owned();
                         }
                         if line.starts_with('/') {
-                            let shown = buttons.lock().clone();
+                            let shown = match out.send(render::LastButtons).await {
+                                Ok(shown) => shown,
+                                Err(e) => break format!("the console output stopped: {e}"),
+                            };
                             if let Some(reply) = commands::handle(line, &handles, &shown).await {
                                 out.do_send(render::Line(reply));
                             }

@@ -65,7 +65,11 @@ impl Inquiries {
     }
 
     /// Stores `prompt` (sent from `fork_session_id`, if any) and returns its new id.
-    pub fn register(&self, prompt: &str, fork_session_id: Option<&str>) -> Result<String, Error> {
+    pub fn register(
+        &mut self,
+        prompt: &str,
+        fork_session_id: Option<&str>,
+    ) -> Result<String, Error> {
         let mut entries = self.load()?;
         let id = loop {
             let candidate = uuid::Uuid::new_v4().simple().to_string()[..8].to_owned();
@@ -91,7 +95,7 @@ impl Inquiries {
     }
 
     /// Takes the live entry for `id` out of the file; `None` for an unknown or expired id.
-    pub fn pop(&self, id: &str) -> Result<Option<Inquiry>, Error> {
+    pub fn pop(&mut self, id: &str) -> Result<Option<Inquiry>, Error> {
         let mut entries = self.load()?;
         let Some(entry) = entries.remove(id) else {
             return Ok(None);
@@ -141,7 +145,7 @@ mod tests {
 
     #[test]
     fn registered_prompt_is_peeked_then_popped_once() {
-        let (_dir, _clock, i) = inquiries();
+        let (_dir, _clock, mut i) = inquiries();
         let id = i.register("plan my afternoon", None).unwrap();
         assert_eq!(id.len(), 8);
         assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
@@ -154,7 +158,7 @@ mod tests {
 
     #[test]
     fn fork_session_is_kept_and_only_written_when_set() {
-        let (_dir, _clock, i) = inquiries();
+        let (_dir, _clock, mut i) = inquiries();
         let plain = i.register("a", None).unwrap();
         let forked = i.register("b", Some("fork-1")).unwrap();
         let text = fs::read_to_string(i.path()).unwrap();
@@ -172,7 +176,7 @@ mod tests {
 
     #[test]
     fn entries_expire_after_seven_days_and_are_dropped_on_the_next_write() {
-        let (_dir, clock, i) = inquiries();
+        let (_dir, clock, mut i) = inquiries();
         let old = i.register("old", None).unwrap();
         clock.advance(Duration::days(7) - Duration::seconds(1));
         assert!(i.peek(&old).unwrap().is_some());
@@ -202,7 +206,7 @@ mod tests {
 
     #[test]
     fn corrupt_file_is_set_aside_and_reads_as_empty() {
-        let (dir, _clock, i) = inquiries();
+        let (dir, _clock, mut i) = inquiries();
         fs::create_dir_all(i.path().parent().unwrap()).unwrap();
         fs::write(i.path(), "[1, 2").unwrap();
         assert!(i.load().unwrap().is_empty());
