@@ -18,7 +18,6 @@
 
 use std::sync::Arc;
 
-use parking_lot::Mutex;
 use serde_json::Value;
 
 use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput, ToolSpec};
@@ -70,6 +69,12 @@ pub trait ToolBackend: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Interactive forks: mark the fork to be discarded after this turn.
     fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>>;
+    /// Main session: the chain of the foreground chain reminder the current turn answers, if
+    /// any (the session actor is the one that would know). No session tracks one yet, so the
+    /// default answers `None` and `follow_up_chain` refuses in the main session.
+    fn foreground_chain(&self) -> BoxFuture<'_, Option<ChainPosition>> {
+        Box::pin(async { None })
+    }
 }
 
 /// The `discord` server for one session.
@@ -78,9 +83,6 @@ pub struct DiscordTools {
     kind: SessionKind,
     /// The session actor's side.
     backend: Arc<dyn ToolBackend>,
-    /// The chain of a foreground chain reminder the main session is answering, if any (the
-    /// original set it for the length of that turn).
-    foreground_chain: Mutex<Option<ChainPosition>>,
     /// `enter_fork`'s idle timeout when the model gives none (runtime `fork_idle_timeout`).
     default_idle_timeout: u32,
 }
@@ -91,7 +93,6 @@ impl DiscordTools {
         Self {
             kind,
             backend,
-            foreground_chain: Mutex::new(None),
             default_idle_timeout: DEFAULT_FORK_IDLE_TIMEOUT_MINUTES,
         }
     }
@@ -107,18 +108,12 @@ impl DiscordTools {
         &self.kind
     }
 
-    /// Main session: sets (or with `None` clears) the chain of the foreground chain reminder the
-    /// current turn answers, so `follow_up_chain` works for it.
-    pub fn set_foreground_chain(&self, chain: Option<ChainPosition>) {
-        *self.foreground_chain.lock() = chain;
-    }
-
-    /// The chain this session may extend: a background job's own, or the main session's
-    /// current foreground chain.
-    fn chain(&self) -> Option<ChainPosition> {
+    /// The chain this session may extend: a background job's own, or (asked of the session)
+    /// the main session's current foreground chain.
+    async fn chain(&self) -> Option<ChainPosition> {
         match &self.kind {
             SessionKind::Background(rules) => rules.chain,
-            SessionKind::Main => *self.foreground_chain.lock(),
+            SessionKind::Main => self.backend.foreground_chain().await,
             SessionKind::InteractiveFork => None,
         }
     }

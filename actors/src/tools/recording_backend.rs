@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput};
 use crate::brain::BoxFuture;
 
-use super::{DiscordTools, Embed, Refusal, SessionKind, ToolBackend};
+use super::{ChainPosition, DiscordTools, Embed, Refusal, SessionKind, ToolBackend};
 
 /// One request the backend received.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,11 +32,13 @@ pub enum BackendCall {
     ExitFork,
 }
 
-/// Records requests; answers `Err(refusal)` to every one when a refusal is set.
+/// Records requests; answers `Err(refusal)` to every one when a refusal is set, and reports the
+/// foreground chain it is given.
 #[derive(Default)]
 pub struct Recording {
     calls: Mutex<Vec<BackendCall>>,
     refusal: Mutex<Option<Refusal>>,
+    chain: Mutex<Option<ChainPosition>>,
 }
 
 impl Recording {
@@ -49,6 +51,11 @@ impl Recording {
     /// Makes every later request answer `Err(reason)`.
     pub fn refuse_with(&self, reason: Refusal) {
         *self.refusal.lock() = Some(reason);
+    }
+
+    /// Reports `chain` as the main session's foreground chain from now on.
+    pub fn set_foreground_chain(&self, chain: Option<ChainPosition>) {
+        *self.chain.lock() = chain;
     }
 
     /// What was received so far.
@@ -97,6 +104,11 @@ impl ToolBackend for Recording {
 
     fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::ExitFork)
+    }
+
+    fn foreground_chain(&self) -> BoxFuture<'_, Option<ChainPosition>> {
+        let chain = *self.chain.lock();
+        Box::pin(async move { chain })
     }
 }
 
