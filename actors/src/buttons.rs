@@ -4,7 +4,7 @@
 //! button's prompt is stored in `state/inquiries.json` (7-day TTL) under the id the custom id
 //! carries, together with the background session that sent it, if any (through the file's one
 //! owner, the [`SessionRecords`] actor). A click (a Discord interaction, or `/button N` on the
-//! console) comes back as [`PressButton`] to the main session, which reads everything it needs
+//! console) comes back as `PressButton` to the main session, which reads everything it needs
 //! from the custom id and the inquiries file — nothing lives only in memory.
 
 use actix::prelude::*;
@@ -12,14 +12,6 @@ use actix::prelude::*;
 use crate::sessions::records::{PeekInquiry, RegisterInquiry};
 use crate::sessions::SessionRecords;
 use crate::tools::{ButtonAction, ButtonClick, Embed, Peer, Refusal};
-
-/// A button was pressed.
-#[derive(Debug, Clone, Message)]
-#[rtype(result = "String")]
-pub struct PressButton {
-    /// The button's custom id.
-    pub custom_id: String,
-}
 
 /// The custom ids for `embed`'s buttons, registering `agent:` prompts as inquiries. A prompt
 /// that cannot be stored gets a `dismiss` button instead (logged); records that have stopped

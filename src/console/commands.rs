@@ -2,7 +2,7 @@
 //! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]`, and
 //! two of ours: `/schedule` and `/updates`.
 
-use ollim_actors::buttons::PressButton;
+use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{Command, ForkButton};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};

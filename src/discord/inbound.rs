@@ -3,7 +3,7 @@
 //! prompts, and clicks on persistent `act:` buttons. Everyone but the owner, and anything outside
 //! DMs, is ignored; so are the bot's own messages, which Discord echoes back.
 
-use ollim_actors::buttons::PressButton;
+use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{ResumeFromReply, Say};
 use ollim_actors::permissions::ApprovalAnswer;
 use ollim_actors::sessions::ForkLookup;

@@ -117,69 +117,6 @@ pub struct ForkEnded {
 /// The idle check's period.
 pub const IDLE_CHECK: Duration = Duration::from_secs(60);
 
-/// Handles a button press on the main session: the click's plan is read (the inquiry through
-/// the session records), then carried out.
-impl Handler<crate::buttons::PressButton> for MainSession {
-    type Result = ResponseActFuture<Self, String>;
-    fn handle(
-        &mut self,
-        msg: crate::buttons::PressButton,
-        _ctx: &mut Self::Context,
-    ) -> Self::Result {
-        let records = self.records.clone();
-        Box::pin(
-            async move { crate::buttons::plan(&msg.custom_id, &records).await }
-                .into_actor(self)
-                .map(|plan, act, ctx| act.carry_out(plan, ctx)),
-        )
-    }
-}
-
-impl MainSession {
-    /// Carries out a button click's plan; the answer is the line to show the user, if any.
-    fn carry_out(&mut self, plan: crate::buttons::ClickPlan, ctx: &mut Context<Self>) -> String {
-        use crate::buttons::ClickPlan;
-        use crate::tools::ButtonClick;
-        match plan {
-            ClickPlan::Reply(text) => text,
-            ClickPlan::Prompt(prompt) => {
-                let text = fork_prompt::button_prompt(&prompt);
-                <Self as Handler<super::Say>>::handle(
-                    self,
-                    super::Say {
-                        text,
-                        images: Vec::new(),
-                    },
-                    ctx,
-                );
-                String::new()
-            }
-            ClickPlan::ResumeFork { session, prompt } => {
-                let intro = fork_prompt::fork_resumed_by_button(&self.config.user_name, &prompt);
-                let idle_minutes = self.idle_minutes();
-                let started = self.start_fork(
-                    EnterFork {
-                        topic: None,
-                        idle_minutes,
-                        interrupt: false,
-                        resume: Some((session, intro)),
-                    },
-                    ctx,
-                );
-                started.err().map(|r| r.to_string()).unwrap_or_default()
-            }
-            ClickPlan::Fork(click) => {
-                let button = match click {
-                    ButtonClick::ForkSave => ForkButton::Save,
-                    ButtonClick::ForkExit => ForkButton::Exit,
-                    _ => ForkButton::Report,
-                };
-                self.press_fork_button(button)
-            }
-        }
-    }
-}
-
 impl MainSession {
     /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
     /// after its turn); Report asks the agent for the summary first.

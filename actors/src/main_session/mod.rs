@@ -13,6 +13,7 @@
 //! stops answering mid-turn the user gets a short error and the next message starts a fresh
 //! process on the saved session.
 
+mod clicks;
 mod commands;
 mod conversation;
 pub mod fork_role;
@@ -32,6 +33,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 pub use crate::surface::ExitAction;
+pub use clicks::PressButton;
 pub use commands::{Command, ForkButton};
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
