@@ -5,8 +5,9 @@
 use actix::prelude::*;
 use serde_json::Value;
 
-use super::background::BackgroundFork;
+use super::background::{human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
 use crate::brain::{BoxFuture, HookCall, HookEvent, Host, PermissionDecision, PermissionRequest};
+use crate::jobs::UpdateMode;
 use crate::permissions::FileHooks;
 
 /// Asks the fork whether its agent may stop now; the answer is the Stop hook's JSON.
@@ -51,5 +52,40 @@ impl Host for ForkHost {
             }
             self.files.answer(call).await
         })
+    }
+}
+
+impl Handler<MayStop> for BackgroundFork {
+    type Result = MessageResult<MayStop>;
+
+    fn handle(&mut self, _msg: MayStop, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.stop_answer())
+    }
+}
+
+impl BackgroundFork {
+    /// The Stop hook's answer: block (a few times at most) while the mode's report is missing.
+    fn stop_answer(&mut self) -> Value {
+        let reason = match mode(&self.fired) {
+            UpdateMode::Always if !self.reported => Some(
+                "You have not called report_updates yet. Call it with a short summary of what you found or did, then finish.",
+            ),
+            UpdateMode::OnPing if self.output_sent && !self.reported => Some(
+                "You sent the user visible output (a ping or an embed) but have not called report_updates. Call it now with what happened, then finish.",
+            ),
+            _ => None,
+        };
+        match reason {
+            Some(r) if self.stop_blocks < MAX_STOP_BLOCKS => {
+                self.stop_blocks += 1;
+                tracing::info!(job = %self.fired.job.id(), blocks = self.stop_blocks, "stop blocked until the fork reports");
+                HookCall::block(r)
+            }
+            Some(_) => {
+                tracing::warn!(job = %self.fired.job.id(), name = %human_name(&self.fired), "fork finished without the report its mode asks for");
+                HookCall::no_opinion()
+            }
+            None => HookCall::no_opinion(),
+        }
     }
 }
