@@ -222,6 +222,81 @@ mod tests {
         assert!(!gone.contains("Budget exhausted"));
     }
 
+    /// Every refusal, for the checks below.
+    fn every_refusal() -> Vec<Refusal> {
+        use Refusal::*;
+        let mut all = vec![
+            AlreadyPinged,
+            UserBusy,
+            BudgetExhausted,
+            PingingDisabled,
+            PingOutsideBackground,
+            ChainLimitReached,
+            NoReminderContext,
+            FollowUpNotScheduled("<cause>".into()),
+            SaveContextInBackground,
+            NotInInteractiveFork,
+            ReportingDisabled,
+            NotInFork,
+            EnterForkInBackground,
+            AlreadyInFork,
+            ForkAlreadyOpen,
+            ExitForkInBackground,
+        ];
+        all.extend(
+            [
+                Peer::MainSession,
+                Peer::InteractiveFork,
+                Peer::BackgroundFork,
+                Peer::PendingUpdates,
+                Peer::PingBudget,
+                Peer::SessionRecords,
+            ]
+            .map(ActorGone),
+        );
+        all
+    }
+
+    /// The non-test part of every source file of both crates.
+    fn sources() -> Vec<(std::path::PathBuf, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                    out.push((path, code.to_owned()));
+                }
+            }
+        }
+        let actors = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut out = Vec::new();
+        walk(&actors.join("src"), &mut out);
+        walk(&actors.join("../src"), &mut out);
+        out
+    }
+
+    #[test]
+    fn every_refusal_sentence_is_written_once_and_only_here() {
+        let sources = sources();
+        for refusal in every_refusal() {
+            let text = refusal.text();
+            // The part before any filled-in cause.
+            let key = text.split("<cause>").next().unwrap_or(&text);
+            let places: Vec<_> = sources
+                .iter()
+                .filter(|(_, code)| code.contains(key))
+                .map(|(path, code)| (path.display().to_string(), code.matches(key).count()))
+                .collect();
+            assert!(
+                places.len() == 1 && places[0].1 == 1 && places[0].0.ends_with("replies.rs"),
+                "{key:?} is written in {places:?}"
+            );
+        }
+    }
+
     #[test]
     fn follow_up_confirmation_names_the_minutes() {
         assert_eq!(
