@@ -44,11 +44,11 @@ impl Host for ForkHost {
     fn hook(&self, call: HookCall) -> BoxFuture<'_, Value> {
         Box::pin(async move {
             if call.event == HookEvent::Stop {
-                return self
-                    .fork
-                    .send(MayStop)
-                    .await
-                    .unwrap_or_else(|_| HookCall::no_opinion());
+                return self.fork.send(MayStop).await.unwrap_or_else(|e| {
+                    // The fork has already finished: nothing holds the agent back.
+                    tracing::warn!(cause = %e, "the background fork has stopped; letting its agent stop");
+                    HookCall::no_opinion()
+                });
             }
             self.files.answer(call).await
         })

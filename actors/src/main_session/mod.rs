@@ -299,10 +299,14 @@ impl Handler<Say> for MainSession {
         };
         ctx.wait(
             async move {
-                match reader {
-                    Reader::MainSession => pending.send(Pop).await.unwrap_or_default(),
-                    Reader::Fork => pending.send(Peek).await.unwrap_or_default(),
-                }
+                let updates = match reader {
+                    Reader::MainSession => pending.send(Pop).await,
+                    Reader::Fork => pending.send(Peek).await,
+                };
+                updates.unwrap_or_else(|e| {
+                    tracing::error!(cause = %e, "the pending-updates queue has stopped; the message goes without them");
+                    Vec::new()
+                })
             }
             .into_actor(self)
             .map(move |updates, act, ctx| {
