@@ -166,7 +166,6 @@ pub async fn start_actors(
     approvals: actix::Recipient<ApprovalRequest>,
 ) -> anyhow::Result<StartedActors> {
     main.approvals = Some(approvals);
-    let (binary, cli_env) = (main.binary.clone(), main.cli_env.clone());
     let supervisor = Supervisor::start(
         SupervisorConfig {
             data_dir: settings.data_dir.clone(),
@@ -191,11 +190,8 @@ pub async fn start_actors(
         Some(hook) => {
             let parts = BotParts {
                 data_dir: &settings.data_dir,
-                tz: settings.tz,
                 clock: SystemClock::shared(),
                 handles: &handles,
-                binary,
-                cli_env,
             };
             webhook_server::start_for_bot(hook, parts).unwrap_or_else(|e| {
                 tracing::error!(port = hook.port, cause = %e, "webhook server failed to start");

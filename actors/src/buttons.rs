@@ -2,50 +2,49 @@
 //!
 //! When an embed goes out, each button gets a custom id `act:<action>:<data>`; an `agent:`
 //! button's prompt is stored in `state/inquiries.json` (7-day TTL) under the id the custom id
-//! carries, together with the background session that sent it, if any. A click (a Discord
-//! interaction, or `/button N` on the console) comes back as [`PressButton`] to the main
-//! session, which reads everything it needs from the custom id and the inquiries file — nothing
-//! lives only in memory. Google's buttons (`task_done:`, `task_del:`, `event_del:`) are not the
-//! conversation's: the surfaces send them to the Google account.
+//! carries, together with the background session that sent it, if any (through the file's one
+//! owner, the [`SessionRecords`] actor). A click (a Discord interaction, or `/button N` on the
+//! console) comes back as `PressButton` to the main session, which reads everything it needs
+//! from the custom id and the inquiries file — nothing lives only in memory. Google's buttons
+//! (`task_done:`, `task_del:`, `event_del:`) are not the conversation's: the surfaces send them to
+//! the Google account.
 
 use actix::prelude::*;
 
-use crate::clock::SharedClock;
-use crate::data_dir::DataDir;
-use crate::sessions::Inquiries;
-use crate::tools::{ButtonAction, ButtonClick, Embed};
-
-/// A button was pressed.
-#[derive(Debug, Clone, Message)]
-#[rtype(result = "String")]
-pub struct PressButton {
-    /// The button's custom id.
-    pub custom_id: String,
-}
+use crate::sessions::records::{PeekInquiry, RegisterInquiry};
+use crate::sessions::SessionRecords;
+use crate::tools::{ButtonAction, ButtonClick, Embed, Peer, Refusal};
 
 /// The custom ids for `embed`'s buttons, registering `agent:` prompts as inquiries. A prompt
-/// that cannot be stored gets a `dismiss` button instead (logged).
-pub fn custom_ids(
+/// that cannot be stored gets a `dismiss` button instead (logged); records that have stopped
+/// refuse the embed.
+pub async fn custom_ids(
     embed: &Embed,
-    data: &DataDir,
-    clock: SharedClock,
+    records: &Addr<SessionRecords>,
     fork_session: Option<&str>,
-) -> Vec<String> {
-    let inquiries = Inquiries::in_data_dir(data, clock);
-    embed
-        .buttons
-        .iter()
-        .map(|b| match &b.action {
-            ButtonAction::Agent(prompt) => match inquiries.register(prompt, fork_session) {
-                Ok(id) => b.action.custom_id(Some(&id)),
-                Err(e) => {
-                    tracing::error!(cause = %e, "could not store a button's prompt");
-                    ButtonClick::Dismiss.custom_id()
+) -> Result<Vec<String>, Refusal> {
+    let mut ids = Vec::with_capacity(embed.buttons.len());
+    for button in &embed.buttons {
+        let id = match &button.action {
+            ButtonAction::Agent(prompt) => {
+                let register = RegisterInquiry {
+                    prompt: prompt.clone(),
+                    fork_session: fork_session.map(str::to_owned),
+                };
+                match records.send(register).await {
+                    Ok(Ok(id)) => button.action.custom_id(Some(&id)),
+                    Ok(Err(e)) => {
+                        tracing::error!(cause = %e, "could not store a button's prompt");
+                        ButtonClick::Dismiss.custom_id()
+                    }
+                    Err(_) => return Err(Refusal::ActorGone(Peer::SessionRecords)),
                 }
-            },
+            }
             other => other.custom_id(None),
-        })
-        .collect()
+        };
+        ids.push(id);
+    }
+    Ok(ids)
 }
 
 /// What a click asks the conversation to do.
@@ -67,7 +66,7 @@ pub enum ClickPlan {
 }
 
 /// Reads a click's custom id into what to do.
-pub fn plan(custom_id: &str, data: &DataDir, clock: SharedClock) -> ClickPlan {
+pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan {
     match ButtonClick::parse(custom_id) {
         None => ClickPlan::Reply("that button is not one of mine.".into()),
         Some(ButtonClick::Dismiss) => ClickPlan::Reply("dismissed.".into()),
@@ -82,7 +81,16 @@ pub fn plan(custom_id: &str, data: &DataDir, clock: SharedClock) -> ClickPlan {
             ClickPlan::Fork(c)
         }
         Some(ButtonClick::Agent { inquiry_id }) => {
-            match Inquiries::in_data_dir(data, clock).peek(&inquiry_id) {
+            let peeked = match records.send(PeekInquiry { id: inquiry_id }).await {
+                Ok(peeked) => peeked,
+                Err(e) => {
+                    tracing::error!(cause = %e, "the session records have stopped");
+                    return ClickPlan::Reply(
+                        "-# couldn't read that button's request — try again.".into(),
+                    );
+                }
+            };
+            match peeked {
                 Ok(Some(inq)) => match inq.fork_session_id {
                     Some(session) => ClickPlan::ResumeFork {
                         session,
@@ -104,13 +112,16 @@ pub fn plan(custom_id: &str, data: &DataDir, clock: SharedClock) -> ClickPlan {
 mod tests {
     use super::*;
     use crate::clock::ManualClock;
+    use crate::data_dir::DataDir;
     use crate::tools::{Button, ButtonStyle, EmbedColor};
 
-    #[test]
-    fn agent_buttons_survive_a_restart_through_the_inquiries_file() {
+    #[actix_rt::test]
+    async fn agent_buttons_survive_a_restart_through_the_inquiries_file() {
         let tmp = tempfile::tempdir().unwrap();
         let data = DataDir::new(tmp.path());
         let clock = ManualClock::new(chrono::Utc::now());
+        let zone = chrono_tz::UTC;
+        let records = SessionRecords::in_data_dir(&data, clock.shared(), zone).start();
         let embed = Embed {
             title: "Plan".into(),
             description: None,
@@ -130,23 +141,24 @@ mod tests {
             ],
             footer: Some("bg".into()),
         };
-        let ids = custom_ids(&embed, &data, clock.shared(), Some("sess-1"));
+        let ids = custom_ids(&embed, &records, Some("sess-1")).await.unwrap();
         assert!(ids[0].starts_with("act:agent:"), "{ids:?}");
         // A new process (nothing in memory) reads the click from disk alone.
         let later = ManualClock::new(chrono::Utc::now());
+        let records = SessionRecords::in_data_dir(&data, later.shared(), zone).start();
         assert_eq!(
-            plan(&ids[0], &data, later.shared()),
+            plan(&ids[0], &records).await,
             ClickPlan::ResumeFork {
                 session: "sess-1".into(),
                 prompt: "draft the email to Jo".into()
             }
         );
         assert_eq!(
-            plan(&ids[1], &data, later.shared()),
+            plan(&ids[1], &records).await,
             ClickPlan::Reply("dismissed.".into())
         );
         assert!(
-            matches!(plan("act:agent:ffffffff", &data, later.shared()), ClickPlan::Reply(t) if t.contains("expired"))
+            matches!(plan("act:agent:ffffffff", &records).await, ClickPlan::Reply(t) if t.contains("expired"))
         );
     }
 }

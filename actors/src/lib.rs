@@ -7,17 +7,23 @@
 //! | [`supervisor`] | start order, restarts, lifecycle logs | `GetHandles`, `RestartChild`, `Shutdown` |
 //! | [`ping_budget`] | the token bucket, `state/ping_budget.json` | `TryUse`, `RecordCritical`, `Status`, `FullStatus`, `Snapshot`, `Configure` |
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
-//! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `Close` |
-//! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, fired jobs go out as `FireJob` |
+//! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `ForkTimeout`, `Close` |
+//! | [`job_runner`] | the one fire path: screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
-//! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `FireJob` |
+//! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
+//! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
+//! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |
 //!
-//! Domain modules without an actor: [`brain`] (the Claude CLI driver), [`jobs`] (routines and
-//! reminders on disk), [`permissions`] (tool restrictions and approval policy), [`skills`],
-//! [`webhook_spec`], [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files), [`tools`] (the `discord` MCP
-//! server's agent tools), [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`],
-//! [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`]
-//! (layout and git), [`state_file`] (atomic writes), [`clock`] (injectable time).
+//! Domain modules without an actor: [`prompts`] (every prompt as a pure function), [`brain`] (the
+//! Claude CLI driver), [`jobs`] (routines and reminders on disk), [`permissions`] (tool
+//! restrictions, approval policy, the file hooks), [`skills`], [`webhook_spec`],
+//! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
+//! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
+//! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
+//! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
+//! [`state_file`] (atomic writes), [`clock`] (injectable time).
+//!
+//! No import circle spans two of these modules (`import_graph`'s test checks it).
 #![warn(missing_docs)]
 
 pub mod brain;
@@ -26,11 +32,15 @@ pub mod clock;
 pub mod data_dir;
 pub mod fork;
 pub mod google;
+#[cfg(test)]
+mod import_graph;
+pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
 pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;
+pub mod prompts;
 pub mod runtime_config;
 pub mod scheduler;
 pub mod sessions;

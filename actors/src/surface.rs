@@ -48,5 +48,17 @@ pub enum SurfaceEvent {
         topic: Option<String>,
     },
     /// An interactive fork ended: saved, summary queued, or discarded.
-    ForkEnded(crate::main_session::ExitAction),
+    ForkEnded(ExitAction),
+}
+
+/// How an interactive fork ends (SPEC §6): chosen by its tools or the fork buttons, carried out
+/// by the main session, and shown by the surfaces as the "Fork Ended" embed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExitAction {
+    /// A summary went to pending updates; the fork is discarded.
+    Report(String),
+    /// Discarded.
+    Discard,
+    /// The fork becomes the main session.
+    Save,
 }

@@ -9,12 +9,13 @@ use chrono_tz::Tz;
 use ollim_actors::clock::{ManualClock, SystemClock};
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::jobs::{store, JobId, JobSettings, Reminder, Routine};
+use ollim_actors::main_session::FireJob;
 use ollim_actors::ping_budget::{Configure, PingBudget, TryUse};
+use ollim_actors::prompts::forward::build_forward_schedule;
+use ollim_actors::prompts::preamble::BudgetFacts;
 use ollim_actors::scheduler::cron::CronSchedule;
-use ollim_actors::scheduler::forward::build_forward_schedule;
 use ollim_actors::scheduler::plan::Plan;
-use ollim_actors::scheduler::preamble::BudgetFacts;
-use ollim_actors::scheduler::{FireJob, Upcoming};
+use ollim_actors::scheduler::Upcoming;
 use ollim_actors::supervisor::{GetHandles, JobSink, Supervisor, SupervisorConfig};
 
 const TZ: Tz = chrono_tz::America::New_York;

@@ -3,8 +3,8 @@
 //! two of ours: `/schedule` and `/updates`; `/google-auth` and the Google buttons go to the
 //! Google account.
 
-use ollim_actors::buttons::PressButton;
 use ollim_actors::google::account::{GoogleClick, PressGoogleButton, StartConsent};
+use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{Command, ForkButton};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};

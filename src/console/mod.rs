@@ -10,15 +10,13 @@
 mod commands;
 mod render;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use actix::prelude::*;
 use anyhow::Context as _;
 use ollim_actors::google::account::PasteRedirect;
 use ollim_actors::google::consent::looks_like_redirect;
-use ollim_actors::main_session::{MainSessionConfig, Say};
-use ollim_actors::scheduler::IsBusy;
+use ollim_actors::main_session::{IsBusy, MainSessionConfig, Say};
 use ollim_actors::settings::Settings;
 use ollim_actors::supervisor::Shutdown;
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -29,10 +27,7 @@ use render::ConsoleOut;
 pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
     let system = actix::System::new();
     system.block_on(async move {
-        let renderer = ConsoleOut::default();
-        let approval = Arc::clone(&renderer.approval);
-        let buttons = Arc::clone(&renderer.buttons);
-        let out = renderer.start();
+        let out = ConsoleOut::default().start();
         let started = crate::startup::start_actors(
             &settings,
             main,
@@ -53,9 +48,10 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                     Ok(Some(line)) => {
                         let line = line.trim();
                         if let Some(answer) = render::approval_answer(line) {
-                            if let Some(tx) = approval.lock().take() {
-                                let _ = tx.send(answer);
-                                continue;
+                            match out.send(render::AnswerApproval(answer)).await {
+                                Ok(true) => continue,
+                                Ok(false) => {}
+                                Err(e) => break format!("the console output stopped: {e}"),
                             }
                         }
                         if line == "/quit" {
@@ -67,7 +63,10 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                                 out.do_send(render::Line(reply));
                             }
                         } else if line.starts_with('/') {
-                            let shown = buttons.lock().clone();
+                            let shown = match out.send(render::LastButtons).await {
+                                Ok(shown) => shown,
+                                Err(e) => break format!("the console output stopped: {e}"),
+                            };
                             if let Some(reply) = commands::handle(line, &handles, &shown).await {
                                 out.do_send(render::Line(reply));
                             }
@@ -78,8 +77,15 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                     Ok(None) => {
                         // Piped input: let the last answer finish before leaving.
                         tokio::time::sleep(Duration::from_millis(100)).await;
-                        while main.send(IsBusy).await.unwrap_or(false) {
-                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        loop {
+                            match main.send(IsBusy).await {
+                                Ok(true) => tokio::time::sleep(Duration::from_millis(100)).await,
+                                Ok(false) => break,
+                                Err(e) => {
+                                    tracing::error!(cause = %e, "the conversation has stopped");
+                                    break;
+                                }
+                            }
                         }
                         break "end of input".to_owned();
                     }

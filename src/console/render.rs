@@ -1,27 +1,24 @@
 //! Rendering what the conversation sends to the terminal: text streams in place, everything
-//! else gets a line of its own.
+//! else gets a line of its own. The renderer is the console's surface actor, so it also owns
+//! what the input loop answers: the open approval question ([`AnswerApproval`]) and the last
+//! embed's buttons ([`LastButtons`]).
 
 use std::io::Write;
 
 use actix::prelude::*;
-use std::sync::Arc;
 
 use ollim_actors::main_session::ExitAction;
 use ollim_actors::permissions::{prompt_text, struck_through, ApprovalAnswer, ApprovalRequest};
 use ollim_actors::surface::SurfaceEvent;
-use parking_lot::Mutex;
 use tokio::sync::oneshot;
-
-/// Where the answer to an open approval question goes; the input loop fills it.
-pub type PendingApproval = Arc<Mutex<Option<oneshot::Sender<ApprovalAnswer>>>>;
 
 /// Writes the DM channel to stdout.
 #[derive(Default)]
 pub struct ConsoleOut {
-    /// The open approval question, if any.
-    pub approval: PendingApproval,
+    /// Where the answer to the open approval question goes, if one is open.
+    approval: Option<oneshot::Sender<ApprovalAnswer>>,
     /// The custom ids of the last embed's buttons, for `/button N`.
-    pub buttons: Arc<Mutex<Vec<String>>>,
+    buttons: Vec<String>,
     /// Text of the current answer has been printed without its final newline.
     mid_line: bool,
     /// Something of the current answer has streamed.
@@ -32,6 +29,17 @@ pub struct ConsoleOut {
 #[derive(Debug, Message)]
 #[rtype(result = "()")]
 pub struct Line(pub String);
+
+/// The user typed an answer to an approval question; answered `true` when one was open (the
+/// line is used up), `false` when none was (the line is an ordinary message).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "bool")]
+pub struct AnswerApproval(pub ApprovalAnswer);
+
+/// Asks for the custom ids of the last embed's buttons, for `/button N`.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Vec<String>")]
+pub struct LastButtons;
 
 impl Actor for ConsoleOut {
     type Context = Context<Self>;
@@ -88,7 +96,7 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 if !button_ids.is_empty() {
                     text.push_str("\n-# press a button with /button N");
                 }
-                *self.buttons.lock() = button_ids;
+                self.buttons = button_ids;
                 self.own_line(&text);
             }
             SurfaceEvent::ForkStarted { topic } => {
@@ -126,8 +134,29 @@ impl Handler<ApprovalRequest> for ConsoleOut {
             prompt_text(&req)
         ));
         let (tx, rx) = oneshot::channel();
-        *self.approval.lock() = Some(tx);
+        self.approval = Some(tx);
         Box::pin(async move { rx.await.unwrap_or(ApprovalAnswer::Deny) })
+    }
+}
+
+impl Handler<AnswerApproval> for ConsoleOut {
+    type Result = bool;
+    fn handle(&mut self, AnswerApproval(answer): AnswerApproval, _ctx: &mut Self::Context) -> bool {
+        match self.approval.take() {
+            Some(reply) => {
+                // The asking side may have given up (timed out); the answer is still used up.
+                let _ = reply.send(answer);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Handler<LastButtons> for ConsoleOut {
+    type Result = MessageResult<LastButtons>;
+    fn handle(&mut self, _msg: LastButtons, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.buttons.clone())
     }
 }
 

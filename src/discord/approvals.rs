@@ -1,12 +1,12 @@
 //! Approval prompts waiting for the owner's reaction (SPEC §11, `default` mode): the outbox
-//! registers each prompt message it posts; a ✅ ❌ 🔓 reaction from the owner on that message
-//! answers it, and a prompt nobody answers expires after 60 s as a denial.
+//! keeps one entry per prompt message it posted; a ✅ ❌ 🔓 reaction from the owner on that
+//! message answers it, and a prompt nobody answers expires after 60 s as a denial. Owned by the
+//! [`Outbox`](super::outbox::Outbox) actor, so answers, expiries and new prompts are handled one
+//! at a time in its mailbox.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use ollim_actors::permissions::ApprovalAnswer;
-use parking_lot::Mutex;
 use tokio::sync::oneshot;
 
 /// One open question.
@@ -15,29 +15,29 @@ struct Open {
     reply: oneshot::Sender<ApprovalAnswer>,
 }
 
-/// Open approval prompts by Discord message id. Cheap to clone; clones share the prompts.
-#[derive(Clone, Default)]
-pub struct Approvals {
-    open: Arc<Mutex<HashMap<u64, Open>>>,
+/// Open approval prompts by Discord message id.
+#[derive(Default)]
+pub struct OpenApprovals {
+    open: HashMap<u64, Open>,
 }
 
-impl Approvals {
+impl OpenApprovals {
     /// Registers the prompt posted as `message_id`.
-    pub fn open(&self, message_id: u64, label: String, reply: oneshot::Sender<ApprovalAnswer>) {
-        self.open.lock().insert(message_id, Open { label, reply });
+    pub fn open(&mut self, message_id: u64, label: String, reply: oneshot::Sender<ApprovalAnswer>) {
+        self.open.insert(message_id, Open { label, reply });
     }
 
     /// Answers the prompt posted as `message_id`; returns its label when there was one (the
     /// caller edits the message to say what happened).
-    pub fn answer(&self, message_id: u64, answer: ApprovalAnswer) -> Option<String> {
-        let open = self.open.lock().remove(&message_id)?;
+    pub fn answer(&mut self, message_id: u64, answer: ApprovalAnswer) -> Option<String> {
+        let open = self.open.remove(&message_id)?;
         // The asking side may have given up already; the answer still closes the prompt.
         let _ = open.reply.send(answer);
         Some(open.label)
     }
 
     /// Closes an unanswered prompt as a denial; returns its label when it was still open.
-    pub fn expire(&self, message_id: u64) -> Option<String> {
+    pub fn expire(&mut self, message_id: u64) -> Option<String> {
         self.answer(message_id, ApprovalAnswer::Deny)
     }
 }
@@ -48,7 +48,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_reaction_answers_only_its_own_prompt_once() {
-        let approvals = Approvals::default();
+        let mut approvals = OpenApprovals::default();
         let (tx, rx) = oneshot::channel();
         approvals.open(7, "Bash(ls)".into(), tx);
         assert_eq!(approvals.answer(8, ApprovalAnswer::Allow), None);
@@ -64,7 +64,7 @@ mod tests {
 
     #[tokio::test]
     async fn expiry_denies() {
-        let approvals = Approvals::default();
+        let mut approvals = OpenApprovals::default();
         let (tx, rx) = oneshot::channel();
         approvals.open(1, "Write(x)".into(), tx);
         assert!(approvals.expire(1).is_some());

@@ -1,14 +1,12 @@
-//! What every Discord handler and slash command can reach: the actors' addresses, the outbox,
-//! the open approval prompts, and who the owner is.
+//! What every Discord handler and slash command can reach: the actors' addresses, the outbox
+//! (which owns the open approval prompts), and who the owner is. Handles only, no shared state.
 
 use actix::Addr;
-use ollim_actors::data_dir::DataDir;
 use ollim_actors::main_session::MainSession;
 use ollim_actors::supervisor::Handles;
 use serenity::all::UserId;
 use tokio::sync::mpsc;
 
-use super::approvals::Approvals;
 use super::outbox::Outbox;
 
 /// How the bot should leave, asked for by a command.
@@ -26,12 +24,9 @@ pub struct Data {
     pub handles: Handles,
     /// The conversation.
     pub main: Addr<MainSession>,
-    /// Everything posted in the DM channel goes through here.
+    /// Everything posted in the DM channel goes through here; it answers approval reactions and
+    /// which fork sent a message.
     pub outbox: Addr<Outbox>,
-    /// Approval prompts waiting for a reaction.
-    pub approvals: Approvals,
-    /// The data directory.
-    pub data_dir: DataDir,
     /// Where `/restart` and `/update` ask the run loop to leave.
     pub leave: mpsc::UnboundedSender<Leave>,
 }

@@ -5,10 +5,10 @@
 //! text arrives; tool labels kept in the reply as `-# *Write(x)*` lines, denied ones struck
 //! through; "no response — try again." for an empty answer.
 
+use actix::WeakAddr;
 use ollim_actors::permissions::{
     expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
 };
-use ollim_actors::sessions::{ForkMessages, MainSessionFile};
 use ollim_actors::surface::SurfaceEvent;
 use serenity::all::{ChannelId, CreateMessage, EditMessage, Http, MessageId, ReactionType};
 use std::sync::Arc;
@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::answer::{Answer, Label, StatusLine};
-use super::approvals::Approvals;
+use super::outbox::{ApprovalPosted, ExpireApproval, ForkMessagePosted, Outbox};
 use super::render;
 use super::stream::Target;
 
@@ -42,28 +42,20 @@ pub enum Job {
 pub struct Delivery {
     http: Arc<Http>,
     channel: ChannelId,
-    approvals: Approvals,
-    fork_messages: ForkMessages,
-    main_id: MainSessionFile,
+    /// Told what was posted (approval prompts, background forks' messages). Weak, so the outbox
+    /// still stops when the last of its users lets go (which ends this task).
+    outbox: WeakAddr<Outbox>,
     answer: Answer,
     acks: Vec<MessageId>,
 }
 
 impl Delivery {
-    /// A task posting to `channel`.
-    pub fn new(
-        http: Arc<Http>,
-        channel: ChannelId,
-        approvals: Approvals,
-        fork_messages: ForkMessages,
-        main_id: MainSessionFile,
-    ) -> Self {
+    /// A task posting to `channel` for `outbox`.
+    pub fn new(http: Arc<Http>, channel: ChannelId, outbox: WeakAddr<Outbox>) -> Self {
         Self {
             http,
             channel,
-            approvals,
-            fork_messages,
-            main_id,
+            outbox,
             answer: Answer::default(),
             acks: Vec::new(),
         }
@@ -299,21 +291,36 @@ impl Delivery {
             let _ = reply.send(ApprovalAnswer::Deny);
             return;
         };
-        self.approvals.open(id.get(), req.label.clone(), reply);
+        let Some(outbox) = self.outbox.upgrade() else {
+            let _ = reply.send(ApprovalAnswer::Deny);
+            return;
+        };
+        outbox.do_send(ApprovalPosted {
+            message_id: id.get(),
+            label: req.label.clone(),
+            reply,
+        });
         for emoji in APPROVAL_EMOJI {
             let r = ReactionType::Unicode(emoji.to_owned());
             if let Err(e) = self.http.create_reaction(self.channel, id, &r).await {
                 tracing::warn!(cause = %e, "could not add an approval reaction");
             }
         }
-        let (approvals, http, channel) = (self.approvals.clone(), self.http.clone(), self.channel);
+        let (http, channel) = (self.http.clone(), self.channel);
         tokio::spawn(async move {
             tokio::time::sleep(APPROVAL_TIMEOUT).await;
-            if let Some(label) = approvals.expire(id.get()) {
-                let edit = EditMessage::new().content(expired_text(&label));
-                if let Err(e) = channel.edit_message(&*http, id, edit).await {
-                    tracing::debug!(cause = %e, "could not mark the approval expired");
+            let expired = outbox.send(ExpireApproval {
+                message_id: id.get(),
+            });
+            match expired.await {
+                Ok(Some(label)) => {
+                    let edit = EditMessage::new().content(expired_text(&label));
+                    if let Err(e) = channel.edit_message(&*http, id, edit).await {
+                        tracing::debug!(cause = %e, "could not mark the approval expired");
+                    }
                 }
+                Ok(None) => {}
+                Err(e) => tracing::warn!(cause = %e, "the outbox has stopped"),
             }
         });
     }
@@ -322,12 +329,12 @@ impl Delivery {
         let (Some(id), Some(session)) = (id, fork_session) else {
             return;
         };
-        let parent = self.main_id.load().ok().flatten();
-        if let Err(e) = self
-            .fork_messages
-            .record(&[id.get()], session, parent.as_deref())
-        {
-            tracing::warn!(cause = %e, "could not record a background message for replies");
+        match self.outbox.upgrade() {
+            Some(outbox) => outbox.do_send(ForkMessagePosted {
+                message_id: id.get(),
+                fork_session: session.to_owned(),
+            }),
+            None => tracing::warn!("the outbox has stopped; a background message is not recorded"),
         }
     }
 

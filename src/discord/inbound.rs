@@ -5,12 +5,12 @@
 //! the owner, and anything outside DMs, is ignored; so are the bot's own messages, which Discord
 //! echoes back.
 
-use ollim_actors::buttons::PressButton;
 use ollim_actors::google::account::{GoogleClick, PasteRedirect, PressGoogleButton};
 use ollim_actors::google::consent::looks_like_redirect;
+use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{ResumeFromReply, Say};
 use ollim_actors::permissions::ApprovalAnswer;
-use ollim_actors::sessions::{ForkLookup, ForkMessages};
+use ollim_actors::sessions::ForkLookup;
 use ollim_actors::tools::ButtonClick;
 use serenity::all::{
     ComponentInteraction, Context, CreateInteractionResponse, CreateInteractionResponseFollowup,
@@ -20,7 +20,7 @@ use serenity::all::{
 use super::attachments;
 use super::data::{Data, Error};
 use super::delivery::ACK_EMOJI;
-use super::outbox::{BeginTurn, Post};
+use super::outbox::{AnswerApproval, BeginTurn, LookupForkMessage, Post};
 use super::quote;
 
 /// Shown when the replied-to background session is older than the record keeps.
@@ -60,10 +60,11 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
     let images = attachments::images(&msg.attachments).await;
     let mut text = msg.content.trim().to_owned();
     if let Some(replied_id) = msg.message_reference.as_ref().and_then(|r| r.message_id) {
-        let fork_messages =
-            ForkMessages::in_data_dir(&data.data_dir, ollim_actors::clock::SystemClock::shared());
-        let lookup = fork_messages.lookup(replied_id.get()).unwrap_or_else(|e| {
-            tracing::warn!(cause = %e, "could not read the background message records");
+        let lookup = LookupForkMessage {
+            message_id: replied_id.get(),
+        };
+        let lookup = data.outbox.send(lookup).await.unwrap_or_else(|e| {
+            tracing::error!(cause = %e, "the outbox has stopped; the reply is quoted instead");
             ForkLookup::Unknown
         });
         match lookup {
@@ -111,8 +112,17 @@ async fn on_reaction(ctx: &Context, reaction: &Reaction, data: &Data) {
     let Some(answer) = ApprovalAnswer::from_emoji(emoji) else {
         return;
     };
-    let Some(label) = data.approvals.answer(reaction.message_id.get(), answer) else {
-        return;
+    let ask = AnswerApproval {
+        message_id: reaction.message_id.get(),
+        answer,
+    };
+    let label = match data.outbox.send(ask).await {
+        Ok(Some(label)) => label,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::error!(cause = %e, "the outbox has stopped; the reaction answers nothing");
+            return;
+        }
     };
     tracing::info!(tool = %label, ?answer, "approval answered");
     let edit = EditMessage::new().content(answer.outcome_text(&label));

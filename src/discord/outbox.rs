@@ -1,23 +1,35 @@
 //! The Outbox actor: everything the bot posts in the owner's DM channel (SPEC §5, §12). The
 //! conversation, forks and commands send it typed messages; it hands them, in order, to one
 //! delivery task that owns the channel's outgoing traffic (creates, throttled edits, reactions).
+//!
+//! It also owns what that traffic leaves behind: the approval prompts waiting for a reaction
+//! ([`AnswerApproval`] from the reaction handler, [`ExpireApproval`] after 60 s) and the record
+//! of which messages background forks sent, `state/fork_messages.json` ([`LookupForkMessage`]
+//! from the message handler, for replies that resume a fork). The delivery task reports what it
+//! posted back to the actor.
 
 use std::sync::Arc;
 
 use actix::prelude::*;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::permissions::{ApprovalAnswer, ApprovalRequest};
-use ollim_actors::sessions::{ForkMessages, MainSessionFile};
+use ollim_actors::sessions::{ForkLookup, ForkMessages, MainSessionFile};
 use ollim_actors::surface::SurfaceEvent;
 use serenity::all::{ChannelId, Http, MessageId};
 use tokio::sync::{mpsc, oneshot};
 
-use super::approvals::Approvals;
+use super::approvals::OpenApprovals;
 use super::delivery::{Delivery, Job};
 
-/// The actor; its handlers only queue work for the delivery task.
+/// The actor; its handlers queue work for the delivery task and keep what it posted.
 pub struct Outbox {
     jobs: mpsc::UnboundedSender<Job>,
+    /// Approval prompts waiting for a reaction.
+    approvals: OpenApprovals,
+    /// `state/fork_messages.json`: this actor is its one writer.
+    fork_messages: ForkMessages,
+    /// The main session's id, read as the parent of a recorded fork message.
+    main_id: MainSessionFile,
 }
 
 /// Where the outbox posts and what it needs to record.
@@ -26,8 +38,6 @@ pub struct OutboxConfig {
     pub http: Arc<Http>,
     /// The owner's DM channel.
     pub channel: ChannelId,
-    /// Open approval prompts (shared with the reaction handler).
-    pub approvals: Approvals,
     /// The data directory (`state/fork_messages.json`, `state/sessions.json`).
     pub data_dir: DataDir,
 }
@@ -37,15 +47,16 @@ impl Outbox {
     pub fn start(config: OutboxConfig) -> Addr<Outbox> {
         let (jobs, rx) = mpsc::unbounded_channel();
         let clock = ollim_actors::clock::SystemClock::shared();
-        let delivery = Delivery::new(
-            config.http,
-            config.channel,
-            config.approvals,
-            ForkMessages::in_data_dir(&config.data_dir, clock),
-            MainSessionFile::in_data_dir(&config.data_dir),
-        );
-        tokio::spawn(delivery.run(rx));
-        Outbox { jobs }.start()
+        Outbox::create(move |ctx| {
+            let delivery = Delivery::new(config.http, config.channel, ctx.address().downgrade());
+            tokio::spawn(delivery.run(rx));
+            Outbox {
+                jobs,
+                approvals: OpenApprovals::default(),
+                fork_messages: ForkMessages::in_data_dir(&config.data_dir, clock),
+                main_id: MainSessionFile::in_data_dir(&config.data_dir),
+            }
+        })
     }
 
     fn queue(&self, job: Job) {
@@ -115,5 +126,107 @@ impl Handler<ApprovalRequest> for Outbox {
         let (tx, rx) = oneshot::channel();
         self.queue(Job::Approval(req, tx));
         Box::pin(async move { rx.await.unwrap_or(ApprovalAnswer::Deny) })
+    }
+}
+
+/// The delivery task posted an approval prompt as `message_id`; a reaction on it answers
+/// `reply`.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct ApprovalPosted {
+    /// The prompt's message.
+    pub message_id: u64,
+    /// How the call is shown.
+    pub label: String,
+    /// Where the answer goes.
+    pub reply: oneshot::Sender<ApprovalAnswer>,
+}
+
+/// The owner reacted to `message_id` with `answer`; answered with the prompt's label when the
+/// message was an open prompt (the caller edits it to say what happened).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Option<String>")]
+pub struct AnswerApproval {
+    /// The reacted-to message.
+    pub message_id: u64,
+    /// What the reaction says.
+    pub answer: ApprovalAnswer,
+}
+
+/// The prompt posted as `message_id` has had its 60 s; answered with its label when it was
+/// still open (it is denied).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Option<String>")]
+pub struct ExpireApproval {
+    /// The prompt's message.
+    pub message_id: u64,
+}
+
+/// The delivery task posted `message_id` for the background session `fork_session`.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct ForkMessagePosted {
+    /// The message.
+    pub message_id: u64,
+    /// The background session that sent it.
+    pub fork_session: String,
+}
+
+/// Asks which background fork, if any, sent `message_id` (the owner replied to it).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "ForkLookup")]
+pub struct LookupForkMessage {
+    /// The replied-to message.
+    pub message_id: u64,
+}
+
+impl Handler<ApprovalPosted> for Outbox {
+    type Result = ();
+    fn handle(&mut self, msg: ApprovalPosted, _ctx: &mut Self::Context) {
+        self.approvals.open(msg.message_id, msg.label, msg.reply);
+    }
+}
+
+impl Handler<AnswerApproval> for Outbox {
+    type Result = Option<String>;
+    fn handle(&mut self, msg: AnswerApproval, _ctx: &mut Self::Context) -> Option<String> {
+        self.approvals.answer(msg.message_id, msg.answer)
+    }
+}
+
+impl Handler<ExpireApproval> for Outbox {
+    type Result = Option<String>;
+    fn handle(&mut self, msg: ExpireApproval, _ctx: &mut Self::Context) -> Option<String> {
+        self.approvals.expire(msg.message_id)
+    }
+}
+
+impl Handler<ForkMessagePosted> for Outbox {
+    type Result = ();
+    fn handle(&mut self, msg: ForkMessagePosted, _ctx: &mut Self::Context) {
+        let parent = self.main_id.load().unwrap_or_else(|e| {
+            tracing::warn!(cause = %e, "could not read the main session id");
+            None
+        });
+        if let Err(e) =
+            self.fork_messages
+                .record(&[msg.message_id], &msg.fork_session, parent.as_deref())
+        {
+            tracing::warn!(cause = %e, "could not record a background message for replies");
+        }
+    }
+}
+
+impl Handler<LookupForkMessage> for Outbox {
+    type Result = MessageResult<LookupForkMessage>;
+    fn handle(&mut self, msg: LookupForkMessage, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(
+            self.fork_messages
+                .lookup(msg.message_id)
+                .unwrap_or_else(|e| {
+                    tracing::warn!(cause = %e, "could not read the background message records");
+                    ForkLookup::Unknown
+                }),
+        )
     }
 }

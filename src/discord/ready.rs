@@ -13,7 +13,6 @@ use ollim_actors::supervisor::{Supervisor, WatchShutdown};
 use serenity::all::{Http, UserId};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::approvals::Approvals;
 use super::data::{Data, Leave};
 use super::outbox::{Outbox, OutboxConfig};
 
@@ -64,11 +63,9 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         .context("opening the DM channel with the owner")?
         .id;
     tracing::info!(owner = %owner, channel = %dm, "dm channel open");
-    let approvals = Approvals::default();
     let outbox = Outbox::start(OutboxConfig {
         http: http.clone(),
         channel: dm,
-        approvals: approvals.clone(),
         data_dir: settings.data_dir.clone(),
     });
     let started = crate::startup::start_actors(
@@ -94,8 +91,6 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         handles,
         main: main_session,
         outbox: outbox.clone(),
-        approvals,
-        data_dir: settings.data_dir.clone(),
         leave,
     };
     let running = Running {

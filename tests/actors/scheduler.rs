@@ -1,6 +1,8 @@
-//! The Scheduler actor with a manual clock and a recording recipient: files written, edited
-//! and removed while it runs, reminders firing on time and being deleted, overdue reminders
-//! marked late, background prompts carrying the preamble, and the supervisor restarting it.
+//! The Scheduler actor with a manual clock and a recording recipient (behind the real job
+//! runner, which builds the prompts): files written, edited and removed while it runs,
+//! reminders firing on time and being deleted, overdue reminders marked late, background
+//! prompts carrying the preamble, and the supervisor restarting it. "Nothing fired" is asserted
+//! only after the scheduler has answered [`FireDue`] for the clock's now.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -10,7 +12,8 @@ use actix::prelude::*;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
-use ollim_actors::scheduler::{FireJob, Upcoming, UpcomingJob};
+use ollim_actors::main_session::FireJob;
+use ollim_actors::scheduler::{FireDue, Upcoming, UpcomingJob};
 use ollim_actors::supervisor::{
     Child, GetHandles, Handles, JobSink, RestartChild, Supervisor, SupervisorConfig,
 };
@@ -101,16 +104,16 @@ impl Rig {
         panic!("scheduler never saw {what}: {:?}", self.upcoming().await);
     }
 
-    /// Moves the clock and lets the scheduler react.
+    /// Moves the clock and waits until the scheduler has fired whatever that made due and the
+    /// recorder has received it.
     async fn advance_to(&self, at: DateTime<Utc>) {
         self.clock.set(at);
         self.settle().await;
     }
 
+    /// Waits for the scheduler to say that everything due at the clock's now has gone out.
     async fn settle(&self) {
-        for _ in 0..5 {
-            tokio::time::sleep(StdDuration::from_millis(20)).await;
-        }
+        self.handles.scheduler.send(FireDue).await.unwrap();
     }
 
     async fn until_fired(&self, n: usize) -> Vec<FireJob> {

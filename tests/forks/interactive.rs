@@ -51,11 +51,12 @@ async fn into_fork_and_out(rig: &Rig) -> String {
         .await
         .unwrap();
     assert!(answer.contains("Entering fork"), "{answer}");
+    // The greeting's turn is over (its reply is shown) before the user talks: a line sent while
+    // it runs would interrupt it and be merged with the `[fork-started]` prompt.
     rig.until("the fork's greeting", |r| {
-        r.mock
-            .agent_requests()
-            .iter()
-            .any(|q| q.latest_user_text().contains("[fork-started]"))
+        r.screen.events().iter().any(|e| {
+            matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("fork here"))
+        })
     })
     .await;
     talk(rig, "secret fork finding: the answer is 42").await;
@@ -144,12 +145,11 @@ async fn the_enter_fork_tool_opens_a_fork_and_report_updates_queues_its_summary(
             .any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::ForkStarted { .. }))
     })
     .await;
-    // The fork's opening turn has ended (its answer is on screen): the next line is a turn of
-    // its own, not merged into the opening one by an interrupt.
+    // As above: the greeting's turn is over before the user talks.
     rig.until("the fork's greeting", |r| {
-        r.screen.events().iter().any(
-            |e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t == "in the fork now"),
-        )
+        r.screen.events().iter().any(|e| {
+            matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t == "in the fork now")
+        })
     })
     .await;
     talk(&rig, "great, wrap it up").await;

@@ -9,6 +9,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use ollim_actors::brain::ClaudeLauncher;
 use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
+use ollim_actors::job_runner::Runs;
 use ollim_actors::main_session::MainSessionConfig;
 use ollim_actors::runtime_config::ConfigStore;
 use ollim_actors::scheduler::Upcoming;
@@ -188,10 +189,21 @@ impl Rig {
         );
     }
 
-    /// Waits until the background fork's job is over (its notice or its last model call), then
-    /// a little longer for the process to wind down.
+    /// Waits until every background fork started so far has stopped (the job runner hears of
+    /// each fork's end when its actor stops, after its CLI process closed).
     pub async fn settle(&self) {
-        tokio::time::sleep(StdDuration::from_millis(500)).await;
+        let deadline = tokio::time::Instant::now() + LIMIT;
+        loop {
+            let runs = self.handles.job_runner.send(Runs).await.unwrap();
+            if runs.forks_started > 0 && runs.forks_running() == 0 {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "background forks never stopped: {runs:?}"
+            );
+            tokio::time::sleep(StdDuration::from_millis(20)).await;
+        }
     }
 
     /// Agent requests whose first prompt carried `tag`.

@@ -2,17 +2,13 @@
 //! the payload (a tool-less haiku call the mock answers as a side call) and running the
 //! accepted job as a background fork.
 
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
-use ollim_actors::webhook_screen::ClaudeScreener;
 use ollim_actors::webhook_server::{bind, serve, HookConfig};
 use serde_json::json;
 
 use crate::forks_rig::{rig, Rig};
 use crate::harness::{post, CI_SPEC, SECRET};
-use crate::support::claude_cli::binary as claude_binary;
 use crate::support::mock_model_api::{ModelRequest, Reply};
 
 /// Text only the screening prompt contains.
@@ -26,25 +22,15 @@ fn screening_calls(r: &Rig) -> Vec<ModelRequest> {
         .collect()
 }
 
-/// The rig's bot with a webhook server in front; returns the server's address.
+/// The rig's bot with a webhook server in front; returns the server's address. The bot's job
+/// runner screens with the real CLI (the rig's binary and the mock's environment).
 async fn hook_server(r: &Rig) -> (std::net::SocketAddr, actix_web::dev::ServerHandle) {
-    let home: PathBuf = r.data.root().parent().unwrap().join("home");
-    let main = r.handles.main_session.clone().expect("a main session");
     let config = Arc::new(HookConfig {
         secret: SECRET.into(),
         data_dir: r.data.clone(),
-        tz: chrono_tz::America::New_York,
         clock: r.clock.shared(),
-        jobs: main.clone().recipient(),
-        busy: Some(main.recipient()),
-        budget: Some(r.handles.ping_budget.clone()),
+        runner: r.handles.job_runner.clone().recipient(),
         schedule: Some(r.handles.scheduler.clone().recipient()),
-        screener: Arc::new(ClaudeScreener {
-            binary: claude_binary(),
-            cwd: r.data.root().to_path_buf(),
-            env: r.mock.cli_env(&home),
-            timeout: Duration::from_secs(60),
-        }),
     });
     let listener = bind(0).unwrap();
     let addr = listener.local_addr().unwrap();

@@ -1,5 +1,6 @@
 //! A webhook server per test: a temporary data directory with specs, the real routes on
-//! 127.0.0.1:0, a recorder for dispatched jobs, a scripted screener, and a bare HTTP client.
+//! 127.0.0.1:0, the real job runner handing every built job to a recorder, a scripted screener,
+//! and a bare HTTP client.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,7 +12,10 @@ use chrono::{TimeZone, Utc};
 use ollim_actors::brain::BoxFuture;
 use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
-use ollim_actors::scheduler::FireJob;
+use ollim_actors::job_runner::{Delivery, JobRunner, JobRunnerConfig, RunCounts, Runs};
+use ollim_actors::main_session::FireJob;
+use ollim_actors::ping_budget::PingBudget;
+use ollim_actors::prompts::skill_section::CommandLimits;
 use ollim_actors::webhook_screen::{Field, ScreenError, Screener};
 use ollim_actors::webhook_server::{bind, serve, HookConfig};
 use serde_json::Value;
@@ -87,6 +91,7 @@ pub struct Hooks {
     pub addr: SocketAddr,
     pub recorder: Recorder,
     pub screener: Arc<FakeScreener>,
+    pub runner: Addr<JobRunner>,
     server: actix_web::dev::ServerHandle,
 }
 
@@ -106,16 +111,26 @@ impl Hooks {
             calls: AtomicUsize::new(0),
         });
         let clock = ManualClock::new(Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap());
+        let tz = chrono_tz::America::New_York;
+        let budget = PingBudget::in_data_dir(&data, clock.shared(), tz).start();
+        let runner = JobRunner::new(JobRunnerConfig {
+            data_dir: data.clone(),
+            tz,
+            limits: CommandLimits::default(),
+            budget,
+            screener: Some(screener.clone()),
+            delivery: Delivery::Recipient {
+                jobs: recorder.clone().start().recipient(),
+                busy: None,
+            },
+        })
+        .start();
         let config = Arc::new(HookConfig {
             secret: SECRET.into(),
             data_dir: data.clone(),
-            tz: chrono_tz::America::New_York,
             clock: clock.shared(),
-            jobs: recorder.clone().start().recipient(),
-            busy: None,
-            budget: None,
+            runner: runner.clone().recipient(),
             schedule: None,
-            screener: screener.clone(),
         });
         let listener = bind(0).unwrap();
         let addr = listener.local_addr().unwrap();
@@ -128,7 +143,25 @@ impl Hooks {
             addr,
             recorder,
             screener,
+            runner,
             server: handle,
+        }
+    }
+
+    /// Waits until the job runner has decided `n` runs (handed on, started, dropped or failed):
+    /// the event that says the dispatched work is over. Fails when it never comes.
+    pub async fn decided(&self, n: u64) -> RunCounts {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let counts = self.runner.send(Runs).await.unwrap();
+            if counts.decided() >= n {
+                return counts;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the job runner decided {counts:?}, never {n} runs"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
 

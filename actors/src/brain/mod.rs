@@ -18,6 +18,8 @@ pub mod control;
 pub mod event_parser;
 pub mod events;
 pub mod host;
+#[cfg(test)]
+pub(crate) mod idle;
 pub mod locate;
 pub mod mcp;
 pub mod options;

@@ -27,11 +27,12 @@ use crate::brain::{BrainEvent, Driver, Handlers, Launcher, SessionStart, SpawnOp
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, UpdateMode};
-use crate::main_session::host::{hooks as file_hooks, SessionHost};
+use crate::main_session::IsBusy;
 use crate::pending_updates::PendingUpdates;
+use crate::permissions::file_hooks::{hooks as file_hooks, FileHooks};
 use crate::ping_budget::PingBudget;
-use crate::scheduler::{FireJob, IsBusy};
-use crate::sessions::{EventKind, SessionHistory};
+use crate::sessions::records::RecordSession;
+use crate::sessions::{EventKind, SessionRecords};
 use crate::surface::SurfaceEvent;
 
 /// How many times the Stop hook may send the agent back to report (the CLI sets no limit).
@@ -58,6 +59,28 @@ pub struct BackgroundConfig {
     pub cli_env: std::collections::BTreeMap<String, String>,
 }
 
+/// One background job to run: the job as read from disk and its complete prompt.
+#[derive(Debug, Clone)]
+pub struct BackgroundJob {
+    /// The job (routine, reminder or webhook).
+    pub job: Job,
+    /// The complete prompt (tag, preamble, skills, body).
+    pub prompt: String,
+    /// The job file's path relative to the data directory.
+    pub rel_path: String,
+}
+
+/// How a background fork ended, told to whoever started it when the actor stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForkOutcome {
+    /// The job ran to its end.
+    Completed,
+    /// It could not start, its CLI failed or exited mid-job, or the actor stopped otherwise.
+    Failed,
+    /// It passed `bg_fork_timeout`.
+    TimedOut,
+}
+
 /// Who a background fork talks to.
 #[derive(Clone)]
 pub struct BackgroundPeers {
@@ -69,13 +92,15 @@ pub struct BackgroundPeers {
     pub budget: Addr<PingBudget>,
     /// Asked whether the user is mid-turn.
     pub busy: Recipient<IsBusy>,
+    /// Session history and button prompts are written here.
+    pub records: Addr<SessionRecords>,
 }
 
 /// The actor.
 pub struct BackgroundFork {
     pub(super) config: BackgroundConfig,
     pub(super) peers: BackgroundPeers,
-    pub(super) fired: FireJob,
+    pub(super) fired: BackgroundJob,
     parent_session: Option<String>,
     pub(super) pings_sent: u32,
     pub(super) reported: bool,
@@ -83,7 +108,9 @@ pub struct BackgroundFork {
     pub(super) stop_blocks: u32,
     driver: Option<Arc<Box<dyn Driver>>>,
     pub(super) session_id: Option<String>,
-    finished: bool,
+    /// How it ended, once it has; told through `done` when the actor stops.
+    outcome: Option<ForkOutcome>,
+    done: Option<tokio::sync::oneshot::Sender<ForkOutcome>>,
 }
 
 /// `30 minutes`, `1 minute`, or `45 seconds` for limits under a minute.
@@ -98,7 +125,7 @@ pub fn spoken(d: Duration) -> String {
 }
 
 /// The job's name for the user: its description, else its file name in words.
-pub fn human_name(fired: &FireJob) -> String {
+pub fn human_name(fired: &BackgroundJob) -> String {
     let description = &fired.job.settings().description;
     if !description.trim().is_empty() {
         return description.trim().to_owned();
@@ -112,12 +139,13 @@ pub fn human_name(fired: &FireJob) -> String {
 
 impl BackgroundFork {
     /// A fork for `fired`, branching from `parent_session` (the main session's id) unless the
-    /// job is isolated.
+    /// job is isolated. `done` hears how it ended when the actor stops.
     pub fn new(
         config: BackgroundConfig,
         peers: BackgroundPeers,
-        fired: FireJob,
+        fired: BackgroundJob,
         parent_session: Option<String>,
+        done: tokio::sync::oneshot::Sender<ForkOutcome>,
     ) -> Self {
         Self {
             config,
@@ -130,7 +158,8 @@ impl BackgroundFork {
             stop_blocks: 0,
             driver: None,
             session_id: None,
-            finished: false,
+            outcome: None,
+            done: Some(done),
         }
     }
 
@@ -170,10 +199,11 @@ impl BackgroundFork {
         o
     }
 
-    fn finish(&mut self, notice: Option<String>, ctx: &mut Context<Self>) {
-        if std::mem::replace(&mut self.finished, true) {
+    fn finish(&mut self, outcome: ForkOutcome, notice: Option<String>, ctx: &mut Context<Self>) {
+        if self.outcome.is_some() {
             return;
         }
+        self.outcome = Some(outcome);
         if let Some(text) = notice {
             self.peers.surface.do_send(SurfaceEvent::Notice(text));
         }
@@ -194,7 +224,7 @@ impl BackgroundFork {
     fn launch(&mut self, ctx: &mut Context<Self>) {
         let handlers = Handlers {
             host: Arc::new(ForkHost::new(
-                SessionHost::new(self.config.data_dir.clone()),
+                FileHooks::new(self.config.data_dir.clone()),
                 ctx.address(),
             )),
             tools: Arc::new(ForkTools::for_fork(&self.fired, ctx.address())),
@@ -214,7 +244,11 @@ impl BackgroundFork {
                     Err(e) => {
                         tracing::error!(job = %act.fired.job.id(), cause = %e, "could not start the background fork");
                         let name = human_name(&act.fired);
-                        act.finish(Some(format!("{name} couldn't complete.")), ctx);
+                        act.finish(
+                            ForkOutcome::Failed,
+                            Some(format!("{name} couldn't complete.")),
+                            ctx,
+                        );
                     }
                 }),
         );
@@ -238,26 +272,27 @@ impl BackgroundFork {
                     if let Err(e) = res {
                         tracing::error!(cause = %e, "could not send the job's prompt");
                         let name = human_name(&act.fired);
-                        act.finish(Some(format!("{name} couldn't complete.")), ctx);
+                        act.finish(
+                            ForkOutcome::Failed,
+                            Some(format!("{name} couldn't complete.")),
+                            ctx,
+                        );
                     }
                 }),
         );
     }
 
     fn record_history(&self, session_id: &str) {
-        let history = SessionHistory::in_data_dir(
-            &self.config.data_dir,
-            self.config.clock.clone(),
-            self.config.tz,
-        );
         let (kind, parent) = if self.isolated() {
             (EventKind::IsolatedBg, None)
         } else {
-            (EventKind::BgFork, self.parent_session.as_deref())
+            (EventKind::BgFork, self.parent_session.clone())
         };
-        if let Err(e) = history.append(kind, session_id, parent) {
-            tracing::warn!(cause = %e, "could not write the session history");
-        }
+        self.peers.records.do_send(RecordSession {
+            kind,
+            session_id: session_id.to_owned(),
+            parent,
+        });
     }
 
     fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
@@ -273,12 +308,21 @@ impl BackgroundFork {
                     format!("{name} couldn't complete.")
                 });
                 tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, reported = self.reported, "background job finished");
-                self.finish(notice, ctx);
+                let outcome = if r.is_error {
+                    ForkOutcome::Failed
+                } else {
+                    ForkOutcome::Completed
+                };
+                self.finish(outcome, notice, ctx);
             }
             BrainEvent::Exited(info) => {
                 tracing::warn!(job = %self.fired.job.id(), code = ?info.code, stderr = ?info.stderr_tail, "background fork's cli exited mid-job");
                 let name = human_name(&self.fired);
-                self.finish(Some(format!("{name} couldn't complete.")), ctx);
+                self.finish(
+                    ForkOutcome::Failed,
+                    Some(format!("{name} couldn't complete.")),
+                    ctx,
+                );
             }
             _ => {}
         }
@@ -300,6 +344,7 @@ impl Actor for BackgroundFork {
             let name = human_name(&act.fired);
             tracing::warn!(job = %act.fired.job.id(), "background job timed out");
             act.finish(
+                ForkOutcome::TimedOut,
                 Some(format!("{name} timed out after {}.", spoken(timeout))),
                 ctx,
             );
@@ -308,26 +353,31 @@ impl Actor for BackgroundFork {
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
-        tracing::info!(actor = "background_fork", job = %self.fired.job.id(), "background fork stopped");
+        let outcome = self.outcome.unwrap_or(ForkOutcome::Failed);
+        tracing::info!(actor = "background_fork", job = %self.fired.job.id(), ?outcome, "background fork stopped");
+        if let Some(done) = self.done.take() {
+            // Whoever started the fork may have gone (a restart): nothing to tell then.
+            let _ = done.send(outcome);
+        }
     }
 }
 
 impl Handler<Event> for BackgroundFork {
     type Result = ();
     fn handle(&mut self, Event(ev): Event, ctx: &mut Self::Context) {
-        if !self.finished {
+        if self.outcome.is_none() {
             self.on_event(ev, ctx);
         }
     }
 }
 
 /// The job's reporting mode.
-pub(super) fn mode(fired: &FireJob) -> UpdateMode {
+pub(super) fn mode(fired: &BackgroundJob) -> UpdateMode {
     fired.job.settings().update_main_session
 }
 
 /// The chain position of a reminder job, if it is one link of a chain.
-pub(super) fn chain(fired: &FireJob) -> Option<(u32, u32)> {
+pub(super) fn chain(fired: &BackgroundJob) -> Option<(u32, u32)> {
     match &fired.job {
         Job::Reminder(r) if r.max_chain > 0 => Some((r.chain_depth, r.max_chain)),
         _ => None,

@@ -1,13 +1,14 @@
 //! A background fork's answers to the CLI: it never asks the user (anything the CLI would ask
-//! about is denied), the file hooks of the main session apply, and the Stop hook enforces the
+//! about is denied), the file hooks every session registers apply, and the Stop hook enforces the
 //! job's reporting mode by asking the fork whether it may finish.
 
 use actix::prelude::*;
 use serde_json::Value;
 
-use super::background::BackgroundFork;
+use super::background::{human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
 use crate::brain::{BoxFuture, HookCall, HookEvent, Host, PermissionDecision, PermissionRequest};
-use crate::main_session::host::SessionHost;
+use crate::jobs::UpdateMode;
+use crate::permissions::FileHooks;
 
 /// Asks the fork whether its agent may stop now; the answer is the Stop hook's JSON.
 #[derive(Debug, Clone, Copy, Message)]
@@ -16,13 +17,13 @@ pub struct MayStop;
 
 /// The host of one background fork.
 pub struct ForkHost {
-    files: SessionHost,
+    files: FileHooks,
     fork: Addr<BackgroundFork>,
 }
 
 impl ForkHost {
     /// A host that applies `files`' hooks and asks `fork` at Stop.
-    pub fn new(files: SessionHost, fork: Addr<BackgroundFork>) -> Self {
+    pub fn new(files: FileHooks, fork: Addr<BackgroundFork>) -> Self {
         Self { files, fork }
     }
 }
@@ -43,13 +44,48 @@ impl Host for ForkHost {
     fn hook(&self, call: HookCall) -> BoxFuture<'_, Value> {
         Box::pin(async move {
             if call.event == HookEvent::Stop {
-                return self
-                    .fork
-                    .send(MayStop)
-                    .await
-                    .unwrap_or_else(|_| HookCall::no_opinion());
+                return self.fork.send(MayStop).await.unwrap_or_else(|e| {
+                    // The fork has already finished: nothing holds the agent back.
+                    tracing::warn!(cause = %e, "the background fork has stopped; letting its agent stop");
+                    HookCall::no_opinion()
+                });
             }
-            self.files.hook(call).await
+            self.files.answer(call).await
         })
+    }
+}
+
+impl Handler<MayStop> for BackgroundFork {
+    type Result = MessageResult<MayStop>;
+
+    fn handle(&mut self, _msg: MayStop, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.stop_answer())
+    }
+}
+
+impl BackgroundFork {
+    /// The Stop hook's answer: block (a few times at most) while the mode's report is missing.
+    fn stop_answer(&mut self) -> Value {
+        let reason = match mode(&self.fired) {
+            UpdateMode::Always if !self.reported => Some(
+                "You have not called report_updates yet. Call it with a short summary of what you found or did, then finish.",
+            ),
+            UpdateMode::OnPing if self.output_sent && !self.reported => Some(
+                "You sent the user visible output (a ping or an embed) but have not called report_updates. Call it now with what happened, then finish.",
+            ),
+            _ => None,
+        };
+        match reason {
+            Some(r) if self.stop_blocks < MAX_STOP_BLOCKS => {
+                self.stop_blocks += 1;
+                tracing::info!(job = %self.fired.job.id(), blocks = self.stop_blocks, "stop blocked until the fork reports");
+                HookCall::block(r)
+            }
+            Some(_) => {
+                tracing::warn!(job = %self.fired.job.id(), name = %human_name(&self.fired), "fork finished without the report its mode asks for");
+                HookCall::no_opinion()
+            }
+            None => HookCall::no_opinion(),
+        }
     }
 }

@@ -1,31 +1,21 @@
-//! What a background fork may use and what its tools do: the tool lists it is started with,
-//! and the backend of the `discord` tools — the budget path for pings and embeds, reports into
-//! pending updates, chain follow-ups written as reminder files, and the Stop-hook decision.
+//! What a background fork may use: the tool lists it is started with, and the backend of its
+//! `discord` tools, which hands every call to the fork's mailbox as a [`ToolAction`] (carried out
+//! in [`super::tool_actions`]).
 
 use actix::prelude::*;
-use chrono::Duration;
-use serde_json::Value;
 
-use super::background::{chain, human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
-use super::background_host::MayStop;
-use crate::brain::{BoxFuture, HookCall};
+use super::background::{chain, BackgroundFork, BackgroundJob};
+use super::tool_actions::ToolAction;
+use crate::brain::BoxFuture;
 use crate::data_dir::DataDir;
-use crate::jobs::{store, Job, JobId, JobSettings, Reminder, UpdateMode};
-use crate::pending_updates::Append;
+use crate::jobs::JobSettings;
 use crate::permissions::background::{allowed_tools_for_job, disallowed_tools_for_job};
-use crate::ping_budget::{PingDecision, RecordCritical, TryUse};
-use crate::scheduler::{FireJob, IsBusy};
-use crate::surface::SurfaceEvent;
-use crate::tools::{BackgroundRules, ChainPosition, DiscordTools, Embed, SessionKind, ToolBackend};
-
-/// The refusal when this fork already pinged.
-pub const ALREADY_PINGED: &str =
-    "Already sent 1 ping this session. Use report_updates for additional findings.";
-/// The refusal while the user is mid-turn.
-pub const USER_BUSY: &str = "User is mid-conversation. Use `report_updates` instead, or set `critical=True` for time-sensitive alerts.";
+use crate::tools::{
+    BackgroundRules, ChainPosition, DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend,
+};
 
 /// The tools a job may use: the minimal background set, then the job's, then its skills'.
-pub fn allowed_tools(fired: &FireJob, data: &DataDir) -> Vec<String> {
+pub fn allowed_tools(fired: &BackgroundJob, data: &DataDir) -> Vec<String> {
     let settings = fired.job.settings();
     let skill_tools: Vec<String> = settings
         .skills
@@ -61,7 +51,7 @@ pub struct ForkTools;
 
 impl ForkTools {
     /// The tool server for `fired`, answering through the fork at `addr`.
-    pub fn for_fork(fired: &FireJob, addr: Addr<BackgroundFork>) -> DiscordTools {
+    pub fn for_fork(fired: &BackgroundJob, addr: Addr<BackgroundFork>) -> DiscordTools {
         let settings = fired.job.settings();
         let rules = BackgroundRules {
             allow_ping: settings.allow_ping,
@@ -80,231 +70,35 @@ struct ForkBackend {
     fork: Addr<BackgroundFork>,
 }
 
-/// A tool call for the fork to carry out.
-#[derive(Debug, Message)]
-#[rtype(result = "Result<(), String>")]
-pub enum ToolAction {
-    /// `ping_user`.
-    Ping {
-        /// The text.
-        message: String,
-        /// Skips the checks.
-        critical: bool,
-    },
-    /// `discord_embed`.
-    Embed {
-        /// The embed.
-        embed: Embed,
-        /// Skips the checks.
-        critical: bool,
-    },
-    /// `report_updates`.
-    Report(String),
-    /// `follow_up_chain`.
-    FollowUp(u32),
-}
-
-fn ask(fork: &Addr<BackgroundFork>, action: ToolAction) -> BoxFuture<'static, Result<(), String>> {
+fn ask(fork: &Addr<BackgroundFork>, action: ToolAction) -> BoxFuture<'static, Result<(), Refusal>> {
     let fork = fork.clone();
     Box::pin(async move {
         fork.send(action)
             .await
-            .unwrap_or_else(|_| Err("Error: this background task has ended".to_owned()))
+            .unwrap_or(Err(Refusal::ActorGone(Peer::BackgroundFork)))
     })
 }
 
 impl ToolBackend for ForkBackend {
-    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::Ping { message, critical })
     }
-    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::Embed { embed, critical })
     }
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>> {
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::Report(message))
     }
-    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), String>> {
+    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::FollowUp(minutes_from_now))
     }
-    fn save_context(&self) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async {
-            Err("Error: save_context is not available in background forks. Use report_updates instead.".into())
-        })
+    fn save_context(&self) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::SaveContextInBackground) })
     }
-    fn enter_fork(&self, _: Option<String>, _: u32) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async { Err("Error: enter_fork is not available in background forks.".into()) })
+    fn enter_fork(&self, _: Option<String>, _: u32) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::EnterForkInBackground) })
     }
-    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async {
-            Err("Error: background forks end automatically. Use report_updates to pass findings to the main session.".into())
-        })
-    }
-}
-
-impl BackgroundFork {
-    /// Delivers visible output (a ping or an embed) once the budget path allowed it.
-    fn deliver(&mut self, event: SurfaceEvent) {
-        self.output_sent = true;
-        self.peers.surface.do_send(event);
-    }
-
-    /// The budget path: this fork's count, then busy, then the budget. Critical skips all three.
-    fn gated(
-        &mut self,
-        event: SurfaceEvent,
-        critical: bool,
-    ) -> ResponseActFuture<Self, Result<(), String>> {
-        if critical {
-            self.peers.budget.do_send(RecordCritical);
-            self.deliver(event);
-            return Box::pin(fut::ready(Ok(())));
-        }
-        if self.pings_sent >= 1 {
-            return Box::pin(fut::ready(Err(ALREADY_PINGED.to_owned())));
-        }
-        // Reserve this fork's one ping now: a second call waits behind this one in the mailbox.
-        self.pings_sent += 1;
-        let busy = self.peers.busy.clone();
-        let budget = self.peers.budget.clone();
-        Box::pin(
-            async move {
-                if busy.send(IsBusy).await.unwrap_or(false) {
-                    return Err(USER_BUSY.to_owned());
-                }
-                match budget.send(TryUse).await {
-                    Ok(PingDecision::Allowed { .. }) => Ok(()),
-                    Ok(PingDecision::Refused { reason }) => Err(reason.to_string()),
-                    Err(_) => Err("Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead.".to_owned()),
-                }
-            }
-            .into_actor(self)
-            .map(move |res, act, _ctx| {
-                match &res {
-                    Ok(()) => act.deliver(event),
-                    Err(_) => act.pings_sent -= 1,
-                }
-                res
-            }),
-        )
-    }
-
-    fn follow_up(&self, minutes: u32) -> Result<(), String> {
-        let Job::Reminder(current) = &self.fired.job else {
-            return Err("Error: no active reminder context".into());
-        };
-        if current.max_chain == 0 {
-            return Err("Error: no active reminder context".into());
-        }
-        if current.chain_depth >= current.max_chain {
-            return Err("Error: follow-up limit reached — this was the last check. If the task still needs attention, ping the user now.".into());
-        }
-        let at = (self.config.clock.now() + Duration::minutes(i64::from(minutes)))
-            .with_timezone(&self.config.tz)
-            .fixed_offset();
-        let next = Reminder {
-            id: JobId::random(),
-            message: current.message.clone(),
-            run_at: at,
-            run_at_raw: crate::jobs::reminder::format_run_at(at),
-            chain_depth: current.chain_depth + 1,
-            max_chain: current.max_chain,
-            chain_parent: Some(
-                current
-                    .chain_parent
-                    .clone()
-                    .unwrap_or_else(|| current.id.0.clone()),
-            ),
-            settings: current.settings.clone(),
-        };
-        let data = &self.config.data_dir;
-        let path = store::write(&data.reminders(), &next)
-            .map_err(|e| format!("Error scheduling follow-up: {e}"))?;
-        data.commit(
-            &path,
-            &format!("add reminder {} (chain follow-up)", next.id),
-        );
-        tracing::info!(job = %current.id, next = %next.id, minutes, "chain follow-up scheduled");
-        Ok(())
-    }
-}
-
-impl Handler<ToolAction> for BackgroundFork {
-    type Result = ResponseActFuture<Self, Result<(), String>>;
-
-    fn handle(&mut self, action: ToolAction, _ctx: &mut Self::Context) -> Self::Result {
-        match action {
-            ToolAction::Ping { message, critical } => {
-                let event = SurfaceEvent::Ping {
-                    text: message,
-                    fork_session: self.session_id.clone(),
-                };
-                self.gated(event, critical)
-            }
-            ToolAction::Embed { embed, critical } => {
-                let button_ids = crate::buttons::custom_ids(
-                    &embed,
-                    &self.config.data_dir,
-                    self.config.clock.clone(),
-                    self.session_id.as_deref(),
-                );
-                let event = SurfaceEvent::Embed {
-                    embed,
-                    button_ids,
-                    fork_session: self.session_id.clone(),
-                };
-                self.gated(event, critical)
-            }
-            ToolAction::Report(message) => {
-                self.reported = true;
-                self.output_sent = false;
-                let pending = self.peers.pending.clone();
-                Box::pin(
-                    async move {
-                        pending
-                            .send(Append { message })
-                            .await
-                            .map(drop)
-                            .map_err(|_| "Error: the update could not be stored".to_owned())
-                    }
-                    .into_actor(self),
-                )
-            }
-            ToolAction::FollowUp(minutes) => Box::pin(fut::ready(self.follow_up(minutes))),
-        }
-    }
-}
-
-impl Handler<MayStop> for BackgroundFork {
-    type Result = MessageResult<MayStop>;
-
-    fn handle(&mut self, _msg: MayStop, _ctx: &mut Self::Context) -> Self::Result {
-        MessageResult(self.stop_answer())
-    }
-}
-
-impl BackgroundFork {
-    /// The Stop hook's answer: block (a few times at most) while the mode's report is missing.
-    fn stop_answer(&mut self) -> Value {
-        let reason = match mode(&self.fired) {
-            UpdateMode::Always if !self.reported => Some(
-                "You have not called report_updates yet. Call it with a short summary of what you found or did, then finish.",
-            ),
-            UpdateMode::OnPing if self.output_sent && !self.reported => Some(
-                "You sent the user visible output (a ping or an embed) but have not called report_updates. Call it now with what happened, then finish.",
-            ),
-            _ => None,
-        };
-        match reason {
-            Some(r) if self.stop_blocks < MAX_STOP_BLOCKS => {
-                self.stop_blocks += 1;
-                tracing::info!(job = %self.fired.job.id(), blocks = self.stop_blocks, "stop blocked until the fork reports");
-                HookCall::block(r)
-            }
-            Some(_) => {
-                tracing::warn!(job = %self.fired.job.id(), name = %human_name(&self.fired), "fork finished without the report its mode asks for");
-                HookCall::no_opinion()
-            }
-            None => HookCall::no_opinion(),
-        }
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::ExitForkInBackground) })
     }
 }

@@ -12,8 +12,10 @@ use super::turn::{Turn, TurnKind};
 use super::{MainSession, Outgoing};
 use crate::brain::{PermissionMode, TurnResult};
 use crate::runtime_config::Key;
+use crate::sessions::records::LineageStart;
 use crate::sessions::CompactReport;
 use crate::surface::SurfaceEvent;
+use crate::tools::Confirmation;
 
 /// A slash command for the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Message)]
@@ -71,21 +73,39 @@ impl MainSession {
     }
 
     /// Called when a `/compact` or `/clear` turn finished.
-    pub(super) fn command_done(&mut self, turn: &Turn, result: &TurnResult) {
+    pub(super) fn command_done(
+        &mut self,
+        turn: &Turn,
+        result: &TurnResult,
+        ctx: &mut Context<Self>,
+    ) {
         match turn.kind {
             TurnKind::Compact => {
-                let start = self.history.lineage_start().unwrap_or_else(|e| {
-                    tracing::warn!(cause = %e, "could not read the session history");
-                    None
-                });
-                let report = CompactReport::new(
-                    Some(self.turns_since_compact),
-                    start,
-                    self.config.clock.now(),
-                    turn.boundary.as_ref().and_then(|b| b.pre_tokens),
-                );
+                let turns = self.turns_since_compact;
                 self.turns_since_compact = 0;
-                self.show(SurfaceEvent::Notice(report.to_string()));
+                let now = self.config.clock.now();
+                let pre_tokens = turn.boundary.as_ref().and_then(|b| b.pre_tokens);
+                let records = self.records.clone();
+                // Waited for, so the report shows before anything that happens after it.
+                ctx.wait(
+                    async move { records.send(LineageStart).await }
+                        .into_actor(self)
+                        .map(move |start, act, _ctx| {
+                            let start = match start {
+                                Ok(Ok(start)) => start,
+                                Ok(Err(e)) => {
+                                    tracing::warn!(cause = %e, "could not read the session history");
+                                    None
+                                }
+                                Err(e) => {
+                                    tracing::error!(cause = %e, "the session records have stopped");
+                                    None
+                                }
+                            };
+                            let report = CompactReport::new(Some(turns), start, now, pre_tokens);
+                            act.show(SurfaceEvent::Notice(report.to_string()));
+                        }),
+                );
             }
             TurnKind::Clear => {
                 tracing::info!(session_id = %result.session_id, "conversation cleared");
@@ -153,7 +173,7 @@ impl MainSession {
                 return Box::pin(fut::ready(why.to_owned()));
             }
         }
-        self.policy.lock().mode = parsed;
+        self.policy.mode = parsed;
         let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
             " (this fork only)"
         } else {
@@ -261,7 +281,7 @@ impl Handler<Command> for MainSession {
             Command::Thinking(v) => self.configure("thinking.main".into(), v, ctx),
             Command::Fork(topic) => {
                 let idle_minutes = self.idle_minutes();
-                reply(self.start_fork(
+                let started = self.start_fork(
                     super::EnterFork {
                         topic,
                         idle_minutes,
@@ -269,7 +289,11 @@ impl Handler<Command> for MainSession {
                         resume: None,
                     },
                     ctx,
-                ))
+                );
+                reply(match started {
+                    Ok(()) => Confirmation::EnteringFork.to_string(),
+                    Err(refusal) => refusal.to_string(),
+                })
             }
             Command::Permissions(mode) => self.set_permissions(mode, ctx),
             Command::EndFork(button) => reply(self.press_fork_button(button)),

@@ -12,6 +12,7 @@ use super::host::SessionHost;
 use super::turn::{self, Outcome, Turn, TurnKind};
 use super::{launch, tools_backend, Live, MainSession, Outgoing, ProcessEvent};
 use crate::brain::{BrainEvent, TurnResult, UserMessage};
+use crate::sessions::records::{NoteSavedId, RecordSession};
 use crate::sessions::{EventKind, IdChange};
 use crate::surface::SurfaceEvent;
 
@@ -124,18 +125,18 @@ impl MainSession {
         let handlers = crate::brain::Handlers {
             host: Arc::new(SessionHost::conversation(
                 self.config.data_dir.clone(),
-                Arc::clone(&self.policy),
+                ctx.address(),
                 self.surface.clone(),
                 self.config.approvals.clone(),
             )),
             tools: tools_backend::server(self, ctx.address()),
         };
-        let configured = self.policy.lock().mode;
+        let configured = self.policy.mode;
         let refused = crate::permissions::bypass_refused_as_root();
         let (mode, notice) = crate::permissions::root_rule::launch_mode(configured, refused);
         if let Some(notice) = notice {
             tracing::warn!("bypassPermissions refused as root; starting in dontAsk");
-            self.policy.lock().mode = mode;
+            self.policy.mode = mode;
             self.show(SurfaceEvent::Notice(notice));
         }
         let fut = launch::start(
@@ -234,7 +235,7 @@ impl MainSession {
                     "-# something went wrong answering that — try again.".into(),
                 ));
             }
-            Outcome::CommandDone => self.command_done(&turn, &result),
+            Outcome::CommandDone => self.command_done(&turn, &result, ctx),
         }
         self.last_result = Some(result);
         self.flush(ctx);
@@ -255,19 +256,23 @@ impl MainSession {
                 return;
             }
         };
-        let logged = match (&change, kind) {
+        let record = |kind, parent: Option<&String>| RecordSession {
+            kind,
+            session_id: id.clone(),
+            parent: parent.cloned(),
+        };
+        match (&change, kind) {
             (IdChange::Replaced { previous }, TurnKind::Clear) => self
-                .history
-                .append(EventKind::Cleared, &id, Some(previous))
-                .map(drop),
+                .records
+                .do_send(record(EventKind::Cleared, Some(previous))),
             (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
                 self.fresh_after_failed_resume = false;
-                self.history.append(EventKind::Created, &id, None).map(drop)
+                self.records.do_send(record(EventKind::Created, None));
             }
-            _ => self.history.note_saved(&id, &change),
-        };
-        if let Err(e) = logged {
-            tracing::warn!(cause = %e, "could not write the session history");
+            _ => self.records.do_send(NoteSavedId {
+                session_id: id.clone(),
+                change,
+            }),
         }
     }
 

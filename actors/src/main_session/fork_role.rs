@@ -18,20 +18,11 @@ use super::turn::TurnKind;
 use super::{ForkButton, MainSession, Outgoing};
 use crate::brain::SessionStart;
 use crate::pending_updates::Clear;
-use crate::scheduler::fork_prompt;
+use crate::prompts::fork as fork_prompt;
+use crate::sessions::records::RecordSession;
 use crate::sessions::EventKind;
-use crate::surface::SurfaceEvent;
-
-/// How a fork ends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ExitAction {
-    /// A summary went to pending updates; the fork is discarded.
-    Report(String),
-    /// Discarded.
-    Discard,
-    /// The fork becomes the main session.
-    Save,
-}
+use crate::surface::{ExitAction, SurfaceEvent};
+use crate::tools::Refusal;
 
 /// Which conversation an actor runs.
 pub enum Role {
@@ -60,9 +51,10 @@ pub struct ForkState {
 }
 
 /// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
-/// message).
+/// message). Refused inside a fork ([`Refusal::AlreadyInFork`]) and while one is open
+/// ([`Refusal::ForkAlreadyOpen`]).
 #[derive(Debug, Clone, Message)]
-#[rtype(result = "String")]
+#[rtype(result = "Result<(), Refusal>")]
 pub struct EnterFork {
     /// What it is about.
     pub topic: Option<String>,
@@ -102,8 +94,8 @@ impl Handler<ResumeFromReply> for MainSession {
                 resume: Some((msg.session, fork_prompt::fork_resumed_from_reply(&msg.text))),
             },
             ctx,
-        );
-        true
+        )
+        .is_ok()
     }
 }
 
@@ -124,56 +116,6 @@ pub struct ForkEnded {
 
 /// The idle check's period.
 pub const IDLE_CHECK: Duration = Duration::from_secs(60);
-
-/// Handles a button press on the main session.
-impl Handler<crate::buttons::PressButton> for MainSession {
-    type Result = String;
-    fn handle(&mut self, msg: crate::buttons::PressButton, ctx: &mut Self::Context) -> String {
-        use crate::buttons::{plan, ClickPlan};
-        use crate::tools::ButtonClick;
-        match plan(
-            &msg.custom_id,
-            &self.config.data_dir,
-            self.config.clock.clone(),
-        ) {
-            ClickPlan::Reply(text) => text,
-            ClickPlan::Prompt(prompt) => {
-                let text = fork_prompt::button_prompt(&prompt);
-                <Self as Handler<super::Say>>::handle(
-                    self,
-                    super::Say {
-                        text,
-                        images: Vec::new(),
-                    },
-                    ctx,
-                );
-                String::new()
-            }
-            ClickPlan::ResumeFork { session, prompt } => {
-                let intro = fork_prompt::fork_resumed_by_button(&self.config.user_name, &prompt);
-                let idle_minutes = self.idle_minutes();
-                self.start_fork(
-                    EnterFork {
-                        topic: None,
-                        idle_minutes,
-                        interrupt: false,
-                        resume: Some((session, intro)),
-                    },
-                    ctx,
-                );
-                String::new()
-            }
-            ClickPlan::Fork(click) => {
-                let button = match click {
-                    ButtonClick::ForkSave => ForkButton::Save,
-                    ButtonClick::ForkExit => ForkButton::Exit,
-                    _ => ForkButton::Report,
-                };
-                self.press_fork_button(button)
-            }
-        }
-    }
-}
 
 impl MainSession {
     /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
@@ -201,12 +143,16 @@ impl MainSession {
     }
 
     /// Main session: starts a fork.
-    pub(super) fn start_fork(&mut self, msg: EnterFork, ctx: &mut Context<Self>) -> String {
+    pub(super) fn start_fork(
+        &mut self,
+        msg: EnterFork,
+        ctx: &mut Context<Self>,
+    ) -> Result<(), Refusal> {
         if !matches!(self.role, Role::Main) {
-            return "Error: already in an interactive fork. Use report_updates, exit_fork, or save_context to end it first.".into();
+            return Err(Refusal::AlreadyInFork);
         }
         if self.in_fork() {
-            return "already in a fork — end it first (save, report or exit).".into();
+            return Err(Refusal::ForkAlreadyOpen);
         }
         if msg.interrupt && !self.inflight.is_empty() {
             self.interrupt(ctx);
@@ -240,7 +186,7 @@ impl MainSession {
         let fork = MainSession::new_fork(self, state).start();
         self.fork = Some(fork);
         self.show(SurfaceEvent::ForkStarted { topic: msg.topic });
-        "Entering fork — interrupting current turn.".into()
+        Ok(())
     }
 
     /// Fork: the turn finished; end the fork if the agent chose how.
@@ -312,12 +258,11 @@ impl MainSession {
         if let Err(e) = self.id_file.save(&id) {
             tracing::error!(cause = %e, "could not save the adopted session id");
         }
-        if let Err(e) = self
-            .history
-            .append(EventKind::Swapped, &id, previous.as_deref())
-        {
-            tracing::warn!(cause = %e, "could not write the session history");
-        }
+        self.records.do_send(RecordSession {
+            kind: EventKind::Swapped,
+            session_id: id.clone(),
+            parent: previous,
+        });
         self.pending.do_send(Clear);
         self.live = None;
         tracing::info!(session_id = %id, "fork saved as the main session");
@@ -325,8 +270,8 @@ impl MainSession {
 }
 
 impl Handler<EnterFork> for MainSession {
-    type Result = String;
-    fn handle(&mut self, msg: EnterFork, ctx: &mut Self::Context) -> String {
+    type Result = Result<(), Refusal>;
+    fn handle(&mut self, msg: EnterFork, ctx: &mut Self::Context) -> Self::Result {
         self.start_fork(msg, ctx)
     }
 }

@@ -34,7 +34,7 @@ fn options(
     o.allowed_tools = MAIN_SESSION_TOOLS.iter().map(|t| (*t).to_owned()).collect();
     o.session = session;
     o.setting_sources = Some(vec!["project".to_owned()]);
-    o.hooks = host::hooks();
+    o.hooks = crate::permissions::file_hooks::hooks();
     o.label = "main".to_owned();
     o.env = config.cli_env.clone();
     o

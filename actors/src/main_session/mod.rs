@@ -2,8 +2,9 @@
 //!
 //! It owns the main Claude session — the CLI process, the session id, the turns in flight — and
 //! therefore the fact of being "busy". Surfaces send it [`Say`] (a user line) and
-//! [`Command`] (slash commands); the scheduler sends foreground jobs as [`FireJob`] and asks
-//! [`IsBusy`]. Everything the user should see goes out as [`SurfaceEvent`]s.
+//! [`Command`] (slash commands); the job runner sends foreground jobs as [`FireJob`] and asks
+//! [`IsBusy`] and [`ForkTimeout`]; background forks ask [`IsBusy`] before a ping. Everything the
+//! user should see goes out as [`SurfaceEvent`]s.
 //!
 //! Turns: each message gets the timestamp header in the configured zone's abbreviation, with
 //! pending updates popped from [`PendingUpdates`] and prepended. A new message while an answer
@@ -12,6 +13,7 @@
 //! stops answering mid-turn the user gets a short error and the next message starts a fresh
 //! process on the saved session.
 
+mod clicks;
 mod commands;
 mod conversation;
 pub mod fork_role;
@@ -27,22 +29,23 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
+pub use crate::surface::ExitAction;
+pub use clicks::PressButton;
 pub use commands::{Command, ForkButton};
-pub use fork_role::{EnterFork, ExitAction, ForkEnded, MarkExit, ResumeFromReply};
+pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 use turn::{Turn, TurnKind};
 
 use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
-use crate::fork::background::{BackgroundConfig, BackgroundFork, BackgroundPeers};
+use crate::jobs::Job;
 use crate::pending_updates::{Peek, PendingUpdates, Pop, Reader};
-use crate::ping_budget::PingBudget;
 use crate::runtime_config::ConfigStore;
-use crate::scheduler::{FireJob, IsBusy};
-use crate::sessions::{MainSessionFile, SessionHistory};
+use crate::sessions::{MainSessionFile, SessionRecords};
 use crate::surface::SurfaceEvent;
 
 /// The greeting on the very first start.
@@ -82,6 +85,37 @@ pub struct MainSessionConfig {
     pub approvals: Option<Recipient<crate::permissions::ApprovalRequest>>,
 }
 
+/// A foreground job whose time has come, with its prompt built: the main session runs it as a
+/// turn, like a line from the user. Sent by the job runner.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct FireJob {
+    /// The job as read from disk.
+    pub job: Job,
+    /// The complete prompt (tag, preamble for background jobs, skills, body).
+    pub prompt: String,
+    /// When it was due.
+    pub due_at: DateTime<Utc>,
+    /// When it fired.
+    pub fired_at: DateTime<Utc>,
+    /// Whether it carries the `[late: …]` marker.
+    pub late: bool,
+    /// The job file's path relative to the data directory.
+    pub rel_path: String,
+}
+
+/// Asks whether the user is mid-turn (a turn in flight or waiting): background forks ask before
+/// a non-critical ping, the job runner for the background preamble.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "bool")]
+pub struct IsBusy;
+
+/// Asks for the background forks' time limit as configured now (`bg_fork_timeout`, which
+/// `/config` changes): the job runner asks when it starts one.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Duration")]
+pub struct ForkTimeout;
+
 /// A line from the user.
 #[derive(Debug, Clone, Message)]
 #[rtype(result = "()")]
@@ -119,7 +153,6 @@ pub struct MainSession {
     config: MainSessionConfig,
     surface: Recipient<SurfaceEvent>,
     pending: Addr<PendingUpdates>,
-    budget: Addr<PingBudget>,
     live: Option<Live>,
     launching: bool,
     generation: u64,
@@ -130,15 +163,16 @@ pub struct MainSession {
     last_result: Option<TurnResult>,
     turns_since_compact: u32,
     id_file: MainSessionFile,
-    history: SessionHistory,
+    /// The session history and button prompts have their own owner; this session sends to it.
+    records: Addr<SessionRecords>,
     /// The process runs a session created because the saved one could not be resumed.
     fresh_after_failed_resume: bool,
     /// Main conversation or interactive fork.
     role: Role,
     /// The interactive fork the user is talking to (main session only).
     fork: Option<Addr<MainSession>>,
-    /// This session's permission policy (a fork has its own).
-    policy: Arc<parking_lot::Mutex<crate::permissions::Policy>>,
+    /// This session's permission policy (a fork has its own); its host asks through the mailbox.
+    policy: crate::permissions::Policy,
 }
 
 impl MainSession {
@@ -147,11 +181,9 @@ impl MainSession {
         config: MainSessionConfig,
         surface: Recipient<SurfaceEvent>,
         pending: Addr<PendingUpdates>,
-        budget: Addr<PingBudget>,
+        records: Addr<SessionRecords>,
     ) -> Self {
         let id_file = MainSessionFile::in_data_dir(&config.data_dir);
-        let history =
-            SessionHistory::in_data_dir(&config.data_dir, config.clock.clone(), config.tz);
         let policy_mode = config.runtime.values().permission_mode;
         let session_id = id_file.load().unwrap_or_else(|e| {
             tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
@@ -161,7 +193,6 @@ impl MainSession {
             config,
             surface,
             pending,
-            budget,
             live: None,
             launching: false,
             generation: 0,
@@ -172,13 +203,11 @@ impl MainSession {
             last_result: None,
             turns_since_compact: 0,
             id_file,
-            history,
+            records,
             fresh_after_failed_resume: false,
             role: Role::Main,
             fork: None,
-            policy: Arc::new(parking_lot::Mutex::new(crate::permissions::Policy::new(
-                policy_mode,
-            ))),
+            policy: crate::permissions::Policy::new(policy_mode),
         }
     }
 }
@@ -190,7 +219,7 @@ impl MainSession {
             main.config.clone(),
             main.surface.clone(),
             main.pending.clone(),
-            main.budget.clone(),
+            main.records.clone(),
         );
         fork.session_id = None;
         fork.role = Role::Fork(state);
@@ -270,10 +299,14 @@ impl Handler<Say> for MainSession {
         };
         ctx.wait(
             async move {
-                match reader {
-                    Reader::MainSession => pending.send(Pop).await.unwrap_or_default(),
-                    Reader::Fork => pending.send(Peek).await.unwrap_or_default(),
-                }
+                let updates = match reader {
+                    Reader::MainSession => pending.send(Pop).await,
+                    Reader::Fork => pending.send(Peek).await,
+                };
+                updates.unwrap_or_else(|e| {
+                    tracing::error!(cause = %e, "the pending-updates queue has stopped; the message goes without them");
+                    Vec::new()
+                })
             }
             .into_actor(self)
             .map(move |updates, act, ctx| {
@@ -299,26 +332,8 @@ impl Handler<FireJob> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) {
         if msg.job.settings().background {
-            // Forked from the conversation as it stands; it never takes the conversation's turn.
-            let config = BackgroundConfig {
-                data_dir: self.config.data_dir.clone(),
-                tz: self.config.tz,
-                clock: self.config.clock.clone(),
-                launcher: Arc::clone(&self.config.launcher),
-                binary: self.config.binary.clone(),
-                system_prompt: self.config.system_prompt.clone(),
-                timeout: self.config.runtime.values().bg_fork_timeout(),
-                cli_env: self.config.cli_env.clone(),
-            };
-            let peers = BackgroundPeers {
-                surface: self.surface.clone(),
-                pending: self.pending.clone(),
-                budget: self.budget.clone(),
-                busy: ctx.address().recipient(),
-            };
-            // Only a session the CLI has written can be forked: before the first turn, isolate.
-            let parent = self.id_file.load().ok().flatten();
-            BackgroundFork::new(config, peers, msg, parent).start();
+            // Background jobs get a fork from the job runner; they never take the conversation.
+            tracing::error!(job = %msg.job.id(), "a background job reached the main session; not run");
             return;
         }
         self.handle(
@@ -360,6 +375,13 @@ impl Handler<IsBusy> for MainSession {
     type Result = bool;
     fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> bool {
         self.busy()
+    }
+}
+
+impl Handler<ForkTimeout> for MainSession {
+    type Result = MessageResult<ForkTimeout>;
+    fn handle(&mut self, _msg: ForkTimeout, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.config.runtime.values().bg_fork_timeout())
     }
 }
 

@@ -7,12 +7,13 @@ use std::sync::Arc;
 
 use actix::prelude::*;
 
-use super::fork_role::{EnterFork, ExitAction, MarkExit, Role};
+use super::fork_role::{EnterFork, MarkExit, Role};
 use super::MainSession;
 use crate::brain::{BoxFuture, ToolHandler};
 use crate::pending_updates::{Append, PendingUpdates};
-use crate::surface::SurfaceEvent;
-use crate::tools::{DiscordTools, Embed, SessionKind, ToolBackend};
+use crate::sessions::SessionRecords;
+use crate::surface::{ExitAction, SurfaceEvent};
+use crate::tools::{DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend};
 
 /// The tool server for `session`, acting through `addr`.
 pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHandler> {
@@ -25,8 +26,7 @@ pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHan
         session: addr,
         surface: session.surface.clone(),
         pending: session.pending.clone(),
-        data_dir: session.config.data_dir.clone(),
-        clock: session.config.clock.clone(),
+        records: session.records.clone(),
     };
     Arc::new(DiscordTools::new(kind, Arc::new(backend)).with_fork_idle_timeout(idle))
 }
@@ -35,39 +35,39 @@ struct SessionBackend {
     session: Addr<MainSession>,
     surface: Recipient<SurfaceEvent>,
     pending: Addr<PendingUpdates>,
-    data_dir: crate::data_dir::DataDir,
-    clock: crate::clock::SharedClock,
+    records: Addr<SessionRecords>,
 }
 
 impl SessionBackend {
-    fn mark(&self, action: ExitAction) -> BoxFuture<'_, Result<(), String>> {
+    fn mark(&self, action: ExitAction) -> BoxFuture<'_, Result<(), Refusal>> {
         let session = self.session.clone();
         Box::pin(async move {
             session
                 .send(MarkExit(action))
                 .await
-                .map_err(|_| "Error: the fork has already ended".to_owned())
+                .map_err(|_| Refusal::ActorGone(Peer::InteractiveFork))
         })
     }
 }
 
 impl ToolBackend for SessionBackend {
-    fn ping(&self, _message: String, _critical: bool) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async { Err("Error: ping_user is only available in background forks".into()) })
+    fn ping(&self, _message: String, _critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::PingOutsideBackground) })
     }
 
-    fn embed(&self, embed: Embed, _critical: bool) -> BoxFuture<'_, Result<(), String>> {
-        let button_ids =
-            crate::buttons::custom_ids(&embed, &self.data_dir, self.clock.clone(), None);
-        self.surface.do_send(SurfaceEvent::Embed {
-            embed,
-            button_ids,
-            fork_session: None,
-        });
-        Box::pin(async { Ok(()) })
+    fn embed(&self, embed: Embed, _critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async move {
+            let button_ids = crate::buttons::custom_ids(&embed, &self.records, None).await?;
+            self.surface.do_send(SurfaceEvent::Embed {
+                embed,
+                button_ids,
+                fork_session: None,
+            });
+            Ok(())
+        })
     }
 
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>> {
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
         let pending = self.pending.clone();
         Box::pin(async move {
             pending
@@ -75,23 +75,23 @@ impl ToolBackend for SessionBackend {
                     message: message.clone(),
                 })
                 .await
-                .map_err(|_| "Error: the update could not be stored".to_owned())?;
+                .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))?;
             self.mark(ExitAction::Report(message)).await
         })
     }
 
-    fn follow_up(&self, _minutes: u32) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async { Err("Error: no active reminder context".into()) })
+    fn follow_up(&self, _minutes: u32) -> BoxFuture<'_, Result<(), Refusal>> {
+        Box::pin(async { Err(Refusal::NoReminderContext) })
     }
 
-    fn save_context(&self) -> BoxFuture<'_, Result<(), String>> {
+    fn save_context(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         self.mark(ExitAction::Save)
     }
 
-    fn enter_fork(&self, topic: Option<String>, idle: u32) -> BoxFuture<'_, Result<(), String>> {
+    fn enter_fork(&self, topic: Option<String>, idle: u32) -> BoxFuture<'_, Result<(), Refusal>> {
         let session = self.session.clone();
         Box::pin(async move {
-            let answer = session
+            session
                 .send(EnterFork {
                     topic,
                     idle_minutes: idle,
@@ -99,16 +99,11 @@ impl ToolBackend for SessionBackend {
                     resume: None,
                 })
                 .await
-                .map_err(|_| "Error: the conversation is not running".to_owned())?;
-            if answer.starts_with("Entering fork") {
-                Ok(())
-            } else {
-                Err(answer)
-            }
+                .map_err(|_| Refusal::ActorGone(Peer::MainSession))?
         })
     }
 
-    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>> {
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         self.mark(ExitAction::Discard)
     }
 }

@@ -11,10 +11,12 @@
 //! | [`approval`] | the question to the surface, its reactions and its 60 s limit |
 //! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
+//! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
 //! | `file_rules`, `glob` | what path rules cover; wildcard matching |
 
 pub mod approval;
 pub mod background;
+pub mod file_hooks;
 mod file_rules;
 mod glob;
 pub mod label;
@@ -31,6 +33,7 @@ pub use background::{
     allowed_tools_for_job, disallowed_tools_for_job, MAIN_SESSION_TOOLS, MINIMAL_BG_TOOLS,
     PING_TOOLS, REPORTING_TOOLS,
 };
+pub use file_hooks::FileHooks;
 pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};
 pub use label::{struck_through, tool_label};
 pub use matcher::is_allowed;

@@ -38,7 +38,9 @@ pub use bucket::{
     refills_between, Bucket, BucketFile, Clamped, FileError, DEFAULT_CAPACITY,
     DEFAULT_REFILL_MINUTES, MAX_CAPACITY, MAX_REFILL_MINUTES,
 };
-pub use status::{BudgetSnapshot, ConfigureOutcome, ConfigureRefusal, PingDecision, Refusal};
+pub use status::{
+    status_line, BudgetSnapshot, ConfigureOutcome, ConfigureRefusal, PingDecision, Refusal,
+};
 
 /// Name of the budget's file inside `state/`.
 pub const FILE_NAME: &str = "ping_budget.json";

@@ -51,7 +51,11 @@ impl BudgetSnapshot {
 
     /// `budget: 3/5 (next refill in 42 min)`, or `budget: 5/5` when full.
     pub fn status_line(&self) -> String {
-        crate::scheduler::preamble::BudgetFacts::from(self).status_line()
+        status_line(
+            self.whole_tokens,
+            self.capacity,
+            self.next_refill_in_minutes,
+        )
     }
 
     /// The status line plus today's non-zero counters, as `/ping-budget` shows it:
@@ -75,6 +79,16 @@ impl BudgetSnapshot {
     }
 }
 
+/// The status line for `available` of `capacity` whole tokens: `budget: 3/5 (next refill in 42
+/// min)`, or `budget: 5/5` when full (`next_refill_in_minutes` is `None`). The preamble shows the
+/// same line, so this is the one place it is written.
+pub fn status_line(available: u32, capacity: u32, next_refill_in_minutes: Option<u32>) -> String {
+    match next_refill_in_minutes {
+        Some(minutes) => format!("budget: {available}/{capacity} (next refill in {minutes} min)"),
+        None => format!("budget: {available}/{capacity}"),
+    }
+}
+
 /// The answer to a request to spend a token on a ping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PingDecision {
@@ -85,7 +99,7 @@ pub enum PingDecision {
     },
     /// Nothing was spent; the ping must not go out.
     Refused {
-        /// Why, in words the agent reads.
+        /// Why.
         reason: Refusal,
     },
 }
@@ -97,21 +111,12 @@ impl PingDecision {
     }
 }
 
-/// Why the budget refused a ping.
+/// Why the budget refused a ping. The words the model reads are the tools' (`tools::Refusal`
+/// converts from this), so the sentence is written once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
     /// Less than one whole token is left.
     BudgetExhausted,
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Refusal::BudgetExhausted => f.write_str(
-                "Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead.",
-            ),
-        }
-    }
 }
 
 /// The answer to a configuration change.
@@ -211,15 +216,11 @@ mod tests {
     }
 
     #[test]
-    fn exhausted_refusal_reads_as_the_spec_sentence() {
+    fn exhausted_refusal_is_not_allowed() {
         let decision = PingDecision::Refused {
             reason: Refusal::BudgetExhausted,
         };
         assert!(!decision.is_allowed());
-        assert_eq!(
-            Refusal::BudgetExhausted.to_string(),
-            "Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead."
-        );
     }
 
     #[test]

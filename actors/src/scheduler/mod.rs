@@ -1,36 +1,23 @@
-//! The Scheduler actor: which routines and reminders exist, when they fire, and the prompts
-//! they fire with (SPEC §3, §9).
+//! The Scheduler actor: which routines and reminders exist and when they fire (SPEC §3, §9).
 //!
 //! It owns the contents of `routines/` and `reminders/` as last read ([`registry`]), notices
 //! changes within a second ([`watch`]), and keeps one timer armed for the earliest due job
-//! (sleeping through the injectable [`Clock`](crate::clock::Clock), so tests move time by hand).
-//! When a job is due it builds the job's prompt — tag, background preamble with the budget and
-//! the forward schedule, skills, body — and sends a [`FireJob`] to its recipient (the brain).
-//! A reminder's file is deleted as it fires, before its job runs, so a failing job never fires
-//! twice. Overdue reminders (their time passed while the bot was down) fire shortly after start,
-//! marked `[late: …]`.
+//! (sleeping through the injectable [`Clock`](crate::clock::Clock), so tests move time by hand);
+//! fire-time maths lives in [`cron`] and [`plan`]. When a job is due it sends a [`RunJob`] to the
+//! job runner, with the background jobs around now for the forward schedule; the runner builds
+//! the prompt and runs it. A reminder's file is deleted as it fires, before its job runs, so a
+//! failing job never fires twice. Overdue reminders (their time passed while the bot was down)
+//! fire shortly after start, marked late.
 //!
 //! Messages: [`Reload`] (from the watcher, or anyone who changed a file), [`Upcoming`] (what is
-//! registered and when it fires next). It asks [`PingBudget`] for a [`Snapshot`] and, when
-//! given one, the conversation owner whether the user [`IsBusy`].
-//!
-//! Prompt building is pure and split by concern: [`preamble`], [`forward`], [`skill_section`],
-//! [`prompt`], [`webhook_prompt`], [`fork_prompt`]; fire-time maths lives in [`cron`] and
-//! [`plan`].
+//! registered and when it fires next), [`ForwardItems`] (the background jobs around now, for a
+//! webhook's preamble), [`FireDue`] (fire what is due at the clock's now; answered once every
+//! fired job has been handed to the runner).
 
 pub mod cron;
-pub mod fork_prompt;
-pub mod forward;
 pub mod plan;
-pub mod preamble;
-pub mod prompt;
 pub mod registry;
-pub mod skill_section;
 pub mod watch;
-pub mod webhook_prompt;
-
-#[cfg(test)]
-mod test_jobs;
 
 use std::path::PathBuf;
 
@@ -40,31 +27,10 @@ use chrono_tz::Tz;
 
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
+use crate::job_runner::{RunJob, RunOutcome};
 use crate::jobs::{Job, JobId};
-use crate::ping_budget::{PingBudget, Snapshot};
-use crate::skills::Skill;
+use crate::prompts::forward;
 use plan::{Due, Plan};
-use preamble::BudgetFacts;
-use prompt::{BackgroundContext, JobPromptContext};
-use skill_section::CommandLimits;
-
-/// A job whose time has come, with the prompt it runs with.
-#[derive(Debug, Clone, Message)]
-#[rtype(result = "()")]
-pub struct FireJob {
-    /// The job as read from disk.
-    pub job: Job,
-    /// The complete prompt (tag, preamble for background jobs, skills, body).
-    pub prompt: String,
-    /// When it was due.
-    pub due_at: DateTime<Utc>,
-    /// When the scheduler fired it.
-    pub fired_at: DateTime<Utc>,
-    /// Whether it carries the `[late: …]` marker.
-    pub late: bool,
-    /// The job file's path relative to the data directory.
-    pub rel_path: String,
-}
 
 /// Re-read the job directories now (coalesced when several arrive together).
 #[derive(Debug, Clone, Copy, Message)]
@@ -95,10 +61,11 @@ pub struct UpcomingJob {
     pub rel_path: String,
 }
 
-/// Asks the conversation owner whether the user is mid-turn.
+/// Fire whatever is due at the clock's now; answered once every job fired so far (by this or
+/// by the timer) has been handed to the job runner and the runner has answered.
 #[derive(Debug, Clone, Copy, Message)]
-#[rtype(result = "bool")]
-pub struct IsBusy;
+#[rtype(result = "()")]
+pub struct FireDue;
 
 /// What the scheduler needs to run.
 #[derive(Clone)]
@@ -109,8 +76,6 @@ pub struct SchedulerConfig {
     pub tz: Tz,
     /// The clock.
     pub clock: SharedClock,
-    /// Bounds on `` !`command` `` expansion in skills.
-    pub limits: CommandLimits,
     /// Watch the directories (off in tests that drive [`Reload`] themselves).
     pub watch: bool,
 }
@@ -119,32 +84,29 @@ pub struct SchedulerConfig {
 pub struct Scheduler {
     config: SchedulerConfig,
     plan: Plan,
-    sink: Recipient<FireJob>,
-    budget: Addr<PingBudget>,
-    busy: Option<Recipient<IsBusy>>,
+    runner: Recipient<RunJob>,
     timer: Option<SpawnHandle>,
     reload_queued: bool,
     watcher: Option<watch::DirWatcher>,
+    /// Fired jobs not yet answered by the runner.
+    in_flight: usize,
+    /// [`FireDue`] answers waiting for `in_flight` to reach zero.
+    fired_waiters: Vec<tokio::sync::oneshot::Sender<()>>,
 }
 
 impl Scheduler {
-    /// A scheduler that sends fired jobs to `sink`.
-    pub fn new(
-        config: SchedulerConfig,
-        sink: Recipient<FireJob>,
-        budget: Addr<PingBudget>,
-        busy: Option<Recipient<IsBusy>>,
-    ) -> Self {
+    /// A scheduler that sends due jobs to `runner`.
+    pub fn new(config: SchedulerConfig, runner: Recipient<RunJob>) -> Self {
         let plan = Plan::new(&config.data_dir, config.tz, config.clock.now());
         Self {
             config,
             plan,
-            sink,
-            budget,
-            busy,
+            runner,
             timer: None,
             reload_queued: false,
             watcher: None,
+            in_flight: 0,
+            fired_waiters: Vec::new(),
         }
     }
 
@@ -202,73 +164,39 @@ impl Scheduler {
         }
     }
 
-    /// The skills `job` names, read now (edits take effect at the next fire). Unknown names are
-    /// left out here and noted in the prompt by the skills section.
-    fn job_skills(&self, job: &Job) -> Vec<Skill> {
-        let dir = self.config.data_dir.skills();
-        let names = job.settings().skills.as_deref().unwrap_or(&[]);
-        names
-            .iter()
-            .filter_map(|name| match crate::skills::read_skill(&dir, name) {
-                Ok(found) => found,
-                Err(e) => {
-                    tracing::warn!(skill = %name, job = %job.id(), cause = %e, "skill could not be read");
-                    None
-                }
-            })
-            .collect()
-    }
-
     fn spawn_fire(&mut self, due: Due, now: DateTime<Utc>, ctx: &mut Context<Self>) {
-        let items = if due.job.settings().background {
+        let schedule = if due.job.settings().background {
             self.plan.forward_items(now)
         } else {
             Vec::new()
         };
-        let skills = self.job_skills(&due.job);
-        let budget = self.budget.clone();
-        let busy = self.busy.clone();
-        let sink = self.sink.clone();
-        let config = self.config.clone();
-        let fut = async move {
-            let budget = match budget.send(Snapshot).await {
-                Ok(s) => BudgetFacts::from(&s),
-                Err(e) => {
-                    tracing::warn!(cause = %e, "ping budget did not answer; assuming it is empty");
-                    BudgetFacts::empty()
-                }
-            };
-            let busy = match busy {
-                Some(r) => r.send(IsBusy).await.unwrap_or(false),
-                None => false,
-            };
-            let tools = due.job.settings().allowed_tools.clone();
-            let ctx = JobPromptContext {
-                background: BackgroundContext {
-                    now,
-                    tz: config.tz,
-                    busy,
-                    budget,
-                    schedule_items: &items,
-                    allowed_tools: tools.as_deref(),
-                },
-                skills: &skills,
-                data_dir: config.data_dir.root(),
-                limits: config.limits,
-                late_since: due.late_since,
-            };
-            let prompt = prompt::assemble_job_prompt(&due.job, &ctx).await;
-            tracing::info!(job = %due.job.id(), file = %due.rel_path, late = due.late_since.is_some(), "job fired");
-            sink.do_send(FireJob {
-                job: due.job,
-                prompt,
-                due_at: due.due_at,
-                fired_at: now,
-                late: due.late_since.is_some(),
-                rel_path: due.rel_path,
-            });
+        let id = due.job.id().to_string();
+        let run = RunJob {
+            late_since: due.late_since,
+            schedule,
+            ..RunJob::new(due.job, due.rel_path, due.due_at, now)
         };
-        ctx.spawn(fut.into_actor(self));
+        let runner = self.runner.clone();
+        self.in_flight += 1;
+        let fut = async move {
+            match runner.send(run).await {
+                Ok(RunOutcome::Failed(e)) => {
+                    tracing::error!(job = %id, cause = %e, "fired job did not run");
+                }
+                Ok(outcome) => tracing::debug!(job = %id, ?outcome, "fired job handed on"),
+                Err(e) => {
+                    tracing::error!(job = %id, cause = %e, "the job runner has stopped; fired job lost");
+                }
+            }
+        };
+        ctx.spawn(fut.into_actor(self).map(|(), act, _ctx| {
+            act.in_flight -= 1;
+            if act.in_flight == 0 {
+                for waiter in act.fired_waiters.drain(..) {
+                    let _ = waiter.send(());
+                }
+            }
+        }));
     }
 }
 
@@ -307,6 +235,22 @@ impl Handler<Reload> for Scheduler {
         ctx.run_later(std::time::Duration::from_millis(20), |act, ctx| {
             act.reload(ctx)
         });
+    }
+}
+
+impl Handler<FireDue> for Scheduler {
+    type Result = ResponseFuture<()>;
+
+    fn handle(&mut self, _msg: FireDue, ctx: &mut Self::Context) -> Self::Result {
+        self.fire_due(ctx);
+        if self.in_flight == 0 {
+            return Box::pin(async {});
+        }
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.fired_waiters.push(tx);
+        Box::pin(async move {
+            let _ = rx.await;
+        })
     }
 }
 

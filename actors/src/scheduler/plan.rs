@@ -20,11 +20,11 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
 use super::cron::CronSchedule;
-use super::forward::ScheduledItem;
 use super::registry::DirIndex;
 use super::UpcomingJob;
 use crate::data_dir::DataDir;
 use crate::jobs::{store, Job, JobId, Reminder, Routine};
+use crate::prompts::forward::ScheduledItem;
 
 /// How long after start overdue reminders fire (lets the rest of the bot come up first).
 pub const STARTUP_DELAY: Duration = Duration::seconds(2);

@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::SharedClock;
@@ -50,14 +49,13 @@ pub enum ForkLookup {
     Unknown,
 }
 
-/// The fork-message records, shared by every background fork (writes are serialised here).
+/// The fork-message records. The running bot has one owner of this file, the Discord outbox
+/// (which posts the messages), so its read-modify-write cycles never overlap.
 pub struct ForkMessages {
     /// The file.
     path: PathBuf,
     /// The source of `ts` and of the TTL cutoff.
     clock: SharedClock,
-    /// Serialises read-modify-write cycles made through this value.
-    write_lock: Mutex<()>,
 }
 
 impl ForkMessages {
@@ -66,7 +64,6 @@ impl ForkMessages {
         Self {
             path: path.into(),
             clock,
-            write_lock: Mutex::new(()),
         }
     }
 
@@ -91,7 +88,7 @@ impl ForkMessages {
     /// Records that `message_ids` were sent by the fork `fork_session_id` (branched from
     /// `parent_session_id`), dropping expired records in the same write.
     pub fn record(
-        &self,
+        &mut self,
         message_ids: &[u64],
         fork_session_id: &str,
         parent_session_id: Option<&str>,
@@ -99,7 +96,6 @@ impl ForkMessages {
         if message_ids.is_empty() {
             return Ok(());
         }
-        let _guard = self.write_lock.lock();
         let ts = unix_seconds(self.clock.now());
         let mut records = self.load()?;
         records.extend(message_ids.iter().map(|&message_id| ForkMessageRecord {
@@ -129,8 +125,7 @@ impl ForkMessages {
 
     /// Rewrites the file without expired records; returns how many were dropped (no write
     /// when none were).
-    pub fn prune(&self) -> Result<usize, Error> {
-        let _guard = self.write_lock.lock();
+    pub fn prune(&mut self) -> Result<usize, Error> {
         let all = self.load_all()?;
         let before = all.len();
         let now = self.clock.now();
@@ -163,7 +158,6 @@ impl ForkMessages {
 #[cfg(test)]
 mod tests {
     use std::fs;
-    use std::sync::Arc;
 
     use chrono::{Duration, TimeZone, Utc};
 
@@ -185,7 +179,7 @@ mod tests {
 
     #[test]
     fn recorded_messages_are_found_and_others_are_unknown() {
-        let (_dir, _clock, f) = records();
+        let (_dir, _clock, mut f) = records();
         f.record(&[11, 12], "fork-a", Some("main")).unwrap();
         assert_eq!(f.lookup(11).unwrap(), live("fork-a"));
         assert_eq!(f.lookup(12).unwrap(), live("fork-a"));
@@ -194,7 +188,7 @@ mod tests {
 
     #[test]
     fn file_has_the_original_shape() {
-        let (_dir, _clock, f) = records();
+        let (_dir, _clock, mut f) = records();
         f.record(&[1_234_567_890_123_456_789], "fork-a", None)
             .unwrap();
         let text = fs::read_to_string(f.path()).unwrap();
@@ -206,14 +200,14 @@ mod tests {
 
     #[test]
     fn nothing_is_written_for_no_messages() {
-        let (_dir, _clock, f) = records();
+        let (_dir, _clock, mut f) = records();
         f.record(&[], "fork-a", None).unwrap();
         assert!(!f.path().exists());
     }
 
     #[test]
     fn a_record_older_than_seven_days_is_expired_but_kept_until_a_write() {
-        let (_dir, clock, f) = records();
+        let (_dir, clock, mut f) = records();
         f.record(&[1], "old", None).unwrap();
         clock.advance(Duration::days(7) - Duration::seconds(1));
         assert_eq!(f.lookup(1).unwrap(), live("old"));
@@ -234,7 +228,7 @@ mod tests {
 
     #[test]
     fn prune_drops_only_expired_records() {
-        let (_dir, clock, f) = records();
+        let (_dir, clock, mut f) = records();
         f.record(&[1], "old", None).unwrap();
         clock.advance(Duration::days(6));
         f.record(&[2], "young", None).unwrap();
@@ -281,18 +275,13 @@ mod tests {
         );
     }
 
+    /// Writers take `&mut self`, so records cannot race through one value; its one owner (the
+    /// outbox) records each fork's message in turn, and none is lost.
     #[test]
-    fn concurrent_records_from_many_forks_are_all_kept() {
-        let (_dir, _clock, f) = records();
-        let f = Arc::new(f);
-        let threads: Vec<_> = (0..20u64)
-            .map(|n| {
-                let f = Arc::clone(&f);
-                std::thread::spawn(move || f.record(&[n], &format!("fork-{n}"), None).unwrap())
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap();
+    fn records_from_many_forks_are_all_kept() {
+        let (_dir, _clock, mut f) = records();
+        for n in 0..20u64 {
+            f.record(&[n], &format!("fork-{n}"), None).unwrap();
         }
         for n in 0..20u64 {
             assert_eq!(f.lookup(n).unwrap(), live(&format!("fork-{n}")));

@@ -7,8 +7,9 @@
 //! restarts, and where `/compact` finds when the current session began.
 //!
 //! Appends never lose one another: each is one `write` of a whole line to a file opened in
-//! append mode, behind a lock for writers sharing this value. Reading skips a malformed line
-//! with a warning and keeps the rest.
+//! append mode. The running bot has one writer, the
+//! [`SessionRecords`](super::records::SessionRecords) actor. Reading skips a malformed line with
+//! a warning and keeps the rest.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -16,7 +17,6 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, FixedOffset, SecondsFormat};
 use chrono_tz::Tz;
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::SharedClock;
@@ -79,8 +79,6 @@ pub struct SessionHistory {
     clock: SharedClock,
     /// The zone timestamps are written in.
     zone: Tz,
-    /// Serialises appends made through this value.
-    write_lock: Mutex<()>,
 }
 
 impl SessionHistory {
@@ -90,7 +88,6 @@ impl SessionHistory {
             path: path.into(),
             clock,
             zone,
-            write_lock: Mutex::new(()),
         }
     }
 
@@ -134,7 +131,6 @@ impl SessionHistory {
                 source,
             }
         };
-        let _guard = self.write_lock.lock();
         if let Some(dir) = self.path.parent() {
             fs::create_dir_all(dir).map_err(io_err("creating the directory of"))?;
         }

@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::SharedClock;
@@ -36,14 +35,14 @@ pub struct Inquiry {
     pub fork_session_id: Option<String>,
 }
 
-/// The stored button prompts (writes are serialised here).
+/// The stored button prompts. The running bot has one owner of this file, the
+/// [`SessionRecords`](super::records::SessionRecords) actor, so its read-modify-write cycles never
+/// overlap.
 pub struct Inquiries {
     /// The file.
     path: PathBuf,
     /// The source of `ts` and of the TTL cutoff.
     clock: SharedClock,
-    /// Serialises read-modify-write cycles made through this value.
-    write_lock: Mutex<()>,
 }
 
 impl Inquiries {
@@ -52,7 +51,6 @@ impl Inquiries {
         Self {
             path: path.into(),
             clock,
-            write_lock: Mutex::new(()),
         }
     }
 
@@ -67,8 +65,11 @@ impl Inquiries {
     }
 
     /// Stores `prompt` (sent from `fork_session_id`, if any) and returns its new id.
-    pub fn register(&self, prompt: &str, fork_session_id: Option<&str>) -> Result<String, Error> {
-        let _guard = self.write_lock.lock();
+    pub fn register(
+        &mut self,
+        prompt: &str,
+        fork_session_id: Option<&str>,
+    ) -> Result<String, Error> {
         let mut entries = self.load()?;
         let id = loop {
             let candidate = uuid::Uuid::new_v4().simple().to_string()[..8].to_owned();
@@ -94,8 +95,7 @@ impl Inquiries {
     }
 
     /// Takes the live entry for `id` out of the file; `None` for an unknown or expired id.
-    pub fn pop(&self, id: &str) -> Result<Option<Inquiry>, Error> {
-        let _guard = self.write_lock.lock();
+    pub fn pop(&mut self, id: &str) -> Result<Option<Inquiry>, Error> {
         let mut entries = self.load()?;
         let Some(entry) = entries.remove(id) else {
             return Ok(None);
@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn registered_prompt_is_peeked_then_popped_once() {
-        let (_dir, _clock, i) = inquiries();
+        let (_dir, _clock, mut i) = inquiries();
         let id = i.register("plan my afternoon", None).unwrap();
         assert_eq!(id.len(), 8);
         assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn fork_session_is_kept_and_only_written_when_set() {
-        let (_dir, _clock, i) = inquiries();
+        let (_dir, _clock, mut i) = inquiries();
         let plain = i.register("a", None).unwrap();
         let forked = i.register("b", Some("fork-1")).unwrap();
         let text = fs::read_to_string(i.path()).unwrap();
@@ -176,7 +176,7 @@ mod tests {
 
     #[test]
     fn entries_expire_after_seven_days_and_are_dropped_on_the_next_write() {
-        let (_dir, clock, i) = inquiries();
+        let (_dir, clock, mut i) = inquiries();
         let old = i.register("old", None).unwrap();
         clock.advance(Duration::days(7) - Duration::seconds(1));
         assert!(i.peek(&old).unwrap().is_some());
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn corrupt_file_is_set_aside_and_reads_as_empty() {
-        let (dir, _clock, i) = inquiries();
+        let (dir, _clock, mut i) = inquiries();
         fs::create_dir_all(i.path().parent().unwrap()).unwrap();
         fs::write(i.path(), "[1, 2").unwrap();
         assert!(i.load().unwrap().is_empty());

@@ -9,11 +9,12 @@
 //! | `fork_messages.json` | [`ForkMessages`] | Discord messages a background fork sent, 7 days |
 //! | `inquiries.json` | [`Inquiries`] | prompts behind `agent:` buttons, 7 days |
 //!
-//! These are plain types, not actors: each is meant to be owned by one holder (the main session
-//! for the id, an `Arc` shared by every fork for the others) and takes `&self`; the shared ones
-//! serialise their own writes. Every JSON file is written atomically through [`state_file`], and
-//! one that does not parse is set aside by it and read as empty. [`compact_report`] turns the
-//! history and a compaction's numbers into the `/compact` report line.
+//! Each file has one writer in the running bot: the main session for the id, the
+//! [`SessionRecords`] actor ([`records`]) for the history and the inquiries, the Discord outbox
+//! for the fork messages; the types here are the file formats they use. Every JSON file is
+//! written atomically through [`state_file`], and one that does not parse is set aside by it and
+//! read as empty. [`compact_report`] turns the history and a compaction's numbers into the
+//! `/compact` report line.
 
 pub mod compact_report;
 pub mod fork_messages;
@@ -21,6 +22,7 @@ pub mod history;
 pub mod inquiries;
 pub mod main_id;
 pub mod python_json;
+pub mod records;
 
 use std::path::PathBuf;
 
@@ -33,6 +35,7 @@ pub use fork_messages::{ForkLookup, ForkMessageRecord, ForkMessages};
 pub use history::{EventKind, SessionEvent, SessionHistory};
 pub use inquiries::{Inquiries, Inquiry};
 pub use main_id::{IdChange, MainSessionFile};
+pub use records::SessionRecords;
 
 /// How long fork-message records and button prompts stay usable.
 pub const TTL: chrono::Duration = chrono::Duration::days(7);

@@ -19,7 +19,7 @@ impl DiscordTools {
         {
             return refuse(tool, Refusal::ReportingDisabled);
         }
-        let Some(chain) = self.chain() else {
+        let Some(chain) = self.chain().await else {
             return refuse(tool, Refusal::NoReminderContext);
         };
         if !chain.can_follow_up() {
@@ -39,7 +39,7 @@ mod tests {
     use serde_json::json;
 
     use super::super::recording_backend::{call, BackendCall, Recording};
-    use super::super::{BackgroundRules, ChainPosition, SessionKind};
+    use super::super::{BackgroundRules, ChainPosition, Refusal, SessionKind};
     use crate::brain::mcp::ToolOutput;
     use crate::jobs::UpdateMode;
 
@@ -100,10 +100,10 @@ mod tests {
     #[tokio::test]
     async fn main_session_follows_up_only_while_a_foreground_chain_is_set() {
         let (tools, backend) = Recording::tools(SessionKind::Main);
-        tools.set_foreground_chain(Some(ChainPosition { depth: 0, max: 1 }));
+        backend.set_foreground_chain(Some(ChainPosition { depth: 0, max: 1 }));
         let output = call(&tools, "follow_up_chain", json!({"minutes_from_now": 15})).await;
         assert_eq!(output, ToolOutput::ok("Follow-up scheduled in 15 minutes"));
-        tools.set_foreground_chain(None);
+        backend.set_foreground_chain(None);
         let after = call(&tools, "follow_up_chain", json!({"minutes_from_now": 15})).await;
         assert_eq!(after, ToolOutput::ok("Error: no active reminder context"));
         assert_eq!(backend.calls(), [BackendCall::FollowUp(15)]);
@@ -121,7 +121,7 @@ mod tests {
     #[tokio::test]
     async fn backend_failure_to_schedule_reaches_the_model_verbatim() {
         let (tools, backend) = Recording::tools(chained(0, 2, UpdateMode::Freely));
-        backend.refuse_with("Error scheduling follow-up: disk full");
+        backend.refuse_with(Refusal::FollowUpNotScheduled("disk full".into()));
         let output = call(&tools, "follow_up_chain", json!({"minutes_from_now": 10})).await;
         assert_eq!(
             output,

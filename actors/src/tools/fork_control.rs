@@ -85,7 +85,7 @@ mod tests {
     use serde_json::json;
 
     use super::super::recording_backend::{call, BackendCall, Recording};
-    use super::super::{BackgroundRules, DiscordTools, SessionKind};
+    use super::super::{BackgroundRules, DiscordTools, Peer, Refusal, SessionKind};
     use crate::brain::mcp::ToolOutput;
     use crate::jobs::UpdateMode;
 
@@ -271,9 +271,10 @@ mod tests {
     async fn backend_refusals_of_fork_exits_pass_through_verbatim() {
         for tool in ["save_context", "exit_fork"] {
             let (tools, backend) = Recording::tools(SessionKind::InteractiveFork);
-            backend.refuse_with("fork already ending");
+            let refusal = Refusal::ActorGone(Peer::InteractiveFork);
+            backend.refuse_with(refusal.clone());
             let output = call(&tools, tool, json!({})).await;
-            assert_eq!(output, ToolOutput::ok("fork already ending"));
+            assert_eq!(output, ToolOutput::ok(refusal.text()));
         }
     }
 }

@@ -150,7 +150,7 @@ mod tests {
             Refusal::BudgetExhausted,
         ] {
             let (tools, backend) = Recording::tools(background(true));
-            backend.refuse_with(refusal.text());
+            backend.refuse_with(refusal.clone());
             let ping = call(&tools, "ping_user", json!({"message": "x"})).await;
             let embed = call(&tools, "discord_embed", json!({"title": "x"})).await;
             assert_eq!(ping, ToolOutput::ok(refusal.text()));

@@ -7,8 +7,8 @@
 //! newlines, the `bg`/`fork` footer). Once a call passes, it asks the backend to act: send,
 //! report, schedule, or mark the fork's exit. The backend makes the checks that need other
 //! actors — the background fork's own ping count, the main session's busy state, the ping
-//! budget, in that order (SPEC §7) — and answers `Err(sentence)` to refuse; the model reads that
-//! sentence verbatim as an ordinary result.
+//! budget, in that order (SPEC §7) — and answers `Err(`[`Refusal`]`)` to refuse; the model reads
+//! its sentence verbatim as an ordinary result.
 //!
 //! Files: [`session_kind`] (kinds, rules, tool lists, footer), [`schema`] (names, descriptions,
 //! JSON Schemas), [`arguments`] and [`embed_arguments`] (argument reading), [`embed`] and
@@ -18,7 +18,6 @@
 
 use std::sync::Arc;
 
-use parking_lot::Mutex;
 use serde_json::Value;
 
 use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput, ToolSpec};
@@ -40,35 +39,42 @@ mod recording_backend;
 
 pub use button::{Button, ButtonAction, ButtonClick, ButtonStyle};
 pub use embed::{Embed, EmbedColor, EmbedField};
-pub use replies::{Confirmation, Refusal};
+pub use replies::{Confirmation, Peer, Refusal};
 pub use schema::{ToolName, DEFAULT_FORK_IDLE_TIMEOUT_MINUTES, SERVER_NAME};
 pub use session_kind::{BackgroundRules, ChainPosition, SessionKind};
 
 /// What the session actor does for a tool once [`DiscordTools`] has checked the context and the
-/// arguments. `Err(sentence)` is a refusal the model reads as an ordinary result (the original
-/// did not flag them as errors) — e.g. [`Refusal::BudgetExhausted`]`.into()`.
+/// arguments. `Err(refusal)` is a refusal the model reads as an ordinary result (the original
+/// did not flag them as errors) — e.g. [`Refusal::BudgetExhausted`], or
+/// [`Refusal::ActorGone`] when an actor the call needed has stopped.
 pub trait ToolBackend: Send + Sync + 'static {
     /// Background forks only: send `message` (already prefixed `[bg] `) to the user, after the
     /// fork's own checks unless `critical` (which then counts a critical bypass).
-    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), String>>;
+    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Send `embed` (footer already set). Registers agent buttons' prompts as inquiries. A
     /// background fork makes the same checks as for a ping first.
-    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), String>>;
+    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Append `message` to the pending updates; an interactive fork also marks its exit as
     /// "report".
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>>;
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Schedule the chain's next reminder this many minutes ahead, inheriting every setting.
-    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), String>>;
+    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Interactive forks: mark the fork for promotion to main and clear the pending updates.
-    fn save_context(&self) -> BoxFuture<'_, Result<(), String>>;
+    fn save_context(&self) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Main session: ask for an interactive fork (interrupting the current turn).
     fn enter_fork(
         &self,
         topic: Option<String>,
         idle_timeout_minutes: u32,
-    ) -> BoxFuture<'_, Result<(), String>>;
+    ) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Interactive forks: mark the fork to be discarded after this turn.
-    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>>;
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>>;
+    /// Main session: the chain of the foreground chain reminder the current turn answers, if
+    /// any (the session actor is the one that would know). No session tracks one yet, so the
+    /// default answers `None` and `follow_up_chain` refuses in the main session.
+    fn foreground_chain(&self) -> BoxFuture<'_, Option<ChainPosition>> {
+        Box::pin(async { None })
+    }
 }
 
 /// The `discord` server for one session.
@@ -77,9 +83,6 @@ pub struct DiscordTools {
     kind: SessionKind,
     /// The session actor's side.
     backend: Arc<dyn ToolBackend>,
-    /// The chain of a foreground chain reminder the main session is answering, if any (the
-    /// original set it for the length of that turn).
-    foreground_chain: Mutex<Option<ChainPosition>>,
     /// `enter_fork`'s idle timeout when the model gives none (runtime `fork_idle_timeout`).
     default_idle_timeout: u32,
 }
@@ -90,7 +93,6 @@ impl DiscordTools {
         Self {
             kind,
             backend,
-            foreground_chain: Mutex::new(None),
             default_idle_timeout: DEFAULT_FORK_IDLE_TIMEOUT_MINUTES,
         }
     }
@@ -106,18 +108,12 @@ impl DiscordTools {
         &self.kind
     }
 
-    /// Main session: sets (or with `None` clears) the chain of the foreground chain reminder the
-    /// current turn answers, so `follow_up_chain` works for it.
-    pub fn set_foreground_chain(&self, chain: Option<ChainPosition>) {
-        *self.foreground_chain.lock() = chain;
-    }
-
-    /// The chain this session may extend: a background job's own, or the main session's
-    /// current foreground chain.
-    fn chain(&self) -> Option<ChainPosition> {
+    /// The chain this session may extend: a background job's own, or (asked of the session)
+    /// the main session's current foreground chain.
+    async fn chain(&self) -> Option<ChainPosition> {
         match &self.kind {
             SessionKind::Background(rules) => rules.chain,
-            SessionKind::Main => *self.foreground_chain.lock(),
+            SessionKind::Main => self.backend.foreground_chain().await,
             SessionKind::InteractiveFork => None,
         }
     }
@@ -157,11 +153,7 @@ impl ToolHandler for DiscordTools {
 
 /// A refusal the model reads as an ordinary result.
 fn refuse(tool: ToolName, refusal: Refusal) -> ToolOutput {
-    tracing::debug!(
-        tool = tool.as_str(),
-        reason = refusal.text(),
-        "tool refused"
-    );
+    tracing::debug!(tool = tool.as_str(), reason = %refusal, "tool refused");
     ToolOutput::ok(refusal.text())
 }
 
@@ -172,12 +164,20 @@ fn bad_arguments(error: arguments::ArgumentError) -> ToolOutput {
 }
 
 /// The backend's answer: the confirmation, or its refusal sentence verbatim.
-fn settle(tool: ToolName, result: Result<(), String>, done: Confirmation) -> ToolOutput {
+fn settle(tool: ToolName, result: Result<(), Refusal>, done: Confirmation) -> ToolOutput {
     match result {
         Ok(()) => ToolOutput::ok(done.to_string()),
+        Err(Refusal::ActorGone(peer)) => {
+            tracing::error!(
+                tool = tool.as_str(),
+                ?peer,
+                "tool call failed: an actor it needs has stopped"
+            );
+            ToolOutput::ok(Refusal::ActorGone(peer).text())
+        }
         Err(reason) => {
             tracing::debug!(tool = tool.as_str(), reason = %reason, "backend refused");
-            ToolOutput::ok(reason)
+            ToolOutput::ok(reason.text())
         }
     }
 }

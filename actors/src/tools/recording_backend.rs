@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput};
 use crate::brain::BoxFuture;
 
-use super::{DiscordTools, Embed, SessionKind, ToolBackend};
+use super::{ChainPosition, DiscordTools, Embed, Refusal, SessionKind, ToolBackend};
 
 /// One request the backend received.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,11 +32,13 @@ pub enum BackendCall {
     ExitFork,
 }
 
-/// Records requests; answers `Err(refusal)` to every one when a refusal is set.
+/// Records requests; answers `Err(refusal)` to every one when a refusal is set, and reports the
+/// foreground chain it is given.
 #[derive(Default)]
 pub struct Recording {
     calls: Mutex<Vec<BackendCall>>,
-    refusal: Mutex<Option<String>>,
+    refusal: Mutex<Option<Refusal>>,
+    chain: Mutex<Option<ChainPosition>>,
 }
 
 impl Recording {
@@ -47,8 +49,13 @@ impl Recording {
     }
 
     /// Makes every later request answer `Err(reason)`.
-    pub fn refuse_with(&self, reason: &str) {
-        *self.refusal.lock() = Some(reason.to_owned());
+    pub fn refuse_with(&self, reason: Refusal) {
+        *self.refusal.lock() = Some(reason);
+    }
+
+    /// Reports `chain` as the main session's foreground chain from now on.
+    pub fn set_foreground_chain(&self, chain: Option<ChainPosition>) {
+        *self.chain.lock() = chain;
     }
 
     /// What was received so far.
@@ -56,7 +63,7 @@ impl Recording {
         self.calls.lock().clone()
     }
 
-    fn answer(&self, call: BackendCall) -> BoxFuture<'_, Result<(), String>> {
+    fn answer(&self, call: BackendCall) -> BoxFuture<'_, Result<(), Refusal>> {
         self.calls.lock().push(call);
         let refusal = self.refusal.lock().clone();
         Box::pin(async move { refusal.map_or(Ok(()), Err) })
@@ -64,23 +71,23 @@ impl Recording {
 }
 
 impl ToolBackend for Recording {
-    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn ping(&self, message: String, critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::Ping { message, critical })
     }
 
-    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::Embed { embed, critical })
     }
 
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), String>> {
+    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::Report(message))
     }
 
-    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), String>> {
+    fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::FollowUp(minutes_from_now))
     }
 
-    fn save_context(&self) -> BoxFuture<'_, Result<(), String>> {
+    fn save_context(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::SaveContext)
     }
 
@@ -88,15 +95,20 @@ impl ToolBackend for Recording {
         &self,
         topic: Option<String>,
         idle_timeout_minutes: u32,
-    ) -> BoxFuture<'_, Result<(), String>> {
+    ) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::EnterFork {
             topic,
             idle_timeout: idle_timeout_minutes,
         })
     }
 
-    fn exit_fork(&self) -> BoxFuture<'_, Result<(), String>> {
+    fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::ExitFork)
+    }
+
+    fn foreground_chain(&self) -> BoxFuture<'_, Option<ChainPosition>> {
+        let chain = *self.chain.lock();
+        Box::pin(async move { chain })
     }
 }
 

@@ -3,10 +3,12 @@
 //! make (per-fork ping count, busy, budget), and confirmations. The texts are the original's,
 //! word for word: models and prompts depend on them.
 
+use std::borrow::Cow;
 use std::fmt;
 
-/// Why a tool did not act. Display is the exact sentence the model reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a tool did not act. Display is the exact sentence the model reads; every refusal
+/// sentence of the tools (and of `/fork`) is written here and nowhere else.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// A background fork already sent its one non-critical ping (checked by the fork).
     AlreadyPinged,
@@ -22,6 +24,8 @@ pub enum Refusal {
     ChainLimitReached,
     /// `follow_up_chain` where no chain reminder is running.
     NoReminderContext,
+    /// `follow_up_chain` could not write the next reminder; carries the cause.
+    FollowUpNotScheduled(String),
     /// `save_context` in a background fork.
     SaveContextInBackground,
     /// `save_context` or `exit_fork` in the main session.
@@ -34,14 +38,35 @@ pub enum Refusal {
     EnterForkInBackground,
     /// `enter_fork` inside an interactive fork (no nesting).
     AlreadyInFork,
+    /// `/fork` (or `enter_fork`) while the main session already has an interactive fork open.
+    ForkAlreadyOpen,
     /// `exit_fork` in a background fork.
     ExitForkInBackground,
+    /// An actor the tool needed has stopped (its mailbox is closed): the tool did nothing.
+    ActorGone(Peer),
+}
+
+/// The actors a tool call may need, named for [`Refusal::ActorGone`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Peer {
+    /// The main session (busy checks, `enter_fork`).
+    MainSession,
+    /// The interactive fork whose exit was being marked.
+    InteractiveFork,
+    /// The background fork that received the call.
+    BackgroundFork,
+    /// The pending-updates queue (`report_updates`).
+    PendingUpdates,
+    /// The ping budget (a non-critical ping).
+    PingBudget,
+    /// The session records (an embed's `agent:` buttons).
+    SessionRecords,
 }
 
 impl Refusal {
     /// The sentence the model reads.
-    pub fn text(self) -> &'static str {
-        match self {
+    pub fn text(&self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
             Refusal::AlreadyPinged => {
                 "Already sent 1 ping this session. Use report_updates for additional findings."
             }
@@ -59,6 +84,9 @@ impl Refusal {
                 "Error: follow-up limit reached — this was the last check. If the task still needs attention, ping the user now."
             }
             Refusal::NoReminderContext => "Error: no active reminder context",
+            Refusal::FollowUpNotScheduled(cause) => {
+                return Cow::Owned(format!("Error scheduling follow-up: {cause}"))
+            }
             Refusal::SaveContextInBackground => {
                 "Error: save_context is not available in background forks. Use report_updates instead."
             }
@@ -73,22 +101,47 @@ impl Refusal {
             Refusal::AlreadyInFork => {
                 "Error: already in an interactive fork. Use report_updates, exit_fork, or save_context to end it first."
             }
+            Refusal::ForkAlreadyOpen => "already in a fork — end it first (save, report or exit).",
             Refusal::ExitForkInBackground => {
                 "Error: background forks end automatically. Use report_updates to pass findings to the main session."
             }
+            Refusal::ActorGone(peer) => peer.gone_text(),
+        })
+    }
+}
+
+impl Peer {
+    /// What the model reads when this actor has stopped.
+    fn gone_text(self) -> &'static str {
+        match self {
+            Peer::MainSession => "Error: the conversation is not running",
+            Peer::InteractiveFork => "Error: the fork has already ended",
+            Peer::BackgroundFork => "Error: this background task has ended",
+            Peer::PendingUpdates => "Error: the update could not be stored",
+            Peer::PingBudget => "Error: the ping budget is not running, so nothing was sent",
+            Peer::SessionRecords => "Error: the buttons could not be stored, so nothing was sent",
         }
     }
 }
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.text())
+        f.write_str(&self.text())
     }
 }
 
 impl From<Refusal> for String {
     fn from(refusal: Refusal) -> Self {
-        refusal.text().to_owned()
+        refusal.text().into_owned()
+    }
+}
+
+/// The ping budget's refusal, in the words the model reads.
+impl From<crate::ping_budget::Refusal> for Refusal {
+    fn from(refusal: crate::ping_budget::Refusal) -> Self {
+        match refusal {
+            crate::ping_budget::Refusal::BudgetExhausted => Refusal::BudgetExhausted,
+        }
     }
 }
 
@@ -146,8 +199,102 @@ mod tests {
     fn refusal_display_and_string_are_its_text() {
         let busy = Refusal::UserBusy;
         assert_eq!(busy.to_string(), busy.text());
-        assert_eq!(String::from(busy), busy.text());
+        assert_eq!(String::from(busy.clone()), busy.text());
         assert!(busy.text().starts_with("User is mid-conversation."));
+    }
+
+    #[test]
+    fn the_budgets_refusal_reads_as_the_spec_sentence() {
+        let refusal = Refusal::from(crate::ping_budget::Refusal::BudgetExhausted);
+        assert_eq!(
+            refusal.to_string(),
+            "Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead."
+        );
+    }
+
+    #[test]
+    fn a_stopped_actor_is_named_not_mistaken_for_a_refusal() {
+        let gone = Refusal::ActorGone(Peer::PingBudget).to_string();
+        assert!(
+            gone.starts_with("Error: the ping budget is not running"),
+            "{gone}"
+        );
+        assert!(!gone.contains("Budget exhausted"));
+    }
+
+    /// Every refusal, for the checks below.
+    fn every_refusal() -> Vec<Refusal> {
+        use Refusal::*;
+        let mut all = vec![
+            AlreadyPinged,
+            UserBusy,
+            BudgetExhausted,
+            PingingDisabled,
+            PingOutsideBackground,
+            ChainLimitReached,
+            NoReminderContext,
+            FollowUpNotScheduled("<cause>".into()),
+            SaveContextInBackground,
+            NotInInteractiveFork,
+            ReportingDisabled,
+            NotInFork,
+            EnterForkInBackground,
+            AlreadyInFork,
+            ForkAlreadyOpen,
+            ExitForkInBackground,
+        ];
+        all.extend(
+            [
+                Peer::MainSession,
+                Peer::InteractiveFork,
+                Peer::BackgroundFork,
+                Peer::PendingUpdates,
+                Peer::PingBudget,
+                Peer::SessionRecords,
+            ]
+            .map(ActorGone),
+        );
+        all
+    }
+
+    /// The non-test part of every source file of both crates.
+    fn sources() -> Vec<(std::path::PathBuf, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                    out.push((path, code.to_owned()));
+                }
+            }
+        }
+        let actors = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut out = Vec::new();
+        walk(&actors.join("src"), &mut out);
+        walk(&actors.join("../src"), &mut out);
+        out
+    }
+
+    #[test]
+    fn every_refusal_sentence_is_written_once_and_only_here() {
+        let sources = sources();
+        for refusal in every_refusal() {
+            let text = refusal.text();
+            // The part before any filled-in cause.
+            let key = text.split("<cause>").next().unwrap_or(&text);
+            let places: Vec<_> = sources
+                .iter()
+                .filter(|(_, code)| code.contains(key))
+                .map(|(path, code)| (path.display().to_string(), code.matches(key).count()))
+                .collect();
+            assert!(
+                places.len() == 1 && places[0].1 == 1 && places[0].0.ends_with("replies.rs"),
+                "{key:?} is written in {places:?}"
+            );
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::scheduler::webhook_prompt::template_placeholders;
+use crate::prompts::webhook::template_placeholders;
 use crate::webhook_spec::WebhookSpec;
 
 /// Most top-level properties a spec's schema may declare.

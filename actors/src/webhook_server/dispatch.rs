@@ -1,19 +1,16 @@
-//! What happens to an accepted webhook after the 202 has gone out (SPEC §13): screening of
-//! the free-form fields, then the prompt (preamble with the budget, busy flag and forward
-//! schedule as they are now) and a [`FireJob`] for the main session, which runs it as a
-//! background fork with the spec's settings.
+//! What happens to an accepted webhook after the 202 has gone out (SPEC §13): the spec becomes a
+//! background job with its settings, and goes with its payload, the free-form fields to screen
+//! and the forward schedule to the job runner — the one fire path, which screens, builds the
+//! prompt (preamble with the budget and busy flag as they are then) and starts the fork.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use super::HookConfig;
+use crate::job_runner::{RunJob, RunOutcome};
 use crate::jobs::{Job, JobId, JobSettings, WebhookJob};
-use crate::ping_budget::Snapshot;
-use crate::scheduler::preamble::BudgetFacts;
-use crate::scheduler::prompt::BackgroundContext;
-use crate::scheduler::webhook_prompt::webhook_prompt_for;
-use crate::scheduler::{FireJob, ForwardItems, IsBusy};
+use crate::scheduler::ForwardItems;
 use crate::webhook_screen::free_form_fields;
 use crate::webhook_spec::WebhookSpec;
 
@@ -36,65 +33,40 @@ pub fn job_for(spec: &WebhookSpec) -> Job {
     })
 }
 
-/// Screens the payload and, unless it is flagged, sends the job. `rel_path` is the spec's
-/// file relative to the data directory (`webhooks/<file>.md`).
+/// Hands the accepted hook to the job runner with the forward schedule as the scheduler has it
+/// now; the runner screens the free-form fields, builds the prompt and starts the fork.
+/// `rel_path` is the spec's file relative to the data directory (`webhooks/<file>.md`).
 pub async fn dispatch(
     config: Arc<HookConfig>,
     spec: WebhookSpec,
     data: Map<String, Value>,
     rel_path: String,
 ) {
-    let fields = free_form_fields(&spec, &data);
-    if !fields.is_empty() {
-        match config.screener.screen(&fields).await {
-            Ok(flagged) if !flagged.is_empty() => {
-                tracing::warn!(webhook = %spec.id, flagged = ?flagged, "webhook payload flagged as prompt injection; dropped");
+    let schedule = match &config.schedule {
+        Some(scheduler) => match scheduler.send(ForwardItems).await {
+            Ok(items) => items,
+            Err(e) => {
+                tracing::error!(webhook = %spec.id, cause = %e, "the scheduler has stopped; webhook not run");
                 return;
             }
-            Ok(_) => {}
-            Err(err) => {
-                tracing::warn!(webhook = %spec.id, cause = %err, "webhook screening failed; letting the payload through");
-            }
-        }
-    }
-    let budget = match &config.budget {
-        Some(budget) => match budget.send(Snapshot).await {
-            Ok(s) => BudgetFacts::from(&s),
-            Err(e) => {
-                tracing::warn!(cause = %e, "ping budget did not answer; assuming it is empty");
-                BudgetFacts::empty()
-            }
         },
-        None => BudgetFacts::empty(),
-    };
-    let busy = match &config.busy {
-        Some(r) => r.send(IsBusy).await.unwrap_or(false),
-        None => false,
-    };
-    let now = config.clock.now();
-    let items = match &config.schedule {
-        Some(scheduler) => scheduler.send(ForwardItems).await.unwrap_or_else(|e| {
-            tracing::warn!(cause = %e, "scheduler did not answer; no forward schedule");
-            Vec::new()
-        }),
         None => Vec::new(),
     };
-    let ctx = BackgroundContext {
-        now,
-        tz: config.tz,
-        busy,
-        budget,
-        schedule_items: &items,
-        allowed_tools: spec.allowed_tools.as_deref(),
+    let now = config.clock.now();
+    let run = RunJob {
+        schedule,
+        screen: free_form_fields(&spec, &data),
+        payload: data,
+        ..RunJob::new(job_for(&spec), rel_path, now, now)
     };
-    let prompt = webhook_prompt_for(&spec, &data, &ctx);
-    tracing::info!(webhook = %spec.id, file = %rel_path, "webhook dispatched");
-    config.jobs.do_send(FireJob {
-        job: job_for(&spec),
-        prompt,
-        due_at: now,
-        fired_at: now,
-        late: false,
-        rel_path,
-    });
+    tracing::info!(webhook = %spec.id, file = %run.rel_path, "webhook dispatched");
+    match config.runner.send(run).await {
+        Ok(RunOutcome::Failed(e)) => {
+            tracing::error!(webhook = %spec.id, cause = %e, "webhook job did not run");
+        }
+        Ok(outcome) => tracing::debug!(webhook = %spec.id, ?outcome, "webhook job handed on"),
+        Err(e) => {
+            tracing::error!(webhook = %spec.id, cause = %e, "the job runner has stopped; webhook not run");
+        }
+    }
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use ollim_actors::google::account::StartConsent;
-use ollim_actors::scheduler::IsBusy;
+use ollim_actors::main_session::IsBusy;
 use tokio::process::Command;
 
 use super::super::data::Leave;
@@ -37,8 +37,15 @@ pub async fn google_auth(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn update(ctx: Ctx<'_>) -> Result<(), Error> {
     ctx.defer().await?;
-    if ctx.data().main.send(IsBusy).await.unwrap_or(false) {
-        return answer(ctx, "busy answering — try /update again once it's done.").await;
+    match ctx.data().main.send(IsBusy).await {
+        Ok(false) => {}
+        Ok(true) => {
+            return answer(ctx, "busy answering — try /update again once it's done.").await;
+        }
+        Err(e) => {
+            tracing::error!(cause = %e, "the conversation has stopped");
+            return answer(ctx, "the conversation is not running — try /restart.").await;
+        }
     }
     let Some(dir) = project_dir() else {
         return answer(

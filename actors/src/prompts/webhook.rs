@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::scheduler::prompt::{BackgroundContext, Tag, TagKind};
+use crate::prompts::job::{BackgroundContext, Tag, TagKind};
 use crate::webhook_spec::WebhookSpec;
 
 /// Opens the untrusted payload.
@@ -131,7 +131,7 @@ fn value_text(value: &Value) -> String {
 mod tests {
     use super::*;
     use crate::jobs::UpdateMode;
-    use crate::scheduler::test_jobs::*;
+    use crate::prompts::test_jobs::*;
     use serde_json::json;
 
     fn payload(value: Value) -> Map<String, Value> {

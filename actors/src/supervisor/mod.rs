@@ -1,11 +1,12 @@
 //! The Supervisor: starts the actors in order, restarts one that fails, and logs every start,
 //! stop, restart and failure with its cause.
 //!
-//! Start order follows the dependencies: [`PingBudget`] and [`PendingUpdates`] first (they only
-//! own state), then — with a conversation — the [`GoogleAccount`] (it appends button updates and
-//! tells the surface about Google) and the [`MainSession`] (it pops pending updates), then the
-//! [`Scheduler`] (it asks the budget and the main session at fire time, and sends foreground
-//! jobs to the main session). Each child runs under an actix `Supervisor`, so a restart keeps
+//! Start order follows the dependencies ([`start`]): [`PingBudget`], [`PendingUpdates`] and
+//! [`SessionRecords`] first (they only own state), then — with a conversation — the
+//! [`GoogleAccount`] (it appends button updates and tells the surface about Google) and the
+//! [`MainSession`] (it pops pending updates), then the [`JobRunner`] (it asks the budget and the main session at fire time, hands
+//! foreground jobs to the main session and starts background forks), then the [`Scheduler`] (it
+//! sends due jobs to the runner). Each child runs under an actix `Supervisor`, so a restart keeps
 //! its address — whoever holds a handle keeps talking to it — and the child reloads its state
 //! from disk in `started`.
 //!
@@ -19,17 +20,18 @@ use std::fmt;
 use std::time::Duration;
 
 use actix::prelude::*;
-use chrono_tz::Tz;
 
-use crate::clock::SharedClock;
-use crate::data_dir::DataDir;
-use crate::google::{self, GoogleAccount};
-use crate::main_session::{MainSession, MainSessionConfig};
+use crate::google::GoogleAccount;
+use crate::job_runner::JobRunner;
+use crate::main_session::MainSession;
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
-use crate::scheduler::skill_section::CommandLimits;
-use crate::scheduler::{FireJob, IsBusy, Scheduler, SchedulerConfig};
-use crate::surface::SurfaceEvent;
+use crate::scheduler::Scheduler;
+use crate::sessions::SessionRecords;
+
+mod start;
+
+pub use start::{JobSink, SupervisorConfig};
 
 /// How often the watchdog checks that every child is alive.
 const WATCHDOG_INTERVAL: Duration = Duration::from_secs(1);
@@ -41,8 +43,12 @@ pub enum Child {
     PingBudget,
     /// The pending-updates queue.
     PendingUpdates,
+    /// The session history and button prompts.
+    SessionRecords,
     /// The scheduler.
     Scheduler,
+    /// The job runner.
+    JobRunner,
     /// The main conversation.
     MainSession,
     /// The Google account (runs with a conversation, when Google is configured).
@@ -54,7 +60,9 @@ impl fmt::Display for Child {
         f.write_str(match self {
             Child::PingBudget => "ping_budget",
             Child::PendingUpdates => "pending_updates",
+            Child::SessionRecords => "session_records",
             Child::Scheduler => "scheduler",
+            Child::JobRunner => "job_runner",
             Child::MainSession => "main_session",
             Child::GoogleAccount => "google_account",
         })
@@ -82,7 +90,9 @@ macro_rules! restartable {
 }
 restartable!(PingBudget, "ping_budget");
 restartable!(PendingUpdates, "pending_updates");
+restartable!(SessionRecords, "session_records");
 restartable!(Scheduler, "scheduler");
+restartable!(JobRunner, "job_runner");
 restartable!(MainSession, "main_session");
 restartable!(GoogleAccount, "google_account");
 
@@ -99,45 +109,16 @@ pub struct Handles {
     pub ping_budget: Addr<PingBudget>,
     /// The pending-updates queue.
     pub pending_updates: Addr<PendingUpdates>,
+    /// The session history and button prompts.
+    pub session_records: Addr<SessionRecords>,
     /// The scheduler.
     pub scheduler: Addr<Scheduler>,
+    /// The job runner (fired jobs and webhooks go here).
+    pub job_runner: Addr<JobRunner>,
     /// The main conversation, when the bot runs one.
     pub main_session: Option<Addr<MainSession>>,
     /// The Google account, beside the conversation.
     pub google: Option<Addr<GoogleAccount>>,
-}
-
-/// Where fired jobs go.
-pub enum JobSink {
-    /// To this recipient (tests, tools without a conversation); `busy` answers [`IsBusy`].
-    Recipient {
-        /// Receives fired jobs.
-        jobs: Recipient<FireJob>,
-        /// Answers whether the user is mid-turn.
-        busy: Option<Recipient<IsBusy>>,
-    },
-    /// To a main session started by the supervisor, which shows its conversation on `surface`.
-    Conversation {
-        /// The main session's settings.
-        main: Box<MainSessionConfig>,
-        /// Where the conversation is shown.
-        surface: Recipient<SurfaceEvent>,
-    },
-}
-
-/// What the supervisor needs to start the children.
-#[derive(Clone)]
-pub struct SupervisorConfig {
-    /// The data directory.
-    pub data_dir: DataDir,
-    /// The configured zone.
-    pub tz: Tz,
-    /// The clock every child reads.
-    pub clock: SharedClock,
-    /// Watch the job directories for changes.
-    pub watch_jobs: bool,
-    /// Google's REST base: with a conversation, the Google account runs against it.
-    pub google: Option<google::ApiBase>,
 }
 
 /// Asks for the children's addresses.
@@ -172,102 +153,18 @@ pub struct Supervisor {
 }
 
 impl Supervisor {
-    /// Starts the children in order and the supervisor over them; fired jobs go to `sink`.
-    pub fn start(config: SupervisorConfig, sink: JobSink) -> Addr<Supervisor> {
-        let SupervisorConfig {
-            data_dir,
-            tz,
-            clock,
-            watch_jobs,
-            google: google_base,
-        } = config;
-        let started = |child: Child| tracing::info!(actor = %child, "actor started by supervisor");
-
-        let budget_clock = clock.clone();
-        let budget_dir = data_dir.clone();
-        let ping_budget = actix::Supervisor::start(move |_| {
-            PingBudget::in_data_dir(&budget_dir, budget_clock, tz)
-        });
-        started(Child::PingBudget);
-
-        let pending_clock = clock.clone();
-        let pending_dir = data_dir.clone();
-        let pending_updates = actix::Supervisor::start(move |_| {
-            PendingUpdates::in_data_dir(&pending_dir, pending_clock, tz)
-        });
-        started(Child::PendingUpdates);
-
-        let mut google = None;
-        let (main_session, sink, busy) = match sink {
-            JobSink::Recipient { jobs, busy } => (None, jobs, busy),
-            JobSink::Conversation { main, surface } => {
-                if let Some(base) = google_base {
-                    let paths = google::Paths::in_data_dir(&data_dir);
-                    match google::Api::new(paths, base) {
-                        Ok(api) => {
-                            let (surface, updates, clock) = (
-                                surface.clone(),
-                                pending_updates.clone().recipient(),
-                                clock.clone(),
-                            );
-                            google = Some(actix::Supervisor::start(move |_| {
-                                GoogleAccount::new(api, clock, surface, updates)
-                            }));
-                            started(Child::GoogleAccount);
-                        }
-                        Err(e) => {
-                            tracing::error!(actor = %Child::GoogleAccount, cause = %e, "actor failed to start; Google stays off")
-                        }
-                    }
-                }
-                let pending = pending_updates.clone();
-                let budget = ping_budget.clone();
-                let main = *main;
-                let addr = actix::Supervisor::start(move |_| {
-                    MainSession::new(main, surface, pending, budget)
-                });
-                started(Child::MainSession);
-                let jobs = addr.clone().recipient();
-                let busy = Some(addr.clone().recipient());
-                (Some(addr), jobs, busy)
-            }
-        };
-
-        let sched_config = SchedulerConfig {
-            data_dir,
-            tz,
-            clock,
-            limits: CommandLimits::default(),
-            watch: watch_jobs,
-        };
-        let sched_budget = ping_budget.clone();
-        let scheduler = actix::Supervisor::start(move |_| {
-            Scheduler::new(sched_config, sink, sched_budget, busy)
-        });
-        started(Child::Scheduler);
-
-        Supervisor {
-            handles: Handles {
-                ping_budget,
-                pending_updates,
-                scheduler,
-                main_session,
-                google,
-            },
-            stopping: false,
-            shutdown: tokio::sync::watch::channel(None).0,
-        }
-        .start()
-    }
-
     fn dead_child(&self) -> Option<Child> {
         let h = &self.handles;
         if !h.ping_budget.connected() {
             Some(Child::PingBudget)
         } else if !h.pending_updates.connected() {
             Some(Child::PendingUpdates)
+        } else if !h.session_records.connected() {
+            Some(Child::SessionRecords)
         } else if !h.scheduler.connected() {
             Some(Child::Scheduler)
+        } else if !h.job_runner.connected() {
+            Some(Child::JobRunner)
         } else if h.main_session.as_ref().is_some_and(|m| !m.connected()) {
             Some(Child::MainSession)
         } else if h.google.as_ref().is_some_and(|g| !g.connected()) {
@@ -329,7 +226,9 @@ impl Handler<RestartChild> for Supervisor {
         match msg.child {
             Child::PingBudget => self.handles.ping_budget.do_send(restart),
             Child::PendingUpdates => self.handles.pending_updates.do_send(restart),
+            Child::SessionRecords => self.handles.session_records.do_send(restart),
             Child::Scheduler => self.handles.scheduler.do_send(restart),
+            Child::JobRunner => self.handles.job_runner.do_send(restart),
             Child::MainSession => {
                 if let Some(m) = &self.handles.main_session {
                     m.do_send(restart);
@@ -356,7 +255,9 @@ impl Handler<Shutdown> for Supervisor {
         for child in [
             Child::GoogleAccount,
             Child::Scheduler,
+            Child::JobRunner,
             Child::MainSession,
+            Child::SessionRecords,
             Child::PendingUpdates,
             Child::PingBudget,
         ] {

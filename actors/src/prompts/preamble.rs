@@ -9,7 +9,7 @@
 use chrono_tz::Tz;
 
 use crate::jobs::UpdateMode;
-use crate::scheduler::forward::ForwardSchedule;
+use crate::prompts::forward::ForwardSchedule;
 
 /// The ping budget as the preamble needs it (mapped from the PingBudget actor's snapshot).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,13 +48,7 @@ impl BudgetFacts {
 
     /// The status line: `budget: 3/5 (next refill in 42 min)`, or `budget: 5/5` when full.
     pub fn status_line(&self) -> String {
-        match self.next_refill_in_minutes {
-            Some(minutes) => format!(
-                "budget: {}/{} (next refill in {minutes} min)",
-                self.available, self.capacity
-            ),
-            None => format!("budget: {}/{}", self.available, self.capacity),
-        }
+        crate::ping_budget::status_line(self.available, self.capacity, self.next_refill_in_minutes)
     }
 }
 
@@ -224,8 +218,8 @@ pub fn task_tool_available(allowed_tools: Option<&[String]>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheduler::forward::build_forward_schedule;
-    use crate::scheduler::test_jobs::*;
+    use crate::prompts::forward::build_forward_schedule;
+    use crate::prompts::test_jobs::*;
 
     const BUSY_MARK: &str = "The user is mid-conversation";
     const PROXY_MARK: &str = "user-proxy subagent";

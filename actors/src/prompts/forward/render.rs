@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 use super::{ForwardSchedule, ScheduleEntry, EMPTY_TEXT};
-use crate::scheduler::preamble::BudgetFacts;
+use crate::prompts::preamble::BudgetFacts;
 
 /// A time as the schedule shows it: `9:00 AM` in the configured zone.
 pub fn clock_time(at: DateTime<Utc>, tz: Tz) -> String {
@@ -77,8 +77,8 @@ impl ForwardSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheduler::forward::build_forward_schedule;
-    use crate::scheduler::test_jobs::*;
+    use crate::prompts::forward::build_forward_schedule;
+    use crate::prompts::test_jobs::*;
 
     #[test]
     fn refill_line_counts_refills_before_last_task() {

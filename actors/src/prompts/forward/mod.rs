@@ -185,7 +185,7 @@ fn one_line_cut(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::jobs::JobSettings;
-    use crate::scheduler::test_jobs::*;
+    use crate::prompts::test_jobs::*;
 
     fn ids(schedule: &ForwardSchedule) -> Vec<String> {
         schedule

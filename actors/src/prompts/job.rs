@@ -12,9 +12,9 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 use crate::jobs::{Job, Reminder, Routine, UpdateMode};
-use crate::scheduler::forward::{build_forward_schedule, clock_time, ScheduledItem};
-use crate::scheduler::preamble::{build_preamble, BudgetFacts, PreambleInput};
-use crate::scheduler::skill_section::{build_skills_section, CommandLimits};
+use crate::prompts::forward::{build_forward_schedule, clock_time, ScheduledItem};
+use crate::prompts::preamble::{build_preamble, BudgetFacts, PreambleInput};
+use crate::prompts::skill_section::{build_skills_section, CommandLimits};
 use crate::skills::Skill;
 
 /// What kind of prompt a tag announces.
@@ -208,6 +208,8 @@ pub struct JobPromptContext<'a> {
     pub limits: CommandLimits,
     /// For an overdue reminder, when it was due.
     pub late_since: Option<DateTime<Utc>>,
+    /// A webhook job's payload, fenced off as data in its prompt (`None`: no data).
+    pub payload: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Builds the full prompt for a firing job: runs the skills' commands, then assembles.
@@ -230,12 +232,10 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
                 .map(|due| late_marker(due, ctx.background.tz));
             reminder_prompt(reminder, preamble.as_deref(), &skills, late.as_deref())
         }
-        // Webhook prompts are built with their payload by the webhook server; without one
-        // the template is all there is.
-        Job::Webhook(hook) => crate::scheduler::webhook_prompt::webhook_prompt(
+        Job::Webhook(hook) => crate::prompts::webhook::webhook_prompt(
             hook.id.as_str(),
             preamble.as_deref().unwrap_or(""),
-            &serde_json::Map::new(),
+            ctx.payload.unwrap_or(&serde_json::Map::new()),
             &hook.message,
         ),
     }
@@ -244,7 +244,7 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scheduler::test_jobs::*;
+    use crate::prompts::test_jobs::*;
     use chrono::TimeZone;
 
     const SKILLS: &str = "SKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\n";
@@ -379,6 +379,7 @@ mod tests {
             data_dir: dir,
             limits: CommandLimits::default(),
             late_since: None,
+            payload: None,
         }
     }
 

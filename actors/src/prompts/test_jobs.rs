@@ -4,8 +4,8 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use crate::jobs::{Job, JobId, JobSettings, Reminder, Routine};
-use crate::scheduler::forward::ScheduledItem;
-use crate::scheduler::preamble::BudgetFacts;
+use crate::prompts::forward::ScheduledItem;
+use crate::prompts::preamble::BudgetFacts;
 
 /// The zone every fixture is shown in.
 pub const TZ: Tz = chrono_tz::America::Los_Angeles;

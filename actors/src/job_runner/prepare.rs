@@ -1,0 +1,125 @@
+//! Preparing one job to run: the screening gate, the facts its prompt needs (asked of their
+//! owners), and the prompt itself. Nothing here keeps state; the runner hands the result on.
+
+use std::sync::Arc;
+
+use actix::prelude::*;
+use chrono_tz::Tz;
+
+use super::{RunError, RunJob, RunOutcome};
+use crate::data_dir::DataDir;
+use crate::jobs::Job;
+use crate::main_session::{FireJob, IsBusy};
+use crate::ping_budget::{PingBudget, Snapshot};
+use crate::prompts::job::{assemble_job_prompt, BackgroundContext, JobPromptContext};
+use crate::prompts::preamble::BudgetFacts;
+use crate::prompts::skill_section::CommandLimits;
+use crate::skills::Skill;
+use crate::webhook_screen::Screener;
+
+/// What preparing a job reads from the runner.
+pub(super) struct Inputs {
+    pub data_dir: DataDir,
+    pub tz: Tz,
+    pub limits: CommandLimits,
+    pub budget: Addr<PingBudget>,
+    pub busy: Option<Recipient<IsBusy>>,
+    pub screener: Option<Arc<dyn Screener>>,
+}
+
+/// Screens, gathers the facts and builds the prompt; `Err` is the run's outcome when it stops
+/// here (dropped by screening, or an owner that has stopped).
+pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunOutcome> {
+    if let Some(flagged) = screen(inputs.screener.as_deref(), &run).await {
+        return Err(RunOutcome::Dropped { flagged });
+    }
+    let gone = |actor| {
+        RunOutcome::Failed(RunError::ActorGone {
+            actor,
+            job: run.job.id().to_string(),
+        })
+    };
+    let background = run.job.settings().background;
+    let budget = if background {
+        match inputs.budget.send(Snapshot).await {
+            Ok(snapshot) => BudgetFacts::from(&snapshot),
+            Err(_) => return Err(gone("ping_budget")),
+        }
+    } else {
+        BudgetFacts::empty()
+    };
+    let busy = match (&inputs.busy, background) {
+        (Some(main), true) => match main.send(IsBusy).await {
+            Ok(busy) => busy,
+            Err(_) => return Err(gone("main_session")),
+        },
+        _ => false,
+    };
+    let skills = job_skills(&inputs.data_dir, &run.job);
+    let ctx = JobPromptContext {
+        background: BackgroundContext {
+            now: run.fired_at,
+            tz: inputs.tz,
+            busy,
+            budget,
+            schedule_items: &run.schedule,
+            allowed_tools: run.job.settings().allowed_tools.as_deref(),
+        },
+        skills: &skills,
+        data_dir: inputs.data_dir.root(),
+        limits: inputs.limits,
+        late_since: run.late_since,
+        payload: Some(&run.payload),
+    };
+    let prompt = assemble_job_prompt(&run.job, &ctx).await;
+    let late = run.late_since.is_some();
+    tracing::info!(job = %run.job.id(), file = %run.rel_path, late, "job fired");
+    Ok(FireJob {
+        job: run.job,
+        prompt,
+        due_at: run.due_at,
+        fired_at: run.fired_at,
+        late,
+        rel_path: run.rel_path,
+    })
+}
+
+/// The screening gate: the names of flagged fields when the payload must be dropped. A
+/// screening that fails lets the payload through (SPEC §13: fail open).
+async fn screen(screener: Option<&dyn Screener>, run: &RunJob) -> Option<Vec<String>> {
+    if run.screen.is_empty() {
+        return None;
+    }
+    let Some(screener) = screener else {
+        tracing::warn!(job = %run.job.id(), "no screener here: payload not screened");
+        return None;
+    };
+    match screener.screen(&run.screen).await {
+        Ok(flagged) if !flagged.is_empty() => {
+            tracing::warn!(job = %run.job.id(), flagged = ?flagged, "payload flagged as prompt injection; dropped");
+            Some(flagged)
+        }
+        Ok(_) => None,
+        Err(err) => {
+            tracing::warn!(job = %run.job.id(), cause = %err, "screening failed; letting the payload through");
+            None
+        }
+    }
+}
+
+/// The skills `job` names, read now (edits take effect at the next fire). Unknown names are
+/// left out here and noted in the prompt by the skills section.
+fn job_skills(data: &DataDir, job: &Job) -> Vec<Skill> {
+    let dir = data.skills();
+    let names = job.settings().skills.as_deref().unwrap_or(&[]);
+    names
+        .iter()
+        .filter_map(|name| match crate::skills::read_skill(&dir, name) {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(skill = %name, job = %job.id(), cause = %e, "skill could not be read");
+                None
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,78 @@
+//! Button clicks on the conversation (SPEC §10): a click (a Discord interaction, or `/button N`
+//! on the console) comes to the main session as [`PressButton`]; its plan is read from the
+//! custom id and, for `agent:` buttons, the stored prompt ([`crate::buttons::plan`]), then
+//! carried out: a `[button]` turn, a background fork resumed as an interactive fork, one of the
+//! fork buttons, or a short reply.
+
+use actix::prelude::*;
+
+use super::fork_role::EnterFork;
+use super::{ForkButton, MainSession, Say};
+use crate::buttons::{self, ClickPlan};
+use crate::prompts::fork as fork_prompt;
+use crate::tools::ButtonClick;
+
+/// A button was pressed; answered with a line for the user (empty: nothing to say).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "String")]
+pub struct PressButton {
+    /// The button's custom id.
+    pub custom_id: String,
+}
+
+/// Handles a button press on the main session: the click's plan is read (the inquiry through
+/// the session records), then carried out.
+impl Handler<PressButton> for MainSession {
+    type Result = ResponseActFuture<Self, String>;
+    fn handle(&mut self, msg: PressButton, _ctx: &mut Self::Context) -> Self::Result {
+        let records = self.records.clone();
+        Box::pin(
+            async move { buttons::plan(&msg.custom_id, &records).await }
+                .into_actor(self)
+                .map(|plan, act, ctx| act.carry_out(plan, ctx)),
+        )
+    }
+}
+
+impl MainSession {
+    /// Carries out a button click's plan; the answer is the line to show the user, if any.
+    fn carry_out(&mut self, plan: ClickPlan, ctx: &mut Context<Self>) -> String {
+        match plan {
+            ClickPlan::Reply(text) => text,
+            ClickPlan::Prompt(prompt) => {
+                let text = fork_prompt::button_prompt(&prompt);
+                <Self as Handler<Say>>::handle(
+                    self,
+                    Say {
+                        text,
+                        images: Vec::new(),
+                    },
+                    ctx,
+                );
+                String::new()
+            }
+            ClickPlan::ResumeFork { session, prompt } => {
+                let intro = fork_prompt::fork_resumed_by_button(&self.config.user_name, &prompt);
+                let idle_minutes = self.idle_minutes();
+                let started = self.start_fork(
+                    EnterFork {
+                        topic: None,
+                        idle_minutes,
+                        interrupt: false,
+                        resume: Some((session, intro)),
+                    },
+                    ctx,
+                );
+                started.err().map(|r| r.to_string()).unwrap_or_default()
+            }
+            ClickPlan::Fork(click) => {
+                let button = match click {
+                    ButtonClick::ForkSave => ForkButton::Save,
+                    ButtonClick::ForkExit => ForkButton::Exit,
+                    _ => ForkButton::Report,
+                };
+                self.press_fork_button(button)
+            }
+        }
+    }
+}

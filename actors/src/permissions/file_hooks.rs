@@ -1,0 +1,143 @@
+//! The file hooks every session registers, whatever its kind (SPEC §2, §11):
+//!
+//! - PreToolUse on file writes: a write into `state/` is always denied, whatever the permission
+//!   mode (the CLI does not ask us under `bypassPermissions`, so this cannot be left to the
+//!   policy alone);
+//! - PostToolUse on file writes: a markdown file the agent wrote inside the data directory is
+//!   committed (`auto: write routines/x.md`).
+//!
+//! The conversation's host and a background fork's host both hand these hooks to [`FileHooks`].
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{is_state_path, state_write_denial};
+use crate::brain::{HookCall, HookEvent, HookRegistration};
+use crate::data_dir::DataDir;
+
+/// Tools that write files, as a hook matcher.
+pub const FILE_WRITERS: &str = "Write|Edit|MultiEdit|NotebookEdit";
+
+/// The hooks every session registers.
+pub fn hooks() -> Vec<HookRegistration> {
+    vec![
+        HookRegistration::on_tools(HookEvent::PreToolUse, FILE_WRITERS),
+        HookRegistration::on_tools(HookEvent::PostToolUse, FILE_WRITERS),
+    ]
+}
+
+/// Answers the file hooks of one data directory.
+#[derive(Debug, Clone)]
+pub struct FileHooks {
+    data_dir: DataDir,
+}
+
+impl FileHooks {
+    /// The hooks for sessions working in `data_dir`.
+    pub fn new(data_dir: DataDir) -> Self {
+        Self { data_dir }
+    }
+
+    /// The answer to a PreToolUse or PostToolUse call; no opinion on anything else.
+    pub async fn answer(&self, call: HookCall) -> Value {
+        let tool = call.tool_name().unwrap_or_default().to_owned();
+        let input = call.input.get("tool_input").cloned().unwrap_or(Value::Null);
+        match call.event {
+            HookEvent::PreToolUse => match state_write_denial(&tool, &input, &self.data_dir) {
+                Some(reason) => {
+                    tracing::warn!(%tool, "write into state/ denied");
+                    HookCall::deny_tool(reason)
+                }
+                None => HookCall::no_opinion(),
+            },
+            HookEvent::PostToolUse => {
+                if let Some(path) = self.target(&call.input) {
+                    commit_markdown(&self.data_dir, &path).await;
+                }
+                HookCall::no_opinion()
+            }
+            _ => HookCall::no_opinion(),
+        }
+    }
+
+    fn target(&self, input: &Value) -> Option<PathBuf> {
+        let raw = input
+            .get("tool_input")
+            .and_then(|t| t.get("file_path").or_else(|| t.get("notebook_path")))
+            .and_then(Value::as_str)?;
+        let p = Path::new(raw);
+        Some(if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.data_dir.root().join(p)
+        })
+    }
+}
+
+/// Commits `path` when it is a markdown file inside the data directory (never under `state/`).
+async fn commit_markdown(data: &DataDir, path: &Path) {
+    if path.extension().and_then(|e| e.to_str()) != Some("md") || is_state_path(path, data.root()) {
+        return;
+    }
+    let Ok(rel) = path.strip_prefix(data.root()) else {
+        return;
+    };
+    let message = format!("auto: write {}", rel.display());
+    let data = data.clone();
+    let file = path.to_path_buf();
+    let _ = tokio::task::spawn_blocking(move || data.commit(&file, &message)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(event: HookEvent, file: &str) -> HookCall {
+        HookCall {
+            event,
+            callback_id: "hook_0".into(),
+            input: json!({"tool_name": "Write", "tool_input": {"file_path": file}}),
+        }
+    }
+
+    #[tokio::test]
+    async fn writes_into_state_are_denied_even_through_dot_dot() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hooks = FileHooks::new(DataDir::new(tmp.path()));
+        let denied = hooks
+            .answer(call(
+                HookEvent::PreToolUse,
+                "routines/../state/ping_budget.json",
+            ))
+            .await;
+        assert_eq!(denied["hookSpecificOutput"]["permissionDecision"], "deny");
+        let fine = hooks
+            .answer(call(HookEvent::PreToolUse, "routines/x.md"))
+            .await;
+        assert_eq!(fine, json!({}));
+    }
+
+    #[tokio::test]
+    async fn markdown_the_agent_writes_is_committed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path().join("d"));
+        data.ensure().unwrap();
+        std::fs::write(data.routines().join("x.md"), "---\nid: \"1\"\n---\nhi\n").unwrap();
+        let hooks = FileHooks::new(data.clone());
+        let abs = data.routines().join("x.md");
+        hooks
+            .answer(call(HookEvent::PostToolUse, abs.to_str().unwrap()))
+            .await;
+        let log = std::process::Command::new("git")
+            .args(["log", "--format=%s"])
+            .current_dir(data.root())
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&log.stdout).trim(),
+            "auto: write routines/x.md"
+        );
+    }
+}
