@@ -102,6 +102,20 @@ pub fn data_dir_from(get: &dyn Fn(&str) -> Option<String>) -> DataDir {
     DataDir::new(root)
 }
 
+/// `OLLIM_GOOGLE_API_BASE` when set, else Google's own REST base.
+pub fn google_api_from(
+    get: &dyn Fn(&str) -> Option<String>,
+) -> Result<crate::google::ApiBase, Problem> {
+    use crate::google::{ApiBase, API_BASE_VARIABLE};
+    match get(API_BASE_VARIABLE).filter(|v| !v.trim().is_empty()) {
+        None => Ok(ApiBase::default()),
+        Some(v) => ApiBase::parse(&v).map_err(|detail| Problem {
+            variable: API_BASE_VARIABLE,
+            detail,
+        }),
+    }
+}
+
 /// The time zone: `OLLIM_TIMEZONE` when set (and valid), else the system's.
 pub fn zone_from(get: &dyn Fn(&str) -> Option<String>) -> Result<Tz, Problem> {
     match get("OLLIM_TIMEZONE").filter(|v| !v.trim().is_empty()) {
@@ -163,7 +177,7 @@ impl Settings {
             }
             _ => None,
         };
-        let google_api = crate::google::ApiBase::from_lookup(get).unwrap_or_else(|p| {
+        let google_api = google_api_from(get).unwrap_or_else(|p| {
             problems.push(p);
             crate::google::ApiBase::default()
         });
@@ -201,6 +215,13 @@ mod tests {
         let vars: Vec<_> = err.0.iter().map(|p| p.variable).collect();
         assert_eq!(vars, ["DISCORD_TOKEN", "OLLIM_USER_NAME", "OLLIM_BOT_NAME"]);
         assert!(err.to_string().contains("DISCORD_TOKEN: missing"));
+    }
+
+    #[test]
+    fn a_bad_google_api_base_names_the_variable() {
+        let problem = google_api_from(&env(&[("OLLIM_GOOGLE_API_BASE", "ftp://x")])).unwrap_err();
+        assert_eq!(problem.variable, "OLLIM_GOOGLE_API_BASE");
+        assert!(google_api_from(&env(&[])).is_ok());
     }
 
     #[test]

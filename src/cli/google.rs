@@ -7,7 +7,7 @@ use std::future::Future;
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use ollim_actors::google::{Api, ApiBase, Paths};
+use ollim_actors::google::{Api, Paths};
 use ollim_actors::settings;
 
 /// Google as the command line uses it.
@@ -25,7 +25,7 @@ impl Google {
     pub fn from_env(get: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Self> {
         let problem = |p: settings::Problem| anyhow::anyhow!("{}: {}", p.variable, p.detail);
         let tz = settings::zone_from(get).map_err(problem)?;
-        let base = ApiBase::from_lookup(get).map_err(problem)?;
+        let base = settings::google_api_from(get).map_err(problem)?;
         let paths = Paths::in_data_dir(&settings::data_dir_from(get));
         Ok(Google {
             api: Api::new(paths, base)?,

@@ -32,7 +32,6 @@ pub mod token_file;
 use std::path::{Path, PathBuf};
 
 use crate::data_dir::DataDir;
-use crate::settings::Problem;
 
 pub use access::Api;
 pub use account::GoogleAccount;
@@ -70,17 +69,6 @@ impl ApiBase {
             return Err(format!("{text:?} must not carry a query or a fragment"));
         }
         Ok(ApiBase(url))
-    }
-
-    /// `OLLIM_GOOGLE_API_BASE` when set, else Google's.
-    pub fn from_lookup(get: &dyn Fn(&str) -> Option<String>) -> Result<Self, Problem> {
-        match get(API_BASE_VARIABLE).filter(|v| !v.trim().is_empty()) {
-            None => Ok(Self::default()),
-            Some(v) => Self::parse(&v).map_err(|detail| Problem {
-                variable: API_BASE_VARIABLE,
-                detail,
-            }),
-        }
     }
 
     /// The URL of `segments` under the base, each segment percent-encoded (an id can never
@@ -192,10 +180,8 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_api_base_names_the_variable() {
-        let get = |_: &str| Some("ftp://x".to_owned());
-        let problem = ApiBase::from_lookup(&get).unwrap_err();
-        assert_eq!(problem.variable, API_BASE_VARIABLE);
+    fn only_a_plain_http_base_parses() {
+        assert!(ApiBase::parse("ftp://x").is_err());
         assert!(ApiBase::parse("not a url").is_err());
         assert!(ApiBase::parse("http://h/?q=1").is_err());
     }
