@@ -33,11 +33,11 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let bot_run = matches!(cli.command, None | Some(Command::Console));
-    logging::init(
-        logging::LogFormat::choose(cli.log_json),
-        if bot_run { "info" } else { "warn" },
-    );
+    let format = logging::LogFormat::choose(cli.log_json);
+    match bot_surface(&cli) {
+        Some(surface) => logging::init(format, "info", &bot_log(surface, cli.verbose)),
+        None => logging::init(format, "warn", &logging::Destination::stderr()),
+    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -49,6 +49,31 @@ fn main() -> ExitCode {
 
 fn env_lookup(key: &str) -> Option<String> {
     std::env::var(key).ok()
+}
+
+/// The surface the bot will run on, when the command runs the bot.
+fn bot_surface(cli: &Cli) -> Option<settings::SurfaceKind> {
+    let choice = match cli.command {
+        None => startup::SurfaceChoice::FromEnvironment,
+        Some(Command::Console) => startup::SurfaceChoice::Console,
+        Some(_) => return None,
+    };
+    Some(startup::surface_for(choice, &env_lookup))
+}
+
+/// Where the bot's log goes: on the console a daily file in the data directory.
+fn bot_log(surface: settings::SurfaceKind, verbose: bool) -> logging::Destination {
+    let console_file = (surface == settings::SurfaceKind::Console).then(|| {
+        settings::data_dir_from(&env_lookup)
+            .root()
+            .join("logs")
+            .join("ollim-bot.log")
+    });
+    let explicit = env_lookup(logging::FILE_VAR)
+        .filter(|v| !v.trim().is_empty())
+        .map(std::path::PathBuf::from);
+    let zone = settings::zone_from(&env_lookup).unwrap_or_else(|_| settings::system_zone());
+    logging::Destination::for_bot(console_file, explicit, verbose, zone)
 }
 
 /// Runs the command; its exit code is success unless the command has one of its own to pass on.

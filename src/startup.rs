@@ -105,7 +105,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         AuthState::LoggedIn { .. } => {}
         AuthState::NotLoggedIn(hint) => {
             // The console still runs (commands, schedule, budget); turns fail until sign-in.
-            tracing::warn!("claude is not signed in");
+            // (`auth::check` has logged it.)
             eprintln!("{hint}");
         }
         AuthState::Unknown(reason) => {
@@ -173,15 +173,20 @@ fn check_tool_patterns(data: &DataDir) {
     }
 }
 
-/// Runs the bot until it is told to stop.
-pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
-    let get = |k: &str| std::env::var(k).ok();
+/// The surface `choice` means with this environment.
+pub fn surface_for(choice: SurfaceChoice, get: &dyn Fn(&str) -> Option<String>) -> SurfaceKind {
     let token_set = get("DISCORD_TOKEN").is_some_and(|t| !t.trim().is_empty());
-    let surface = match choice {
+    match choice {
         SurfaceChoice::Console => SurfaceKind::Console,
         SurfaceChoice::FromEnvironment if token_set => SurfaceKind::Discord,
         SurfaceChoice::FromEnvironment => SurfaceKind::Console,
-    };
+    }
+}
+
+/// Runs the bot until it is told to stop.
+pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
+    let get = |k: &str| std::env::var(k).ok();
+    let surface = surface_for(choice, &get);
     let settings = Settings::from_lookup(&get, surface)?;
     settings
         .data_dir

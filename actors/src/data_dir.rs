@@ -21,7 +21,7 @@ const SUBDIRS: [&str; 6] = [
 ];
 
 /// Ignore rules written on first start: state is never committed.
-const GITIGNORE: &str = "state/\n*.tmp\n";
+const GITIGNORE: &str = "state/\nlogs/\n*.tmp\n";
 
 static GIT_MISSING_WARNED: AtomicBool = AtomicBool::new(false);
 

@@ -24,6 +24,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub log_json: bool,
 
+    /// Console: show every log line on the terminal too (they always go to logs/ollim-bot.log).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
     /// What to do; nothing runs the bot.
     #[command(subcommand)]
     pub command: Option<Command>,

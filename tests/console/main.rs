@@ -13,4 +13,5 @@ mod bot;
 mod commands;
 mod conversation;
 mod own_command;
+mod quiet;
 mod recovery;
