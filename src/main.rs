@@ -9,6 +9,7 @@ mod discord;
 mod logging;
 mod own_path;
 mod startup;
+mod version;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,10 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if cli.version {
+        println!("{}", version::report());
+        return ExitCode::SUCCESS;
+    }
     let format = logging::LogFormat::choose(cli.log_json);
     match bot_surface(&cli) {
         Some(surface) => logging::init(format, "info", &bot_log(surface, cli.verbose)),

@@ -1,6 +1,11 @@
 //! Tier 1, foundation: the CLI and the on-disk formats, through the real binary and files.
 
+#[allow(dead_code)]
+#[path = "../support/fake_claude.rs"]
+mod fake_claude;
+
 mod auth;
 mod cli;
 mod fixtures;
 mod formats;
+mod version;

@@ -1,6 +1,7 @@
 //! Fakes shared by the integration test binaries, each named for what it fakes.
 
 pub mod claude_cli;
+pub mod fake_claude;
 pub mod fake_discord;
 pub mod home;
 pub mod mock_model_api;

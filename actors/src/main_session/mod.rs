@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use actix::prelude::*;
 use chrono_tz::Tz;
 
-pub use commands::{Command, ForkButton};
+pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use fork_role::{EnterFork, ExitAction, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 use turn::{Turn, TurnKind};
