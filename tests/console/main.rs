@@ -12,6 +12,7 @@ mod background;
 mod bot;
 mod commands;
 mod conversation;
+mod failures;
 mod own_command;
 mod quiet;
 mod recovery;

@@ -14,6 +14,7 @@
 
 mod commands;
 mod conversation;
+pub mod failure;
 pub mod fork_role;
 pub mod header;
 pub mod host;
