@@ -6,6 +6,7 @@
 mod cli;
 mod console;
 mod discord;
+mod doctor;
 mod logging;
 mod own_path;
 mod startup;
@@ -41,6 +42,10 @@ fn main() -> ExitCode {
     let format = logging::LogFormat::choose(cli.log_json);
     match bot_surface(&cli) {
         Some(surface) => logging::init(format, "info", &bot_log(surface, cli.verbose)),
+        // The doctor's report says everything the log would.
+        None if matches!(cli.command, Some(Command::Doctor)) => {
+            logging::init(format, "off", &logging::Destination::stderr())
+        }
         None => logging::init(format, "warn", &logging::Destination::stderr()),
     }
     match run(cli) {
@@ -102,6 +107,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             done(cli::reminder::run(cmd, &data, tz, chrono::Utc::now()))
         }
         Some(Command::Auth(cmd)) => cli::auth::run(&cmd),
+        Some(Command::Doctor) => doctor::run(),
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),
     }

@@ -60,4 +60,6 @@ pub enum Command {
     /// Sign Claude Code in or out (runs `claude auth ...`).
     #[command(subcommand)]
     Auth(auth::AuthCommand),
+    /// Check the set-up: environment, data directory, state files, jobs, the claude CLI.
+    Doctor,
 }

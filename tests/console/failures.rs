@@ -72,5 +72,8 @@ async fn no_sign_in_at_all_says_how_to_sign_in() {
     bot.say("hello?").await;
     bot.expect("claude isn't signed in").await;
     bot.finish().await;
-    assert!(mock.agent_requests().is_empty(), "nothing reached the model");
+    assert!(
+        mock.agent_requests().is_empty(),
+        "nothing reached the model"
+    );
 }

@@ -6,6 +6,7 @@ mod fake_claude;
 
 mod auth;
 mod cli;
+mod doctor;
 mod fixtures;
 mod formats;
 mod version;
