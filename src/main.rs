@@ -10,6 +10,7 @@ mod doctor;
 mod logging;
 mod own_path;
 mod startup;
+mod update;
 mod version;
 
 use std::process::ExitCode;

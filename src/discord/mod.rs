@@ -58,6 +58,7 @@ enum Exit {
 
 /// Runs the bot on Discord until it is told to stop.
 pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
+    let (data_dir, tz) = (settings.data_dir.clone(), settings.tz);
     let system = actix::System::new();
     let (exit, started) = system.block_on(serve(settings, main))?;
     if started {
@@ -69,7 +70,10 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
             tracing::info!(%reason, "stopped");
             Ok(())
         }
-        Exit::Restart(reason) => Err(reexec(&reason)),
+        Exit::Restart(reason) => {
+            crate::update::record_restarting(&data_dir, tz);
+            Err(reexec(&reason))
+        }
         Exit::Fatal(e) => Err(e),
     }
 }
@@ -78,9 +82,8 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
 fn reexec(reason: &str) -> anyhow::Error {
     use std::os::unix::process::CommandExt as _;
     tracing::info!(%reason, "running the binary again");
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(e) => return anyhow::Error::new(e).context("finding the running binary"),
+    let Some(exe) = crate::own_path::own_exe() else {
+        return anyhow::anyhow!("could not find the running binary to restart it");
     };
     let err = std::process::Command::new(&exe)
         .args(std::env::args_os().skip(1))

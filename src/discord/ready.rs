@@ -89,6 +89,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         started.main,
         started.hooks,
     );
+    start_auto_update(&settings, &main_session, &outbox, leave.clone());
     let data = Data {
         owner,
         handles,
@@ -105,4 +106,36 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         hooks,
     };
     Ok((data, running))
+}
+
+/// Starts the auto-update timer; what it says goes to the DM, its restart to the run loop.
+fn start_auto_update(
+    settings: &Settings,
+    main: &Addr<ollim_actors::main_session::MainSession>,
+    outbox: &Addr<Outbox>,
+    leave: mpsc::UnboundedSender<Leave>,
+) {
+    let (tx, mut notes) = mpsc::unbounded_channel();
+    crate::update::timer::spawn(crate::update::timer::Timer {
+        clock: ollim_actors::clock::SystemClock::shared(),
+        tz: settings.tz,
+        checkout: crate::update::checkout_from_env(),
+        quiet: main.clone().recipient(),
+        settings: main.clone().recipient(),
+        out: tx,
+    });
+    let outbox = outbox.clone();
+    tokio::spawn(async move {
+        while let Some(note) = notes.recv().await {
+            match note {
+                crate::update::Note::Say(text) => {
+                    // Posted in order before the restart's goodbye.
+                    let _ = outbox.send(super::outbox::Post(text)).await;
+                }
+                crate::update::Note::Restart(reason) => {
+                    let _ = leave.send(Leave::Restart(reason));
+                }
+            }
+        }
+    });
 }

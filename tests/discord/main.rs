@@ -19,3 +19,4 @@ mod fake_smoke;
 mod lifecycle;
 mod messages;
 mod serenity_client;
+mod update;

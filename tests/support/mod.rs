@@ -3,5 +3,6 @@
 pub mod claude_cli;
 pub mod fake_claude;
 pub mod fake_discord;
+pub mod git_remote;
 pub mod home;
 pub mod mock_model_api;

@@ -19,6 +19,7 @@ pub mod fork_role;
 pub mod header;
 pub mod host;
 mod launch;
+pub mod quiet;
 mod tools_backend;
 pub mod turn;
 
@@ -140,6 +141,8 @@ pub struct MainSession {
     fork: Option<Addr<MainSession>>,
     /// This session's permission policy (a fork has its own).
     policy: Arc<parking_lot::Mutex<crate::permissions::Policy>>,
+    /// Background forks started from here (finished ones are dropped as new ones start).
+    background: Vec<Addr<BackgroundFork>>,
 }
 
 impl MainSession {
@@ -180,6 +183,7 @@ impl MainSession {
             policy: Arc::new(parking_lot::Mutex::new(crate::permissions::Policy::new(
                 policy_mode,
             ))),
+            background: Vec::new(),
         }
     }
 }
@@ -319,7 +323,9 @@ impl Handler<FireJob> for MainSession {
             };
             // Only a session the CLI has written can be forked: before the first turn, isolate.
             let parent = self.id_file.load().ok().flatten();
-            BackgroundFork::new(config, peers, msg, parent).start();
+            let fork = BackgroundFork::new(config, peers, msg, parent).start();
+            self.background.retain(Addr::connected);
+            self.background.push(fork);
             return;
         }
         self.handle(

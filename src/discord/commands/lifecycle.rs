@@ -1,14 +1,13 @@
 //! `/restart`, `/update` and `/google-auth` (SPEC §12, §15). `/restart` runs the binary again;
-//! `/update` pulls the project's git checkout fast-forward only, rebuilds it and restarts,
-//! refusing while an answer is being written; Google is not built yet, which `/google-auth` says.
+//! `/update` runs the update steps the auto-update timer runs (`crate::update`: fetch, compare,
+//! pull fast-forward only, build) and restarts, refusing while an answer is being written or a
+//! fork is open; Google is not built yet, which `/google-auth` says.
 
-use std::path::{Path, PathBuf};
-
-use ollim_actors::scheduler::IsBusy;
-use tokio::process::Command;
+use ollim_actors::main_session::quiet::IsQuiet;
 
 use super::super::data::Leave;
 use super::{answer, Ctx, Error};
+use crate::update::{self, Outcome};
 
 /// The answer to `/google-auth` until Google lands.
 pub const GOOGLE_NOT_CONFIGURED: &str =
@@ -35,74 +34,29 @@ pub async fn google_auth(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn update(ctx: Ctx<'_>) -> Result<(), Error> {
     ctx.defer().await?;
-    if ctx.data().main.send(IsBusy).await.unwrap_or(false) {
-        return answer(ctx, "busy answering — try /update again once it's done.").await;
-    }
-    let Some(dir) = project_dir() else {
+    if !ctx.data().main.send(IsQuiet).await.unwrap_or(false) {
         return answer(
             ctx,
-            "can't find the project's git checkout; set OLLIM_PROJECT_DIR to it.",
+            "busy answering (or a fork is open) — try /update again once it's done.",
         )
         .await;
+    }
+    let Some(checkout) = update::checkout_from_env() else {
+        return answer(ctx, update::NO_CHECKOUT).await;
     };
-    let before = run_in(&dir, "git", &["rev-parse", "--short", "HEAD"]).await;
-    if let Err(e) = run_in(&dir, "git", &["pull", "--ff-only"]).await {
-        return answer(ctx, format!("update failed at git pull:\n```\n{e}\n```")).await;
+    match checkout.update().await {
+        Outcome::UpToDate => answer(ctx, "already up to date.").await,
+        Outcome::Failed(e) => {
+            tracing::warn!(step = %e, output = %e.output, "update failed");
+            answer(ctx, update::failure_text("update failed", &e)).await
+        }
+        Outcome::Built(built) => {
+            answer(ctx, built.announcement()).await?;
+            let _ = ctx
+                .data()
+                .leave
+                .send(Leave::Restart("update installed".into()));
+            Ok(())
+        }
     }
-    let after = run_in(&dir, "git", &["rev-parse", "--short", "HEAD"]).await;
-    if before.is_ok() && before == after {
-        return answer(ctx, "already up to date.").await;
-    }
-    answer(ctx, "pulled; rebuilding (this takes a few minutes)...").await?;
-    if let Err(e) = run_in(&dir, "cargo", &["build", "--release", "--bin", "ollim-bot"]).await {
-        let tail: String = tail_lines(&e, 15);
-        return answer(
-            ctx,
-            format!("update failed at the build:\n```\n{tail}\n```"),
-        )
-        .await;
-    }
-    let version = after.unwrap_or_default();
-    answer(ctx, format!("updated to {}; restarting...", version.trim())).await?;
-    let _ = ctx
-        .data()
-        .leave
-        .send(Leave::Restart("update installed".into()));
-    Ok(())
-}
-
-/// The git checkout the running binary was built from: `OLLIM_PROJECT_DIR`, else the nearest
-/// ancestor of the executable holding both `Cargo.toml` and `.git`.
-fn project_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("OLLIM_PROJECT_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors()
-        .find(|d| d.join("Cargo.toml").is_file() && d.join(".git").exists())
-        .map(Path::to_path_buf)
-}
-
-/// Runs a program in `dir`; its stdout on success, its output on failure.
-async fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<String, String> {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .await
-        .map_err(|e| format!("could not run {program}: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
-
-fn tail_lines(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
 }
