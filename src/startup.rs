@@ -95,23 +95,11 @@ fn hang_timeout() -> anyhow::Result<Duration> {
     }
 }
 
-/// The conversation's settings: the CLI binary (a clear error when missing; how to sign in when
-/// it is not signed in), the profile and subagents in place, the system prompt, the runtime
+/// The conversation's settings: the CLI binary (a clear error when missing), the profile and subagents in place, the system prompt, the runtime
 /// config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
     let binary = ollim_actors::brain::locate::find_claude()?;
     tracing::info!(binary = %binary.display(), "using the claude cli");
-    match auth::check(&binary) {
-        AuthState::LoggedIn { .. } => {}
-        AuthState::NotLoggedIn(hint) => {
-            // The console still runs (commands, schedule, budget); turns fail until sign-in.
-            // (`auth::check` has logged it.)
-            eprintln!("{hint}");
-        }
-        AuthState::Unknown(reason) => {
-            tracing::warn!(%reason, "could not tell whether claude is signed in; carrying on");
-        }
-    }
     let data = &settings.data_dir;
     let names = Names {
         user: settings.user_name.clone(),
@@ -195,9 +183,17 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
     let _pid = claim_pid_file(&settings.data_dir.state_file("bot.pid"))?;
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
     let main = main_session_config(&settings)?;
+    let signed_out = matches!(auth::check(&main.binary), AuthState::NotLoggedIn(_));
     match surface {
-        SurfaceKind::Discord => crate::discord::run(settings, main),
-        SurfaceKind::Console => crate::console::run(settings, main),
+        // Discord DMs the owner a sign-in link before anything else starts.
+        SurfaceKind::Discord => crate::discord::run(settings, main, signed_out),
+        SurfaceKind::Console => {
+            if signed_out {
+                // Commands, schedule and budget still work; turns say how to sign in.
+                eprintln!("{}", auth::LOGIN_HINT);
+            }
+            crate::console::run(settings, main)
+        }
     }
 }
 

@@ -5,7 +5,9 @@ use actix::Addr;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::main_session::MainSession;
 use ollim_actors::supervisor::Handles;
-use serenity::all::UserId;
+use std::collections::HashSet;
+
+use serenity::all::{MessageId, UserId};
 use tokio::sync::mpsc;
 
 use super::approvals::Approvals;
@@ -34,6 +36,8 @@ pub struct Data {
     pub data_dir: DataDir,
     /// Where `/restart` and `/update` ask the run loop to leave.
     pub leave: mpsc::UnboundedSender<Leave>,
+    /// The owner's messages the sign-in used (not for the conversation).
+    pub sign_in_messages: HashSet<MessageId>,
 }
 
 /// The error type of commands and handlers: reported in the log with its context.

@@ -45,6 +45,10 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
         tracing::debug!(author = %msg.author.id, "ignoring a message from someone other than the owner");
         return;
     }
+    if data.sign_in_messages.contains(&msg.id) {
+        tracing::debug!("a message sent while signing in; not for the conversation");
+        return;
+    }
     let eyes = ReactionType::Unicode(ACK_EMOJI.to_owned());
     if let Err(e) = msg.react(&ctx.http, eyes).await {
         tracing::debug!(cause = %e, "could not add the acknowledgement");

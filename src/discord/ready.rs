@@ -47,6 +47,8 @@ pub struct Parts {
     pub owner: UserId,
     /// Where commands ask to leave.
     pub leave: mpsc::UnboundedSender<Leave>,
+    /// The owner's messages, when Claude Code must be signed in first.
+    pub sign_in: Option<mpsc::Receiver<super::sign_in::OwnerLine>>,
 }
 
 /// Starts the bot's actors; must run where actix can spawn (the run loop).
@@ -57,6 +59,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         http,
         owner,
         leave,
+        sign_in,
     } = parts;
     let dm = owner
         .create_dm_channel(&*http)
@@ -64,6 +67,16 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         .context("opening the DM channel with the owner")?
         .id;
     tracing::info!(owner = %owner, channel = %dm, "dm channel open");
+    let sign_in_messages = match sign_in {
+        Some(mut lines) => {
+            let dm = super::sign_in::Dm {
+                http: &http,
+                channel: dm,
+            };
+            super::sign_in::sign_in(&main.binary, &dm, &mut lines).await?
+        }
+        None => Default::default(),
+    };
     let approvals = Approvals::default();
     let outbox = Outbox::start(OutboxConfig {
         http: http.clone(),
@@ -98,6 +111,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         approvals,
         data_dir: settings.data_dir.clone(),
         leave,
+        sign_in_messages,
     };
     let running = Running {
         supervisor,

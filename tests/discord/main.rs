@@ -19,4 +19,5 @@ mod fake_smoke;
 mod lifecycle;
 mod messages;
 mod serenity_client;
+mod sign_in;
 mod update;
