@@ -200,7 +200,7 @@ async fn converse(
         tokio::select! {
             status = child.wait() => return status.ok().map(|s| s.success()),
             line = lines.recv() => {
-                let Some(line) = line else { return None };
+                let line = line?;
                 used.insert(line.id);
                 if let Some(pipe) = stdin.as_mut() {
                     let sent = pipe.write_all(format!("{}\n", line.text).as_bytes()).await;
