@@ -93,11 +93,11 @@ fn dot_env(inputs: &Inputs<'_>) -> Check {
 /// Whether `token` looks like a Discord bot token: `<base64url id>.<timestamp>.<hmac>`.
 pub fn token_shape(token: &str) -> Result<u64, String> {
     let token = token.trim();
-    if token.chars().any(char::is_whitespace) {
-        return Err("it contains spaces".into());
-    }
     if token.to_ascii_lowercase().starts_with("bot ") {
         return Err("it starts with \"Bot \"; give the token alone".into());
+    }
+    if token.chars().any(char::is_whitespace) {
+        return Err("it contains spaces".into());
     }
     let parts: Vec<&str> = token.split('.').collect();
     if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {

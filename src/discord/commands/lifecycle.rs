@@ -6,6 +6,7 @@
 use ollim_actors::main_session::quiet::IsQuiet;
 
 use super::super::data::Leave;
+use super::super::outbox::Post;
 use super::{answer, Ctx, Error};
 use crate::update::{self, Outcome};
 
@@ -45,18 +46,27 @@ pub async fn update(ctx: Ctx<'_>) -> Result<(), Error> {
         return answer(ctx, update::NO_CHECKOUT).await;
     };
     match checkout.update().await {
-        Outcome::UpToDate => answer(ctx, "already up to date.").await,
+        Outcome::UpToDate => answer_or_post(ctx, "already up to date.".into()).await,
         Outcome::Failed(e) => {
             tracing::warn!(step = %e, output = %e.output, "update failed");
-            answer(ctx, update::failure_text("update failed", &e)).await
+            answer_or_post(ctx, update::failure_text("update failed", &e)).await;
         }
         Outcome::Built(built) => {
-            answer(ctx, built.announcement()).await?;
+            answer_or_post(ctx, built.announcement()).await;
             let _ = ctx
                 .data()
                 .leave
                 .send(Leave::Restart("update installed".into()));
-            Ok(())
         }
+    }
+    Ok(())
+}
+
+/// Answers the command, or — when Discord no longer takes the answer (an interaction lasts 15
+/// minutes, and a build can take longer) — posts it in the DM.
+async fn answer_or_post(ctx: Ctx<'_>, text: String) {
+    if let Err(e) = answer(ctx, text.clone()).await {
+        tracing::info!(cause = %e, "the /update interaction expired; posting in the DM");
+        ctx.data().outbox.do_send(Post(text));
     }
 }
