@@ -28,8 +28,18 @@ async fn started(repos: &Repos, build: &str) -> (MockModelApi, FakeDiscord, Home
     );
     fake.wait_for("the greeting", LIMIT, |f| (greetings(f) == 1).then_some(()))
         .await;
-    fake.send_dm(OWNER_ID, "remember the milk").await;
+    let asked = fake.send_dm(OWNER_ID, "remember the milk").await;
     said(&fake, "noted").await;
+    // The 👀 comes off once the turn is over: only then is the conversation quiet.
+    fake.wait_for("the turn over", LIMIT, |f| {
+        f.requests()
+            .iter()
+            .any(|r| {
+                r.method == "DELETE" && r.path.contains(&format!("/messages/{asked}/reactions"))
+            })
+            .then_some(())
+    })
+    .await;
     (mock, fake, home, bot)
 }
 
