@@ -20,6 +20,8 @@ use super::{failure_text, Note, NO_CHECKOUT};
 
 /// How soon a postponed update is tried again.
 pub const RETRY_BUSY: Duration = Duration::minutes(1);
+/// The longest time between two looks.
+const MAX_INTERVAL: Duration = Duration::days(1);
 
 /// What the timer needs.
 pub struct Timer {
@@ -60,8 +62,11 @@ impl Timer {
             };
             let now = self.clock.now();
             let hour = settings.auto_update_hour;
-            let interval =
-                Duration::minutes(i64::try_from(settings.auto_update_interval_mins).unwrap_or(60));
+            // A hand-edited config may hold anything: more than a day between looks is a day.
+            let interval = i64::try_from(settings.auto_update_interval_mins)
+                .ok()
+                .and_then(Duration::try_minutes)
+                .map_or(MAX_INTERVAL, |i| i.min(MAX_INTERVAL));
             let looked = if settings.auto_update && in_window(now, hour, self.tz) {
                 self.look().await
             } else {
