@@ -6,10 +6,13 @@
 mod cli;
 mod console;
 mod discord;
+mod doctor;
 mod logging;
 mod own_path;
 mod single_instance;
 mod startup;
+mod update;
+mod version;
 
 use std::process::ExitCode;
 
@@ -34,11 +37,19 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let bot_run = matches!(cli.command, None | Some(Command::Console));
-    logging::init(
-        logging::LogFormat::choose(cli.log_json),
-        if bot_run { "info" } else { "warn" },
-    );
+    if cli.version {
+        println!("{}", version::report());
+        return ExitCode::SUCCESS;
+    }
+    let format = logging::LogFormat::choose(cli.log_json);
+    match bot_surface(&cli) {
+        Some(surface) => logging::init(format, "info", &bot_log(surface, cli.verbose)),
+        // The doctor's report says everything the log would.
+        None if matches!(cli.command, Some(Command::Doctor)) => {
+            logging::init(format, "off", &logging::Destination::stderr())
+        }
+        None => logging::init(format, "warn", &logging::Destination::stderr()),
+    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -54,6 +65,31 @@ fn env_lookup(key: &str) -> Option<String> {
 
 fn google_from_env() -> anyhow::Result<cli::google::Google> {
     cli::google::Google::from_env(&env_lookup)
+}
+
+/// The surface the bot will run on, when the command runs the bot.
+fn bot_surface(cli: &Cli) -> Option<settings::SurfaceKind> {
+    let choice = match cli.command {
+        None => startup::SurfaceChoice::FromEnvironment,
+        Some(Command::Console) => startup::SurfaceChoice::Console,
+        Some(_) => return None,
+    };
+    Some(startup::surface_for(choice, &env_lookup))
+}
+
+/// Where the bot's log goes: on the console a daily file in the data directory.
+fn bot_log(surface: settings::SurfaceKind, verbose: bool) -> logging::Destination {
+    let console_file = (surface == settings::SurfaceKind::Console).then(|| {
+        settings::data_dir_from(&env_lookup)
+            .root()
+            .join("logs")
+            .join("ollim-bot.log")
+    });
+    let explicit = env_lookup(logging::FILE_VAR)
+        .filter(|v| !v.trim().is_empty())
+        .map(std::path::PathBuf::from);
+    let zone = settings::zone_from(&env_lookup).unwrap_or_else(|_| settings::system_zone());
+    logging::Destination::for_bot(console_file, explicit, verbose, zone)
 }
 
 /// Runs the command; its exit code is success unless the command has one of its own to pass on.
@@ -80,6 +116,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Cal(cmd)) => done(cli::cal::run(cmd, &google_from_env()?)),
         Some(Command::Gmail(cmd)) => done(cli::gmail::run(cmd, &google_from_env()?)),
         Some(Command::Auth(cmd)) => cli::auth::run(&cmd),
+        Some(Command::Doctor) => doctor::run(),
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),
     }

@@ -7,6 +7,7 @@
 use std::env;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// `inherited` with `dir` first and no other copy of it.
 pub fn with_dir_first(
@@ -20,9 +21,19 @@ pub fn with_dir_first(
     env::join_paths(std::iter::once(dir.to_path_buf()).chain(rest))
 }
 
+/// The running executable as it was at start.
+static OWN_EXE: OnceLock<PathBuf> = OnceLock::new();
+
+/// The path of the running executable as it was at start: `/update` rebuilds replace the file,
+/// after which `/proc/self/exe` names a deleted one, while this path holds the new binary.
+pub fn own_exe() -> Option<PathBuf> {
+    OWN_EXE.get().cloned().or_else(|| env::current_exe().ok())
+}
+
 /// The directory of the running executable, symlinks resolved (`/proc/self/exe`).
 fn own_dir() -> Option<PathBuf> {
     let exe = env::current_exe().ok()?;
+    let _ = OWN_EXE.set(exe.clone());
     let exe = exe.canonicalize().unwrap_or(exe);
     exe.parent().map(Path::to_path_buf)
 }

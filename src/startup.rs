@@ -44,23 +44,11 @@ fn hang_timeout() -> anyhow::Result<Duration> {
     }
 }
 
-/// The conversation's settings: the CLI binary (a clear error when missing; how to sign in when
-/// it is not signed in), the profile and subagents in place, the system prompt, the runtime
+/// The conversation's settings: the CLI binary (a clear error when missing), the profile and subagents in place, the system prompt, the runtime
 /// config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
     let binary = ollim_actors::brain::locate::find_claude()?;
     tracing::info!(binary = %binary.display(), "using the claude cli");
-    match auth::check(&binary) {
-        AuthState::LoggedIn { .. } => {}
-        AuthState::NotLoggedIn(hint) => {
-            // The console still runs (commands, schedule, budget); turns fail until sign-in.
-            tracing::warn!("claude is not signed in");
-            eprintln!("{hint}");
-        }
-        AuthState::Unknown(reason) => {
-            tracing::warn!(%reason, "could not tell whether claude is signed in; carrying on");
-        }
-    }
     let data = &settings.data_dir;
     let names = Names {
         user: settings.user_name.clone(),
@@ -122,15 +110,20 @@ fn check_tool_patterns(data: &DataDir) {
     }
 }
 
-/// Runs the bot until it is told to stop.
-pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
-    let get = |k: &str| std::env::var(k).ok();
+/// The surface `choice` means with this environment.
+pub fn surface_for(choice: SurfaceChoice, get: &dyn Fn(&str) -> Option<String>) -> SurfaceKind {
     let token_set = get("DISCORD_TOKEN").is_some_and(|t| !t.trim().is_empty());
-    let surface = match choice {
+    match choice {
         SurfaceChoice::Console => SurfaceKind::Console,
         SurfaceChoice::FromEnvironment if token_set => SurfaceKind::Discord,
         SurfaceChoice::FromEnvironment => SurfaceKind::Console,
-    };
+    }
+}
+
+/// Runs the bot until it is told to stop.
+pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
+    let get = |k: &str| std::env::var(k).ok();
+    let surface = surface_for(choice, &get);
     let settings = Settings::from_lookup(&get, surface)?;
     settings
         .data_dir
@@ -139,9 +132,17 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
     let _instance = crate::single_instance::claim(&settings.data_dir)?;
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
     let main = main_session_config(&settings)?;
+    let signed_out = matches!(auth::check(&main.binary), AuthState::NotLoggedIn(_));
     match surface {
-        SurfaceKind::Discord => crate::discord::run(settings, main),
-        SurfaceKind::Console => crate::console::run(settings, main),
+        // Discord DMs the owner a sign-in link before anything else starts.
+        SurfaceKind::Discord => crate::discord::run(settings, main, signed_out),
+        SurfaceKind::Console => {
+            if signed_out {
+                // Commands, schedule and budget still work; turns say how to sign in.
+                eprintln!("{}", auth::LOGIN_HINT);
+            }
+            crate::console::run(settings, main)
+        }
     }
 }
 

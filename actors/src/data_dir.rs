@@ -29,7 +29,7 @@ const SUBDIRS: [&str; 6] = [
 ];
 
 /// Ignore rules written on first start: state is never committed.
-const GITIGNORE: &str = "state/\n*.tmp\n";
+const GITIGNORE: &str = "state/\nlogs/\n*.tmp\n";
 
 /// The file whose OS lock serialises git operations in the data directory (inside `state/`).
 const GIT_LOCK: &str = "git.lock";

@@ -18,8 +18,8 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(
     name = "ollim-bot",
-    version,
     about,
+    disable_version_flag = true,
     after_help = EXAMPLES,
     disable_help_subcommand = true
 )]
@@ -27,6 +27,14 @@ pub struct Cli {
     /// Log as JSON lines instead of readable text (also OLLIM_LOG_FORMAT=json).
     #[arg(long, global = true)]
     pub log_json: bool,
+
+    /// Print the bot's version and commit and the claude CLI's version.
+    #[arg(short = 'V', long)]
+    pub version: bool,
+
+    /// Console: show every log line on the terminal too (they always go to logs/ollim-bot.log).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 
     /// What to do; nothing runs the bot.
     #[command(subcommand)]
@@ -68,4 +76,6 @@ pub enum Command {
     /// Sign Claude Code in or out (runs `claude auth ...`).
     #[command(subcommand)]
     Auth(auth::AuthCommand),
+    /// Check the set-up: environment, data directory, state files, jobs, the claude CLI.
+    Doctor,
 }

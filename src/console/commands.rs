@@ -16,13 +16,14 @@ commands:
   /clear                                  drop the conversation and start fresh
   /compact [instructions]                 compact the conversation
   /cost                                   what this run has cost
-  /model opus|sonnet|haiku                switch the model
-  /thinking off|adaptive|8000|32000|64000 switch extended thinking
+  /model [opus|sonnet|haiku]              show or switch the model
+  /thinking [off|adaptive|8000|32000|64000]
+                                          show or switch extended thinking
   /interrupt                              stop the answer in progress
   /config [key] [value]                   show or change the runtime settings
   /fork [topic]                           branch the conversation into an interactive fork
-  /permissions MODE                       dontAsk, default, acceptEdits or bypassPermissions
-                                          (inside a fork: that fork only)
+  /permissions [MODE]                     show or switch: dontAsk, default, acceptEdits or
+                                          bypassPermissions (inside a fork: that fork only)
   /button N                               press button N of the last embed
   /save | /report | /exit-fork            end the fork: keep it as the conversation, queue a
                                           summary for it, or discard it
@@ -31,32 +32,23 @@ commands:
                                           redirect url here when the browser is elsewhere
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
+  /version                                the bot's version and commit, the claude CLI's
   /help                                   this list
   /quit                                   leave (so does end of input)";
 
-/// The conversation command a line names, if any (`Err` for a missing argument).
-fn conversation_command(cmd: &str, rest: &str) -> Option<Result<Command, String>> {
-    let arg = |what: &str| {
-        if rest.is_empty() {
-            Err(format!("usage: {cmd} {what}"))
-        } else {
-            Ok(rest.to_owned())
-        }
-    };
+/// The conversation command a line names, if any.
+fn conversation_command(cmd: &str, rest: &str) -> Option<Command> {
+    let optional = (!rest.is_empty()).then(|| rest.to_owned());
     Some(match cmd {
-        "/clear" => Ok(Command::Clear),
-        "/compact" => Ok(Command::Compact(
-            (!rest.is_empty()).then(|| rest.to_owned()),
-        )),
-        "/cost" => Ok(Command::Cost),
-        "/interrupt" => Ok(Command::Interrupt),
-        "/fork" => Ok(Command::Fork((!rest.is_empty()).then(|| rest.to_owned()))),
-        "/permissions" => {
-            arg("dontAsk|default|acceptEdits|bypassPermissions").map(Command::Permissions)
-        }
-        "/save" => Ok(Command::EndFork(ForkButton::Save)),
-        "/report" => Ok(Command::EndFork(ForkButton::Report)),
-        "/exit-fork" => Ok(Command::EndFork(ForkButton::Exit)),
+        "/clear" => Command::Clear,
+        "/compact" => Command::Compact(optional),
+        "/cost" => Command::Cost,
+        "/interrupt" => Command::Interrupt,
+        "/fork" => Command::Fork(optional),
+        "/permissions" => Command::Permissions(optional),
+        "/save" => Command::EndFork(ForkButton::Save),
+        "/report" => Command::EndFork(ForkButton::Report),
+        "/exit-fork" => Command::EndFork(ForkButton::Exit),
         "/config" => {
             let mut words = rest.splitn(2, char::is_whitespace);
             let key = words.next().filter(|k| !k.is_empty()).map(str::to_owned);
@@ -64,10 +56,10 @@ fn conversation_command(cmd: &str, rest: &str) -> Option<Result<Command, String>
                 .next()
                 .map(|v| v.trim().to_owned())
                 .filter(|v| !v.is_empty());
-            Ok(Command::Config { key, value })
+            Command::Config { key, value }
         }
-        "/model" => arg("opus|sonnet|haiku").map(Command::Model),
-        "/thinking" => arg("off|adaptive|8000|32000|64000").map(Command::Thinking),
+        "/model" => Command::Model(optional),
+        "/thinking" => Command::Thinking(optional),
         _ => return None,
     })
 }
@@ -106,15 +98,12 @@ pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<Strin
         };
         return main.send(press).await.ok().filter(|r| !r.is_empty());
     }
-    if let Some(parsed) = conversation_command(cmd, rest.trim()) {
+    if let Some(command) = conversation_command(cmd, rest.trim()) {
         let main = h.main_session.as_ref()?;
-        let reply = match parsed {
-            Ok(command) => main
-                .send(command)
-                .await
-                .unwrap_or_else(|e| format!("the conversation did not answer: {e}")),
-            Err(usage) => usage,
-        };
+        let reply = main
+            .send(command)
+            .await
+            .unwrap_or_else(|e| format!("the conversation did not answer: {e}"));
         return (!reply.is_empty()).then_some(reply);
     }
     let mut words = line.split_whitespace();
@@ -127,6 +116,7 @@ pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<Strin
             },
             None => "google is not available in this run.".to_owned(),
         },
+        "/version" => crate::version::report_async().await,
         "/ping-budget" => ping_budget(words.collect(), h).await,
         "/schedule" => match h.scheduler.send(Upcoming).await {
             Ok(jobs) if jobs.is_empty() => "no routines or reminders".to_owned(),

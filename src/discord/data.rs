@@ -4,7 +4,9 @@
 use actix::Addr;
 use ollim_actors::main_session::MainSession;
 use ollim_actors::supervisor::Handles;
-use serenity::all::UserId;
+use std::collections::HashSet;
+
+use serenity::all::{MessageId, UserId};
 use tokio::sync::mpsc;
 
 use super::outbox::Outbox;
@@ -29,6 +31,8 @@ pub struct Data {
     pub outbox: Addr<Outbox>,
     /// Where `/restart` and `/update` ask the run loop to leave.
     pub leave: mpsc::UnboundedSender<Leave>,
+    /// The owner's messages the sign-in used (not for the conversation).
+    pub sign_in_messages: HashSet<MessageId>,
 }
 
 /// The error type of commands and handlers: reported in the log with its context.

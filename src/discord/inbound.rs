@@ -49,6 +49,10 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
         tracing::debug!(author = %msg.author.id, "ignoring a message from someone other than the owner");
         return;
     }
+    if data.sign_in_messages.contains(&msg.id) {
+        tracing::debug!("a message sent while signing in; not for the conversation");
+        return;
+    }
     if looks_like_redirect(&msg.content) {
         paste_redirect(&msg.content, data).await;
         return;

@@ -12,6 +12,7 @@
 //! | [`render`] | embeds, buttons, the fork embeds |
 //! | [`approvals`] | approval prompts waiting for a reaction |
 //! | [`commands`] | the slash commands |
+//! | [`sign_in`] | signing Claude Code in through the DM when it is not signed in at start |
 //!
 //! The run loop below owns the process's life: it starts the gateway, initialises once when asked
 //! by poise's setup (actors can only be started from here), and leaves on SIGINT/SIGTERM, an actor
@@ -29,8 +30,11 @@ mod outbox;
 mod quote;
 mod ready;
 mod render;
+mod sign_in;
 mod stream;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -56,10 +60,12 @@ enum Exit {
     Fatal(anyhow::Error),
 }
 
-/// Runs the bot on Discord until it is told to stop.
-pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
+/// Runs the bot on Discord until it is told to stop; `sign_in` when Claude Code is not signed in
+/// (the owner gets the sign-in link before anything else starts).
+pub fn run(settings: Settings, main: MainSessionConfig, sign_in: bool) -> anyhow::Result<()> {
+    let (data_dir, tz) = (settings.data_dir.clone(), settings.tz);
     let system = actix::System::new();
-    let (exit, started) = system.block_on(serve(settings, main))?;
+    let (exit, started) = system.block_on(serve(settings, main, sign_in))?;
     if started {
         // The supervisor closes the conversation's CLI, then stops the system.
         system.run().context("stopping the actors")?;
@@ -69,7 +75,10 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
             tracing::info!(%reason, "stopped");
             Ok(())
         }
-        Exit::Restart(reason) => Err(reexec(&reason)),
+        Exit::Restart(reason) => {
+            crate::update::record_restarting(&data_dir, tz);
+            Err(reexec(&reason))
+        }
         Exit::Fatal(e) => Err(e),
     }
 }
@@ -78,9 +87,8 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
 fn reexec(reason: &str) -> anyhow::Error {
     use std::os::unix::process::CommandExt as _;
     tracing::info!(%reason, "running the binary again");
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(e) => return anyhow::Error::new(e).context("finding the running binary"),
+    let Some(exe) = crate::own_path::own_exe() else {
+        return anyhow::anyhow!("could not find the running binary to restart it");
     };
     let err = std::process::Command::new(&exe)
         .args(std::env::args_os().skip(1))
@@ -88,7 +96,17 @@ fn reexec(reason: &str) -> anyhow::Error {
     anyhow::Error::new(err).context(format!("restarting {}", exe.display()))
 }
 
-async fn serve(settings: Settings, main: MainSessionConfig) -> anyhow::Result<(Exit, bool)> {
+/// Initialisation under way, and where its result goes.
+type Initialising = (
+    Pin<Box<dyn Future<Output = anyhow::Result<(Data, Running)>>>>,
+    oneshot::Sender<anyhow::Result<Data>>,
+);
+
+async fn serve(
+    settings: Settings,
+    main: MainSessionConfig,
+    sign_in: bool,
+) -> anyhow::Result<(Exit, bool)> {
     let token = settings
         .discord_token
         .clone()
@@ -141,7 +159,9 @@ async fn serve(settings: Settings, main: MainSessionConfig) -> anyhow::Result<(E
             })
         })
         .build();
+    let (relay, owner_lines) = sign_in::CodeRelay::new(owner);
     let mut client = ClientBuilder::new_with_http(http, connect::intents())
+        .event_handler(relay)
         .framework(framework)
         .await
         .map_err(connect::StartupError::from)?;
@@ -155,8 +175,11 @@ async fn serve(settings: Settings, main: MainSessionConfig) -> anyhow::Result<(E
         http,
         owner,
         leave: leave_tx,
+        sign_in: sign_in.then_some(owner_lines),
     });
     let mut running: Option<Running> = None;
+    // Initialisation may wait for the owner to sign in: it runs beside the signals.
+    let mut initialising: Option<Initialising> = None;
     let exit = loop {
         tokio::select! {
             Some(req) = init_rx.recv() => {
@@ -165,14 +188,18 @@ async fn serve(settings: Settings, main: MainSessionConfig) -> anyhow::Result<(E
                     let _ = req.reply.send(Err(anyhow::anyhow!("already initialised")));
                     continue;
                 };
-                match ready::initialise(p).await {
+                initialising = Some((Box::pin(ready::initialise(p)), req.reply));
+            }
+            done = until_done(initialising.as_mut().map(|(f, _)| f)) => {
+                let Some((_, reply)) = initialising.take() else { continue };
+                match done {
                     Ok((data, r)) => {
                         tracing::info!("initialised");
                         running = Some(r);
-                        let _ = req.reply.send(Ok(data));
+                        let _ = reply.send(Ok(data));
                     }
                     Err(e) => {
-                        let _ = req.reply.send(Err(anyhow::anyhow!("{e:#}")));
+                        let _ = reply.send(Err(anyhow::anyhow!("{e:#}")));
                         break Exit::Fatal(e.context("initialising the bot"));
                     }
                 }
@@ -210,6 +237,14 @@ async fn serve(settings: Settings, main: MainSessionConfig) -> anyhow::Result<(E
     }
     shards.shutdown_all().await;
     Ok((exit, started))
+}
+
+/// The future's output once it is done; never without one.
+async fn until_done<T>(future: Option<&mut Pin<Box<dyn Future<Output = T>>>>) -> T {
+    match future {
+        Some(f) => f.await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Resolves with the reason once a shutdown has begun inside the actors; never without them.

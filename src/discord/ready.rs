@@ -46,6 +46,8 @@ pub struct Parts {
     pub owner: UserId,
     /// Where commands ask to leave.
     pub leave: mpsc::UnboundedSender<Leave>,
+    /// The owner's messages, when Claude Code must be signed in first.
+    pub sign_in: Option<mpsc::Receiver<super::sign_in::OwnerLine>>,
 }
 
 /// Starts the bot's actors; must run where actix can spawn (the run loop).
@@ -56,6 +58,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         http,
         owner,
         leave,
+        sign_in,
     } = parts;
     let dm = owner
         .create_dm_channel(&*http)
@@ -63,6 +66,16 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         .context("opening the DM channel with the owner")?
         .id;
     tracing::info!(owner = %owner, channel = %dm, "dm channel open");
+    let sign_in_messages = match sign_in {
+        Some(mut lines) => {
+            let dm = super::sign_in::Dm {
+                http: &http,
+                channel: dm,
+            };
+            super::sign_in::sign_in(&main.binary, &dm, &mut lines).await?
+        }
+        None => Default::default(),
+    };
     let outbox = Outbox::start(OutboxConfig {
         http: http.clone(),
         channel: dm,
@@ -86,12 +99,20 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         started.main,
         started.hooks,
     );
+    start_auto_update(
+        &settings,
+        &main_session,
+        &handles.job_runner,
+        &outbox,
+        leave.clone(),
+    );
     let data = Data {
         owner,
         handles,
         main: main_session,
         outbox: outbox.clone(),
         leave,
+        sign_in_messages,
     };
     let running = Running {
         supervisor,
@@ -100,4 +121,40 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         hooks,
     };
     Ok((data, running))
+}
+
+/// Starts the auto-update timer; what it says goes to the DM, its restart to the run loop.
+fn start_auto_update(
+    settings: &Settings,
+    main: &Addr<ollim_actors::main_session::MainSession>,
+    job_runner: &Addr<ollim_actors::job_runner::JobRunner>,
+    outbox: &Addr<Outbox>,
+    leave: mpsc::UnboundedSender<Leave>,
+) {
+    let (tx, mut notes) = mpsc::unbounded_channel();
+    crate::update::timer::spawn(crate::update::timer::Timer {
+        clock: ollim_actors::clock::SystemClock::shared(),
+        tz: settings.tz,
+        checkout: crate::update::checkout_from_env(),
+        quiet: crate::update::quiet::Quiet {
+            conversation: main.clone().recipient(),
+            runs: job_runner.clone().recipient(),
+        },
+        settings: main.clone().recipient(),
+        out: tx,
+    });
+    let outbox = outbox.clone();
+    tokio::spawn(async move {
+        while let Some(note) = notes.recv().await {
+            match note {
+                crate::update::Note::Say(text) => {
+                    // Posted in order before the restart's goodbye.
+                    let _ = outbox.send(super::outbox::Post(text)).await;
+                }
+                crate::update::Note::Restart(reason) => {
+                    let _ = leave.send(Leave::Restart(reason));
+                }
+            }
+        }
+    });
 }

@@ -2,7 +2,10 @@
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::Duration;
+
+use parking_lot::Mutex;
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
@@ -21,6 +24,8 @@ pub struct Bot {
     lines: mpsc::UnboundedReceiver<String>,
     /// Everything printed so far.
     pub seen: Vec<String>,
+    /// Everything written to stderr so far (also echoed to the test's stderr).
+    pub stderr: Arc<Mutex<Vec<String>>>,
 }
 
 impl Bot {
@@ -29,8 +34,19 @@ impl Bot {
     }
 
     pub async fn start_with(home: &Home, mock: &MockModelApi, extra: &[(&str, &str)]) -> Bot {
+        Self::start_args(home, mock, &[], extra).await
+    }
+
+    /// Starts `ollim-bot console <args>` with `extra` in its environment.
+    pub async fn start_args(
+        home: &Home,
+        mock: &MockModelApi,
+        args: &[&str],
+        extra: &[(&str, &str)],
+    ) -> Bot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
         cmd.arg("console")
+            .args(args)
             .envs(mock.cli_env(&home.home))
             .env("OLLIM_CLAUDE_BIN", crate::support::claude_cli::binary())
             .env("OLLIM_DATA_DIR", &home.data)
@@ -42,9 +58,19 @@ impl Bot {
             .envs(extra.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .kill_on_drop(true);
         let mut child = cmd.spawn().expect("start ollim-bot console");
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let errors = child.stderr.take().expect("stderr");
+        let kept = Arc::clone(&stderr);
+        tokio::spawn(async move {
+            let mut r = BufReader::new(errors).lines();
+            while let Ok(Some(l)) = r.next_line().await {
+                eprintln!("{l}");
+                kept.lock().push(l);
+            }
+        });
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = mpsc::unbounded_channel();
         tokio::spawn(async move {
@@ -61,6 +87,7 @@ impl Bot {
             stdin,
             lines,
             seen: Vec::new(),
+            stderr,
         }
     }
 

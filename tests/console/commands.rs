@@ -1,4 +1,5 @@
-//! Slash commands on the console: `/config`, `/model`, `/cost`, `/clear`.
+//! Slash commands on the console: `/config`, `/model`, `/thinking`, `/permissions`,
+//! `/version`, `/cost`, `/clear`.
 
 use crate::bot::{Bot, Home};
 use crate::support::mock_model_api::{MockModelApi, Reply};
@@ -58,4 +59,54 @@ async fn clear_starts_a_new_session_and_records_it() {
     assert_eq!(cleared["event"], "cleared");
     assert_eq!(cleared["session_id"], after.trim());
     assert_eq!(cleared["parent_session_id"], before.trim());
+}
+
+#[tokio::test]
+async fn settings_without_a_value_show_the_one_in_force_and_forks_refuse_changes() {
+    let mock = MockModelApi::start(|_| Reply::Text("ok".into()))
+        .await
+        .unwrap();
+    let home = Home::new();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("/version").await;
+    bot.expect(&format!("ollim-bot {} (commit ", env!("CARGO_PKG_VERSION")))
+        .await;
+    bot.expect("claude 2.1.").await;
+    bot.say("/model").await;
+    bot.expect("model.main: cli default (default)").await;
+    bot.say("/thinking").await;
+    bot.expect("thinking.main: off (default)").await;
+    bot.say("/permissions").await;
+    bot.expect("permission mode: dontAsk (default)").await;
+    bot.say("/model haiku").await;
+    bot.expect("model.main set to haiku").await;
+    bot.say("/model").await;
+    bot.expect("model.main: haiku").await;
+    bot.say("/permissions acceptEdits").await;
+    bot.expect("permission mode: acceptEdits").await;
+    bot.say("/permissions").await;
+    let line = bot.expect("permission mode: acceptEdits").await;
+    assert!(!line.contains("(default)"), "{line}");
+    bot.say("/fork planning").await;
+    bot.expect("Forked Session").await;
+    bot.say("/model opus").await;
+    bot.expect("exit fork first.").await;
+    bot.say("/thinking 8000").await;
+    bot.expect("exit fork first.").await;
+    bot.say("/model").await;
+    bot.expect("model.fork: same as main (default)").await;
+    bot.say("/thinking").await;
+    bot.expect("thinking.fork: adaptive (default)").await;
+    bot.say("/permissions").await;
+    bot.expect("(this fork only)").await;
+    bot.say("/exit-fork").await;
+    bot.expect("Fork Ended").await;
+    bot.say("/model").await;
+    bot.expect("model.main: haiku").await;
+    bot.finish().await;
+    let saved = std::fs::read_to_string(home.state("config.json")).expect("config saved");
+    assert!(
+        saved.contains("\"haiku\""),
+        "the fork did not change it: {saved}"
+    );
 }

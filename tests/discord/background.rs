@@ -1,5 +1,6 @@
 //! Background work on Discord: a background ping arrives as `[bg] …`, and replying to it opens an
-//! interactive fork on that background fork's session; a button on a background embed still
+//! interactive fork on that background fork's session (a second reply while that fork runs is
+//! quoted into it instead); a button on a background embed still
 //! works after the bot restarts.
 
 use serde_json::json;
@@ -78,6 +79,22 @@ async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
         resumed.mentions("[reminder-bg:c0000001]") && history.contains("did you drink water?"),
         "the fork carries the background session's history (its prompt and its ping): {history}"
     );
+    // A second reply to the same ping while the fork runs cannot open another one.
+    fake.send_dm_with(Dm {
+        author: OWNER_ID,
+        content: "and a coffee".into(),
+        attachments: Vec::new(),
+        reply_to: Some(ping.id),
+    })
+    .await;
+    said(&fake, "already in a fork — reply added as context instead.").await;
+    fake.wait_for("the reply with its quote", LIMIT, |_| {
+        mock.agent_requests().into_iter().find(|r| {
+            let text = r.latest_user_text();
+            text.contains("and a coffee") && text.contains("> [bg] did you drink water?")
+        })
+    })
+    .await;
     assert!(bot.stop().await);
 }
 

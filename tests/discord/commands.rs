@@ -1,4 +1,5 @@
-//! Slash commands through poise: `/ping-budget` and `/config` answer with the SPEC's wording;
+//! Slash commands through poise: `/ping-budget`, `/config`, `/version` and `/model`,
+//! `/thinking`, `/permissions` without a value answer with the SPEC's wording;
 //! a stranger, or the owner outside DMs, is told "not authorized".
 
 use serde_json::{json, Value};
@@ -135,5 +136,31 @@ async fn commands_from_a_stranger_or_outside_dms_are_not_authorized() {
         .wait_for("the guild refusal", LIMIT, |f| answer_text(f, guild))
         .await;
     assert_eq!(text, "not authorized");
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn version_and_settings_without_a_value_answer_with_what_is_in_force() {
+    let (_mock, fake, _home, bot) = started().await;
+    let asked = fake.slash(OWNER_ID, "version", json!([])).await;
+    let text = fake
+        .wait_for("the version", LIMIT, |f| answer_text(f, asked))
+        .await;
+    assert!(
+        text.starts_with(&format!("ollim-bot {} (commit ", env!("CARGO_PKG_VERSION")))
+            && text.contains("\nclaude 2.1."),
+        "{text}"
+    );
+    for (command, expected) in [
+        ("model", "model.main: cli default (default)"),
+        ("thinking", "thinking.main: off (default)"),
+        ("permissions", "permission mode: dontAsk (default)"),
+    ] {
+        let asked = fake.slash(OWNER_ID, command, json!([])).await;
+        let text = fake
+            .wait_for(command, LIMIT, |f| answer_text(f, asked))
+            .await;
+        assert_eq!(text, expected, "/{command}");
+    }
     assert!(bot.stop().await);
 }

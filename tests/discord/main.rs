@@ -20,3 +20,5 @@ mod google;
 mod lifecycle;
 mod messages;
 mod serenity_client;
+mod sign_in;
+mod update;

@@ -1,8 +1,14 @@
 //! Tier 1, foundation: the CLI and the on-disk formats, through the real binary and files.
 
+#[allow(dead_code)]
+#[path = "../support/fake_claude.rs"]
+mod fake_claude;
+
 mod auth;
 mod cli;
 mod concurrent_cli;
+mod doctor;
 mod fixtures;
 mod formats;
 mod hostile_files;
+mod version;

@@ -46,6 +46,16 @@ pub enum Reply {
     },
     /// Fail with HTTP 400 "prompt is too long" (provokes compaction).
     PromptTooLong,
+    /// Fail with this HTTP status and Messages API error (`authentication_error`,
+    /// `billing_error`, `rate_limit_error`, ...).
+    ApiError {
+        /// The HTTP status.
+        status: u16,
+        /// The error's `type`.
+        kind: String,
+        /// The error's `message`.
+        message: String,
+    },
 }
 
 /// One recorded HTTP request.
@@ -299,6 +309,15 @@ async fn respond<W: AsyncWriteExt + Unpin>(
         let error = json!({"type": "error", "error": {"type": "invalid_request_error",
             "message": "prompt is too long: 210000 tokens > 200000 maximum"}});
         return http::send_json(write, 400, &error).await;
+    }
+    if let Reply::ApiError {
+        status,
+        kind,
+        message,
+    } = &reply
+    {
+        let error = json!({"type": "error", "error": {"type": kind, "message": message}});
+        return http::send_json(write, *status, &error).await;
     }
     if request.body["stream"] != json!(true) {
         return http::send_json(write, 200, &sse::whole_message(&id, model, &reply)).await;

@@ -8,10 +8,7 @@
 //! CLI cannot tell us (too old, hung, crashed) the state is [`AuthState::Unknown`] and the bot
 //! should carry on: the first turn will say what is wrong.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// How long `claude auth status` may take before the answer counts as unknown.
@@ -96,45 +93,7 @@ pub fn classify(exit_code: Option<i32>, stdout: &str) -> AuthState {
 
 /// Runs `binary auth status --json`, returning its exit code and stdout, or why it could not.
 fn run_status(binary: &Path, timeout: Duration) -> Result<(Option<i32>, String), String> {
-    let mut child = Command::new(binary)
-        .args(["auth", "status", "--json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("could not run {}: {e}", binary.display()))?;
-    let Some(mut stdout) = child.stdout.take() else {
-        return Err("no stdout pipe".to_owned());
-    };
-    // The reader finishes when the CLI closes stdout (normally: when it exits), so waiting on
-    // it with a deadline bounds the whole run without polling.
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut text = String::new();
-        let read = stdout.read_to_string(&mut text).map(|_| text);
-        let _ = tx.send(read);
-    });
-    match rx.recv_timeout(timeout) {
-        Ok(Ok(text)) => {
-            let status = child
-                .wait()
-                .map_err(|e| format!("waiting for `claude auth status`: {e}"))?;
-            Ok((status.code(), text))
-        }
-        Ok(Err(e)) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            Err(format!("reading `claude auth status`: {e}"))
-        }
-        Err(_) => {
-            let _ = child.kill();
-            let _ = child.wait();
-            Err(format!(
-                "`claude auth status` did not answer within {}s",
-                timeout.as_secs()
-            ))
-        }
-    }
+    super::cli_info::run_short(binary, &["auth", "status", "--json"], timeout)
 }
 
 #[cfg(test)]

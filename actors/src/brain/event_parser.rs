@@ -101,6 +101,19 @@ fn system(frame: &Value) -> Vec<BrainEvent> {
             .and_then(|m| serde_json::from_value(m).ok())
             .map(|b| vec![BrainEvent::CompactBoundary(b)])
             .unwrap_or_default(),
+        Some("api_retry") => {
+            let number = |key: &str| frame.get(key).and_then(Value::as_u64);
+            vec![BrainEvent::ApiRetry {
+                attempt: number("attempt")
+                    .and_then(|n| u32::try_from(n).ok())
+                    .unwrap_or(0),
+                max_retries: number("max_retries")
+                    .and_then(|n| u32::try_from(n).ok())
+                    .unwrap_or(0),
+                status: number("error_status").and_then(|n| u16::try_from(n).ok()),
+                error: str_field(frame, "error"),
+            }]
+        }
         Some("session_state_changed") => str_field(frame, "state")
             .map(|s| vec![BrainEvent::SessionState(s)])
             .unwrap_or_default(),
@@ -131,10 +144,11 @@ fn assistant(frame: &Value) -> Vec<BrainEvent> {
             .and_then(Value::as_str)
             .map(str::to_owned),
         text: texts.join("\n"),
-        is_api_error: frame
+        api_error: frame
             .get("is_api_error_message")
             .and_then(Value::as_bool)
-            .unwrap_or(false),
+            .unwrap_or(false)
+            .then(|| str_field(frame, "error").unwrap_or_else(|| "unknown".to_owned())),
     });
     events
 }
@@ -211,7 +225,7 @@ mod tests {
             BrainEvent::AssistantMessage {
                 message_id: Some("msg_1".into()),
                 text: String::new(),
-                is_api_error: false
+                api_error: None
             }
         );
     }
@@ -297,5 +311,41 @@ mod tests {
         );
         let odd = json!({"type":"rate_limit_event","x":1});
         assert_eq!(parse(odd.clone()), vec![BrainEvent::Other(odd)]);
+    }
+
+    #[test]
+    fn api_failures_carry_the_cli_error_kind_status_and_retries() {
+        // As CLI 2.1.330 reports a 429 from the API: retries, a synthetic message, the result.
+        assert_eq!(
+            parse(
+                json!({"type":"system","subtype":"api_retry","attempt":2,"max_retries":10,
+                "retry_delay_ms":1214,"error_status":429,"error":"rate_limit","session_id":"s"})
+            ),
+            vec![BrainEvent::ApiRetry {
+                attempt: 2,
+                max_retries: 10,
+                status: Some(429),
+                error: Some("rate_limit".into())
+            }]
+        );
+        let synthetic = parse(json!({"type":"assistant","parent_tool_use_id":null,
+            "message":{"id":"m","model":"<synthetic>","content":[{"type":"text",
+            "text":"Not logged in · Please run /login"}]},
+            "error":"authentication_failed","is_api_error_message":true}));
+        assert_eq!(
+            synthetic,
+            vec![BrainEvent::AssistantMessage {
+                message_id: Some("m".into()),
+                text: "Not logged in · Please run /login".into(),
+                api_error: Some("authentication_failed".into())
+            }]
+        );
+        let events = parse(json!({"type":"result","subtype":"success","is_error":true,
+            "result":"Credit balance is too low","terminal_reason":"api_error",
+            "api_error_status":402,"session_id":"s"}));
+        let [BrainEvent::Result(result)] = &events[..] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(result.api_error_status, Some(402));
     }
 }

@@ -45,8 +45,9 @@ pub enum BrainEvent {
         message_id: Option<String>,
         /// The text blocks' text, joined with newlines (empty for tool calls).
         text: String,
-        /// True for the CLI's synthetic `API Error: ...` message.
-        is_api_error: bool,
+        /// For the CLI's synthetic error message (`is_api_error_message`): its `error` kind
+        /// (`authentication_failed`, `billing_error`, `rate_limit`, `unknown`, ...).
+        api_error: Option<String>,
     },
     /// Compaction started (`status: compacting`).
     Compacting,
@@ -65,6 +66,17 @@ pub enum BrainEvent {
         old_session_id: Option<String>,
         /// The CLI's id for the new conversation.
         new_conversation_id: String,
+    },
+    /// `system/api_retry`: a model call failed and the CLI will try again.
+    ApiRetry {
+        /// This retry's number (from 1).
+        attempt: u32,
+        /// How many retries the CLI makes at most.
+        max_retries: u32,
+        /// The HTTP status of the failed call, when there was one.
+        status: Option<u16>,
+        /// The CLI's error kind (`rate_limit`, `authentication_failed`, ...).
+        error: Option<String>,
     },
     /// `session_state_changed`: `running`, `requires_action` or `idle`.
     SessionState(String),
@@ -146,6 +158,9 @@ pub struct TurnResult {
     /// Wall time of the turn.
     #[serde(default)]
     pub duration_ms: Option<u64>,
+    /// The HTTP status of a failed model call (`terminal_reason: api_error`): 401, 402, 429...
+    #[serde(default)]
+    pub api_error_status: Option<u16>,
 }
 
 /// How the process ended.

@@ -14,6 +14,7 @@
 //! [`events`] (what the CLI reports, typed) and [`event_parser`] (frames to events).
 
 pub mod auth;
+pub mod cli_info;
 pub mod control;
 pub mod event_parser;
 pub mod events;

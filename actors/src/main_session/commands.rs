@@ -27,16 +27,17 @@ pub enum Command {
     Compact(Option<String>),
     /// What this process has cost so far.
     Cost,
-    /// Switch the model.
-    Model(String),
-    /// Switch extended thinking.
-    Thinking(String),
+    /// Switch the model; `None` shows the one in force.
+    Model(Option<String>),
+    /// Switch extended thinking; `None` shows the setting in force.
+    Thinking(Option<String>),
     /// Stop the answer in progress.
     Interrupt,
     /// Start an interactive fork, optionally about a topic.
     Fork(Option<String>),
-    /// Switch the permission mode (inside a fork: that fork only).
-    Permissions(String),
+    /// Switch the permission mode (inside a fork: that fork only); `None` shows the mode in
+    /// force.
+    Permissions(Option<String>),
     /// End the interactive fork the way a fork button does.
     EndFork(ForkButton),
     /// Show every setting, one setting, or set one.
@@ -47,6 +48,10 @@ pub enum Command {
         value: Option<String>,
     },
 }
+
+/// The answer to `/model` or `/thinking` with a value while an interactive fork runs: they
+/// change the main conversation, which the fork would not pick up.
+pub const EXIT_FORK_FIRST: &str = "exit fork first.";
 
 /// The three buttons of the "Forked Session" embed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,7 +149,7 @@ impl MainSession {
     /// the CLI: say so instead of failing silently.
     fn set_permissions(
         &mut self,
-        mode: String,
+        mode: Option<String>,
         ctx: &mut Context<Self>,
     ) -> ResponseActFuture<Self, String> {
         if let Some(fork) = self.fork.clone().filter(|f| f.connected()) {
@@ -157,6 +162,23 @@ impl MainSession {
                 .into_actor(self),
             );
         }
+        let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
+            " (this fork only)"
+        } else {
+            ""
+        };
+        let Some(mode) = mode else {
+            let current = self.policy.mode;
+            let default = if current == self.config.runtime.values().permission_mode {
+                " (default)"
+            } else {
+                ""
+            };
+            return Box::pin(fut::ready(format!(
+                "permission mode: {}{default}{scope}",
+                current.as_str()
+            )));
+        };
         let parsed = match mode.as_str() {
             "dontAsk" => PermissionMode::DontAsk,
             "default" => PermissionMode::Default,
@@ -197,6 +219,30 @@ impl MainSession {
             }
             .into_actor(self),
         )
+    }
+
+    /// `/model` and `/thinking`: with a value, set the main conversation's (refused inside a
+    /// fork); without, show the one in force (the fork's inside a fork).
+    fn main_setting(
+        &mut self,
+        what: &str,
+        value: Option<String>,
+        ctx: &mut Context<Self>,
+    ) -> ResponseActFuture<Self, String> {
+        let in_fork = self.in_fork() || matches!(self.role, super::fork_role::Role::Fork(_));
+        match value.filter(|v| !v.trim().is_empty()) {
+            Some(_) if in_fork => Box::pin(fut::ready(EXIT_FORK_FIRST.to_owned())),
+            Some(v) => self.configure(format!("{what}.main"), v, ctx),
+            None => {
+                let key = format!("{what}.{}", if in_fork { "fork" } else { "main" });
+                let line = self
+                    .config
+                    .runtime
+                    .get(&key)
+                    .unwrap_or_else(|e| e.to_string());
+                Box::pin(fut::ready(line))
+            }
+        }
     }
 
     /// Sets a runtime config key and applies what concerns the running conversation: the model
@@ -277,8 +323,8 @@ impl Handler<Command> for MainSession {
                 self.interrupt(ctx);
                 reply("interrupted.".into())
             }
-            Command::Model(name) => self.configure("model.main".into(), name, ctx),
-            Command::Thinking(v) => self.configure("thinking.main".into(), v, ctx),
+            Command::Model(name) => self.main_setting("model", name, ctx),
+            Command::Thinking(v) => self.main_setting("thinking", v, ctx),
             Command::Fork(topic) => {
                 let idle_minutes = self.idle_minutes();
                 let started = self.start_fork(

@@ -229,11 +229,9 @@ impl MainSession {
                 });
             }
             Outcome::Interrupted => {}
-            Outcome::Failed(why) => {
-                tracing::warn!(reason = %why, "turn failed");
-                self.show(SurfaceEvent::Error(
-                    "-# something went wrong answering that — try again.".into(),
-                ));
+            Outcome::Failed(failure) => {
+                tracing::warn!(reason = %failure.detail, kind = ?failure.kind, "turn failed");
+                self.show(SurfaceEvent::Error(failure.notice()));
             }
             Outcome::CommandDone => self.command_done(&turn, &result, ctx),
         }
@@ -321,11 +319,27 @@ impl MainSession {
                     turn.compacting = false;
                 }
             }
-            BrainEvent::AssistantMessage { text, .. } => {
+            BrainEvent::AssistantMessage {
+                text, api_error, ..
+            } => {
                 if let Some(turn) = self.inflight.front_mut() {
                     turn.on_assistant(&text);
+                    if api_error.is_some() {
+                        turn.api_error = api_error;
+                    }
                 }
             }
+            BrainEvent::ApiRetry {
+                attempt,
+                max_retries,
+                status,
+                error,
+            } => self.show(SurfaceEvent::Status(super::failure::retry_status(
+                attempt,
+                max_retries,
+                error.as_deref(),
+                status,
+            ))),
             BrainEvent::Result(result) => self.on_result(result, ctx),
             BrainEvent::Exited(info) => {
                 tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");

@@ -16,10 +16,12 @@
 mod clicks;
 mod commands;
 mod conversation;
+pub mod failure;
 pub mod fork_role;
 pub mod header;
 pub mod host;
 mod launch;
+pub mod quiet;
 mod tools_backend;
 pub mod turn;
 
@@ -34,7 +36,7 @@ use chrono_tz::Tz;
 
 pub use crate::surface::ExitAction;
 pub use clicks::PressButton;
-pub use commands::{Command, ForkButton};
+pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 use turn::{Turn, TurnKind};

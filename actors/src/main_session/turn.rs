@@ -5,6 +5,7 @@
 //! user's message only when the result arrives with no assistant output after the compaction
 //! boundary and the turn was not a `/compact` we sent — never answer twice), an interrupt.
 
+use super::failure::Failure;
 use crate::brain::{CompactBoundary, TurnResult};
 
 /// What kind of line the turn sent.
@@ -39,6 +40,8 @@ pub struct Turn {
     pub interrupted: bool,
     /// Re-sent once already (never twice).
     pub resent: bool,
+    /// The error kind of the CLI's synthetic message when a model call failed.
+    pub api_error: Option<String>,
 }
 
 /// What to do when a turn's result arrives.
@@ -50,8 +53,8 @@ pub enum Outcome {
     Resend(String),
     /// It was interrupted: say nothing.
     Interrupted,
-    /// It failed: show a short error (the detail goes to the log).
-    Failed(String),
+    /// It failed: show what the user can do about it (the detail goes to the log).
+    Failed(Failure),
     /// A command turn finished (`/compact`, `/clear`).
     CommandDone,
 }
@@ -72,6 +75,7 @@ impl Turn {
             assistant_after_boundary: false,
             interrupted: false,
             resent: false,
+            api_error: None,
         }
     }
 
@@ -111,13 +115,7 @@ impl Turn {
             return Outcome::Resend(self.sent_text.clone());
         }
         if result.is_error {
-            let why = result
-                .errors
-                .first()
-                .cloned()
-                .or_else(|| result.result.clone())
-                .unwrap_or_else(|| result.subtype.clone());
-            return Outcome::Failed(why);
+            return Outcome::Failed(Failure::of(self.api_error.as_deref(), result));
         }
         let text = if self.text.trim().is_empty() {
             result.result.clone().unwrap_or_default()

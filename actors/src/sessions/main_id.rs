@@ -35,9 +35,11 @@ pub enum IdChange {
 
 /// Why the file's content was rejected.
 #[derive(Debug, thiserror::Error)]
-enum Malformed {
+pub enum Malformed {
+    /// The bytes are not text.
     #[error("not UTF-8")]
     NotText,
+    /// More than the one id.
     #[error("more than one word")]
     NotOneToken,
 }
@@ -97,7 +99,9 @@ impl MainSessionFile {
     }
 }
 
-fn parse(bytes: &[u8]) -> Result<Option<String>, Malformed> {
+/// The id a file's content holds (`None` for the original's older JSON layout), without
+/// touching the file; `doctor` checks with this what a start would read.
+pub fn parse(bytes: &[u8]) -> Result<Option<String>, Malformed> {
     let text = std::str::from_utf8(bytes)
         .map_err(|_| Malformed::NotText)?
         .trim();

@@ -4,8 +4,60 @@
 //! what the conversation says.
 
 use ollim_actors::main_session::Command;
+use poise::ChoiceParameter;
 
 use super::{answer, Ctx, Error};
+
+/// `/model`'s choices.
+#[derive(Debug, Clone, Copy, ChoiceParameter)]
+pub enum ModelName {
+    /// Opus.
+    #[name = "opus"]
+    Opus,
+    /// Sonnet.
+    #[name = "sonnet"]
+    Sonnet,
+    /// Haiku.
+    #[name = "haiku"]
+    Haiku,
+}
+
+/// `/thinking`'s choices.
+#[derive(Debug, Clone, Copy, ChoiceParameter)]
+pub enum ThinkingMode {
+    /// No extended thinking.
+    #[name = "off"]
+    Off,
+    /// The model decides.
+    #[name = "adaptive"]
+    Adaptive,
+    /// 8,000 tokens.
+    #[name = "8000"]
+    Budget8k,
+    /// 32,000 tokens.
+    #[name = "32000"]
+    Budget32k,
+    /// 64,000 tokens.
+    #[name = "64000"]
+    Budget64k,
+}
+
+/// `/permissions`' choices.
+#[derive(Debug, Clone, Copy, ChoiceParameter)]
+pub enum PermissionMode {
+    /// Deny what is not allowed, silently.
+    #[name = "dontAsk"]
+    DontAsk,
+    /// Ask in the DM.
+    #[name = "default"]
+    Default,
+    /// Allow file edits.
+    #[name = "acceptEdits"]
+    AcceptEdits,
+    /// Allow everything.
+    #[name = "bypassPermissions"]
+    BypassPermissions,
+}
 
 async fn run(ctx: Ctx<'_>, command: Command) -> Result<(), Error> {
     ctx.defer().await?;
@@ -48,26 +100,24 @@ pub async fn fork(
     run(ctx, Command::Fork(topic)).await
 }
 
-/// Switch the model.
+/// Show or switch the model.
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn model(
     ctx: Ctx<'_>,
-    #[description = "The model"]
-    #[choices("opus", "sonnet", "haiku")]
-    name: &'static str,
+    #[description = "The model (leave out to see the one in use)"] name: Option<ModelName>,
 ) -> Result<(), Error> {
-    run(ctx, Command::Model(name.to_owned())).await
+    run(ctx, Command::Model(name.map(|n| n.name().to_owned()))).await
 }
 
-/// Switch extended thinking.
+/// Show or switch extended thinking.
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn thinking(
     ctx: Ctx<'_>,
-    #[description = "off, adaptive, or a token budget"]
-    #[choices("off", "adaptive", "8000", "32000", "64000")]
-    mode: &'static str,
+    #[description = "off, adaptive, or a token budget (leave out to see the setting)"] mode: Option<
+        ThinkingMode,
+    >,
 ) -> Result<(), Error> {
-    run(ctx, Command::Thinking(mode.to_owned())).await
+    run(ctx, Command::Thinking(mode.map(|m| m.name().to_owned()))).await
 }
 
 /// Stop the answer in progress.
@@ -76,15 +126,13 @@ pub async fn interrupt(ctx: Ctx<'_>) -> Result<(), Error> {
     run(ctx, Command::Interrupt).await
 }
 
-/// Switch the permission mode (inside a fork: that fork only).
+/// Show or switch the permission mode (inside a fork: that fork only).
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn permissions(
     ctx: Ctx<'_>,
-    #[description = "The mode"]
-    #[choices("dontAsk", "default", "acceptEdits", "bypassPermissions")]
-    mode: &'static str,
+    #[description = "The mode (leave out to see the one in force)"] mode: Option<PermissionMode>,
 ) -> Result<(), Error> {
-    run(ctx, Command::Permissions(mode.to_owned())).await
+    run(ctx, Command::Permissions(mode.map(|m| m.name().to_owned()))).await
 }
 
 /// Show every setting, one setting, or change one.

@@ -1,16 +1,15 @@
 //! `/restart`, `/update` and `/google-auth` (SPEC §12, §15). `/restart` runs the binary again;
-//! `/update` pulls the project's git checkout fast-forward only, rebuilds it and restarts,
-//! refusing while an answer is being written; `/google-auth` starts connecting Google (the
-//! Google account actor answers; the flow's end arrives in the DM).
-
-use std::path::{Path, PathBuf};
+//! `/update` runs the update steps the auto-update timer runs (`crate::update`: fetch, compare,
+//! pull fast-forward only, build) and restarts, refusing while an answer is being written or a
+//! fork is open; `/google-auth` starts connecting Google (the Google account actor answers; the
+//! flow's end arrives in the DM).
 
 use ollim_actors::google::account::StartConsent;
-use ollim_actors::main_session::IsBusy;
-use tokio::process::Command;
 
 use super::super::data::Leave;
+use super::super::outbox::Post;
 use super::{answer, Ctx, Error};
+use crate::update::{self, Outcome};
 
 /// Restart the bot.
 #[poise::command(slash_command, check = "super::authorized")]
@@ -37,81 +36,42 @@ pub async fn google_auth(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn update(ctx: Ctx<'_>) -> Result<(), Error> {
     ctx.defer().await?;
-    match ctx.data().main.send(IsBusy).await {
-        Ok(false) => {}
-        Ok(true) => {
-            return answer(ctx, "busy answering — try /update again once it's done.").await;
-        }
-        Err(e) => {
-            tracing::error!(cause = %e, "the conversation has stopped");
-            return answer(ctx, "the conversation is not running — try /restart.").await;
-        }
-    }
-    let Some(dir) = project_dir() else {
-        return answer(
-            ctx,
-            "can't find the project's git checkout; set OLLIM_PROJECT_DIR to it.",
-        )
-        .await;
+    let quiet = crate::update::quiet::Quiet {
+        conversation: ctx.data().main.clone().recipient(),
+        runs: ctx.data().handles.job_runner.clone().recipient(),
     };
-    let before = run_in(&dir, "git", &["rev-parse", "--short", "HEAD"]).await;
-    if let Err(e) = run_in(&dir, "git", &["pull", "--ff-only"]).await {
-        return answer(ctx, format!("update failed at git pull:\n```\n{e}\n```")).await;
-    }
-    let after = run_in(&dir, "git", &["rev-parse", "--short", "HEAD"]).await;
-    if before.is_ok() && before == after {
-        return answer(ctx, "already up to date.").await;
-    }
-    answer(ctx, "pulled; rebuilding (this takes a few minutes)...").await?;
-    if let Err(e) = run_in(&dir, "cargo", &["build", "--release", "--bin", "ollim-bot"]).await {
-        let tail: String = tail_lines(&e, 15);
+    if !quiet.check().await {
         return answer(
             ctx,
-            format!("update failed at the build:\n```\n{tail}\n```"),
+            "busy answering (or a fork is open) — try /update again once it's done.",
         )
         .await;
     }
-    let version = after.unwrap_or_default();
-    answer(ctx, format!("updated to {}; restarting...", version.trim())).await?;
-    let _ = ctx
-        .data()
-        .leave
-        .send(Leave::Restart("update installed".into()));
+    let Some(checkout) = update::checkout_from_env() else {
+        return answer(ctx, update::NO_CHECKOUT).await;
+    };
+    match checkout.update().await {
+        Outcome::UpToDate => answer_or_post(ctx, "already up to date.".into()).await,
+        Outcome::Failed(e) => {
+            tracing::warn!(step = %e, output = %e.output, "update failed");
+            answer_or_post(ctx, update::failure_text("update failed", &e)).await;
+        }
+        Outcome::Built(built) => {
+            answer_or_post(ctx, built.announcement()).await;
+            let _ = ctx
+                .data()
+                .leave
+                .send(Leave::Restart("update installed".into()));
+        }
+    }
     Ok(())
 }
 
-/// The git checkout the running binary was built from: `OLLIM_PROJECT_DIR`, else the nearest
-/// ancestor of the executable holding both `Cargo.toml` and `.git`.
-fn project_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("OLLIM_PROJECT_DIR") {
-        return Some(PathBuf::from(dir));
+/// Answers the command, or — when Discord no longer takes the answer (an interaction lasts 15
+/// minutes, and a build can take longer) — posts it in the DM.
+async fn answer_or_post(ctx: Ctx<'_>, text: String) {
+    if let Err(e) = answer(ctx, text.clone()).await {
+        tracing::info!(cause = %e, "the /update interaction expired; posting in the DM");
+        ctx.data().outbox.do_send(Post(text));
     }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors()
-        .find(|d| d.join("Cargo.toml").is_file() && d.join(".git").exists())
-        .map(Path::to_path_buf)
-}
-
-/// Runs a program in `dir`; its stdout on success, its output on failure.
-async fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<String, String> {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .await
-        .map_err(|e| format!("could not run {program}: {e}"))?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
-
-fn tail_lines(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
 }

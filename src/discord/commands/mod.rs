@@ -6,10 +6,12 @@
 //! | [`conversation`] | `/clear /compact /cost /fork /model /thinking /interrupt /permissions /config` |
 //! | [`budget`] | `/ping-budget` |
 //! | [`lifecycle`] | `/restart /update /google-auth` |
+//! | [`version`] | `/version` |
 
 mod budget;
 mod conversation;
 mod lifecycle;
+mod version;
 
 use poise::serenity_prelude as serenity;
 use poise::{CreateReply, FrameworkError};
@@ -35,6 +37,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         lifecycle::restart(),
         lifecycle::update(),
         lifecycle::google_auth(),
+        version::version(),
     ];
     for c in &mut commands {
         c.install_context = Some(vec![

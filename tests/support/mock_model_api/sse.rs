@@ -24,7 +24,7 @@ pub fn whole_message(id: &str, model: &str, reply: &Reply) -> Value {
             json!([{"type": "text", "text": chunks.concat()}]),
             "end_turn",
         ),
-        Reply::PromptTooLong => (json!([]), "end_turn"),
+        Reply::PromptTooLong | Reply::ApiError { .. } => (json!([]), "end_turn"),
     };
     json!({"id": id, "type": "message", "role": "assistant", "model": model, "content": content,
         "stop_reason": stop, "stop_sequence": null, "usage": usage()})
@@ -56,7 +56,7 @@ pub fn sse_events(id: &str, model: &str, reply: &Reply) -> Vec<(Duration, Value)
             ));
             (Vec::new(), now, "tool_use")
         }
-        Reply::PromptTooLong => (Vec::new(), now, "end_turn"),
+        Reply::PromptTooLong | Reply::ApiError { .. } => (Vec::new(), now, "end_turn"),
     };
     if stop == "end_turn" {
         events.push((

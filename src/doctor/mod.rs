@@ -1,0 +1,215 @@
+//! `ollim-bot doctor` (SPEC §16): is everything in place for the bot to run? One line per
+//! check — PASS, WARN or FAIL — and for each WARN and FAIL what to do about it; exit code 1
+//! when anything failed.
+//!
+//! It only reads (files, the environment, `claude --version`, `claude auth status`), makes no
+//! model call and starts nothing, so it is quick and safe beside a running bot.
+//!
+//! | module | checks |
+//! | --- | --- |
+//! | [`environment`] | `.env`, the variables a start needs, the zone, the Discord token's shape |
+//! | [`data`] | the data directory: present, writable, a git repository |
+//! | [`state`] | every file under `state/` parses as a start would read it |
+//! | [`jobs`] | routines (and their next fire time), reminders (and overdue ones), webhook specs, skills |
+//! | [`claude`] | the claude CLI: found, its version, signed in |
+
+mod claude;
+mod data;
+mod environment;
+mod jobs;
+mod state;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use ollim_actors::data_dir::DataDir;
+use ollim_actors::settings;
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Fine.
+    Pass,
+    /// Works, but worth a look.
+    Warn,
+    /// The bot will not work as it should.
+    Fail,
+}
+
+impl Status {
+    fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Warn => "WARN",
+            Status::Fail => "FAIL",
+        }
+    }
+}
+
+/// One check's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// How it came out.
+    pub status: Status,
+    /// What was checked (`OLLIM_TIMEZONE`, `routines/morning.md`).
+    pub name: String,
+    /// What was found.
+    pub detail: String,
+    /// What to do (every WARN and FAIL has one).
+    pub fix: Option<String>,
+}
+
+impl Check {
+    /// A passed check.
+    pub fn pass(name: impl Into<String>, detail: impl Into<String>) -> Self {
+        Check {
+            status: Status::Pass,
+            name: name.into(),
+            detail: detail.into(),
+            fix: None,
+        }
+    }
+
+    /// A warning, with what to do.
+    pub fn warn(
+        name: impl Into<String>,
+        detail: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
+        Check {
+            status: Status::Warn,
+            name: name.into(),
+            detail: detail.into(),
+            fix: Some(fix.into()),
+        }
+    }
+
+    /// A failure, with what to do.
+    pub fn fail(
+        name: impl Into<String>,
+        detail: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
+        Check {
+            status: Status::Fail,
+            name: name.into(),
+            detail: detail.into(),
+            fix: Some(fix.into()),
+        }
+    }
+}
+
+/// A group of checks under a heading.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The heading.
+    pub title: &'static str,
+    /// Its checks, in order.
+    pub checks: Vec<Check>,
+}
+
+/// What the checks look at.
+pub struct Inputs<'a> {
+    /// The environment (after `.env` was loaded).
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// The working directory, where `.env` is read from.
+    pub cwd: PathBuf,
+    /// The data directory.
+    pub data: DataDir,
+    /// The zone in effect (the system's when `OLLIM_TIMEZONE` is unusable).
+    pub tz: Tz,
+    /// Now.
+    pub now: DateTime<Utc>,
+}
+
+/// Runs every check.
+pub fn sections(inputs: &Inputs<'_>) -> Vec<Section> {
+    vec![
+        Section {
+            title: "environment",
+            checks: environment::checks(inputs),
+        },
+        Section {
+            title: "data directory",
+            checks: data::checks(inputs),
+        },
+        Section {
+            title: "state files",
+            checks: state::checks(inputs),
+        },
+        Section {
+            title: "routines and reminders",
+            checks: jobs::schedule_checks(inputs),
+        },
+        Section {
+            title: "webhooks and skills",
+            checks: jobs::spec_checks(inputs),
+        },
+        Section {
+            title: "claude cli",
+            checks: claude::checks(inputs),
+        },
+    ]
+}
+
+/// The report as printed, and whether anything failed.
+pub fn report(sections: &[Section]) -> (String, bool) {
+    let mut out = String::new();
+    let (mut passed, mut warned, mut failed) = (0, 0, 0);
+    for section in sections {
+        let _ = writeln!(out, "\n{}", section.title);
+        for check in &section.checks {
+            match check.status {
+                Status::Pass => passed += 1,
+                Status::Warn => warned += 1,
+                Status::Fail => failed += 1,
+            }
+            let _ = writeln!(
+                out,
+                "  {}  {}: {}",
+                check.status.label(),
+                check.name,
+                check.detail
+            );
+            if let Some(fix) = &check.fix {
+                let _ = writeln!(out, "        → {fix}");
+            }
+        }
+    }
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let _ = writeln!(
+        out,
+        "\n{}, {}, {}",
+        plural(passed, "passed", "passed"),
+        plural(warned, "warning", "warnings"),
+        plural(failed, "failure", "failures")
+    );
+    (out, failed > 0)
+}
+
+/// `ollim-bot doctor`: prints the report; exit code 1 when a check failed.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let env = |k: &str| std::env::var(k).ok();
+    let inputs = Inputs {
+        env: &env,
+        cwd: std::env::current_dir()?,
+        data: settings::data_dir_from(&env),
+        tz: settings::zone_from(&env).unwrap_or_else(|_| settings::system_zone()),
+        now: Utc::now(),
+    };
+    let (text, failed) = report(&sections(&inputs));
+    println!(
+        "ollim-bot doctor — data directory {}\n{}",
+        inputs.data.root().display(),
+        text.trim_end()
+    );
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,356 @@
+//! `ollim-bot doctor` through the real binary: a healthy set-up passes every check and exits 0;
+//! a broken one gets a FAIL or WARN with what to do for each thing wrong, and exits 1. Either
+//! way nothing in the data directory changes (doctor only reads).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::fake_claude::FakeClaude;
+
+/// A token shaped like Discord's (the id part is base64 of a number).
+const TOKEN: &str = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.fakefakefakefakefakefakefakefakefake00";
+
+struct Setup {
+    _tmp: tempfile::TempDir,
+    cwd: PathBuf,
+    data: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let cwd = tmp.path().join("work");
+        let data = tmp.path().join("data");
+        fs::create_dir_all(&cwd).unwrap();
+        Setup {
+            _tmp: tmp,
+            cwd,
+            data,
+        }
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.data.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    /// Runs `ollim-bot doctor` in `cwd` with only `env` (and the claude binary) set.
+    fn doctor(&self, claude: &Path, env: &[(&str, &str)]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+            .arg("doctor")
+            .current_dir(&self.cwd)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.cwd.join("home"))
+            .env("OLLIM_DATA_DIR", &self.data)
+            .env("OLLIM_CLAUDE_BIN", claude)
+            .envs(env.iter().copied())
+            .output()
+            .expect("run ollim-bot doctor")
+    }
+
+    /// Every file under the data directory with its bytes (and mode), to prove nothing changed.
+    fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        fn walk(dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+            let Ok(entries) = fs::read_dir(dir) else {
+                return;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    out.insert(p.clone(), Vec::new());
+                    walk(&p, out);
+                } else {
+                    out.insert(p.clone(), fs::read(&p).unwrap_or_default());
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        walk(&self.data, &mut out);
+        out
+    }
+}
+
+fn git_init(dir: &Path) {
+    let ok = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(dir)
+        .status()
+        .expect("git")
+        .success();
+    assert!(ok, "git init");
+}
+
+/// The report's lines, and the line after each (the fix, for WARN and FAIL).
+fn report(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Asserts the report has a `status` line naming `name` and saying `detail`, followed by a fix.
+fn has(report: &str, status: &str, name: &str, detail: &str) {
+    let lines: Vec<&str> = report.lines().collect();
+    let found = lines.iter().enumerate().find(|(_, l)| {
+        l.trim_start().starts_with(status) && l.contains(name) && l.contains(detail)
+    });
+    let Some((i, _)) = found else {
+        panic!("no {status} line for {name:?} saying {detail:?} in:\n{report}");
+    };
+    if status != "PASS" {
+        assert!(
+            lines
+                .get(i + 1)
+                .is_some_and(|l| l.trim_start().starts_with("→ ")),
+            "the {status} for {name} says what to do:\n{report}"
+        );
+    }
+}
+
+fn in_minutes(minutes: i64) -> String {
+    (chrono::Utc::now() + chrono::Duration::minutes(minutes))
+        .with_timezone(&chrono_tz::Europe::Berlin)
+        .format("%Y-%m-%dT%H:%M:%S%:z")
+        .to_string()
+}
+
+#[test]
+fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
+    let s = Setup::new();
+    fs::write(
+        s.cwd.join(".env"),
+        format!("DISCORD_TOKEN={TOKEN}\nOLLIM_USER_NAME=Sam\nOLLIM_BOT_NAME=Ollie\n"),
+    )
+    .unwrap();
+    s.write(
+        "routines/morning.md",
+        "---\nid: \"a1b2c3d4\"\ncron: \"30 8 * * *\"\nallowed-tools:\n  - \"Read\"\n---\nMorning check-in.\n",
+    );
+    s.write(
+        "reminders/break.md",
+        &format!(
+            "---\nid: \"b1b2c3d4\"\nrun-at: \"{}\"\n---\nTake a break.\n",
+            in_minutes(30)
+        ),
+    );
+    s.write(
+        "webhooks/github-ci.md",
+        "---\nid: \"github-ci\"\nfields:\n  type: \"object\"\n  properties:\n    repo:\n      type: \"string\"\n      maxLength: 100\n---\nCI finished for {repo}.\n",
+    );
+    s.write(
+        "skills/task-review/SKILL.md",
+        "---\nname: \"task-review\"\ndescription: \"Review open tasks.\"\n---\nList open tasks.\n",
+    );
+    s.write(
+        "state/ping_budget.json",
+        r#"{"capacity": 5, "available": 4.5, "refill_rate_minutes": 90, "last_refill": "2026-02-24T09:00:00.000000+01:00", "critical_used": 0, "critical_reset_date": "2026-02-24", "daily_used": 1, "daily_used_reset": "2026-02-24"}"#,
+    );
+    s.write(
+        "state/pending_updates.json",
+        r#"[{"ts": "2026-02-24T09:00:00+01:00", "message": "checked the inbox"}]"#,
+    );
+    s.write(
+        "state/sessions.json",
+        "0b4e2d9c-1f7a-4c1e-9d2b-7a1c5e3f9b00",
+    );
+    s.write(
+        "state/session_history.jsonl",
+        "{\"session_id\": \"0b4e2d9c-1f7a-4c1e-9d2b-7a1c5e3f9b00\", \"event\": \"created\", \"timestamp\": \"2026-02-24T09:00:00+01:00\", \"parent_session_id\": null}\n",
+    );
+    s.write("state/fork_messages.json", "[]");
+    s.write("state/inquiries.json", "{}");
+    s.write("state/config.json", r#"{"model_main": "opus"}"#);
+    git_init(&s.data);
+    let claude = FakeClaude::new(true, "2.1.330", None, &[]);
+    let before = s.snapshot();
+    let out = s.doctor(
+        &claude.bin(),
+        &[
+            ("OLLIM_TIMEZONE", "Europe/Berlin"),
+            ("WEBHOOK_PORT", "8787"),
+            ("WEBHOOK_SECRET", "s3cret"),
+        ],
+    );
+    let text = report(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        !text.contains("WARN") && !text.contains("FAIL"),
+        "all pass:\n{text}"
+    );
+    for (name, detail) in [
+        (".env", "3 variables"),
+        ("DISCORD_TOKEN", "well-formed (bot 123456789012345678)"),
+        ("variables", "everything Discord needs"),
+        ("zone", "Europe/Berlin (OLLIM_TIMEZONE)"),
+        ("webhooks", "WEBHOOK_PORT and WEBHOOK_SECRET are set"),
+        ("data directory", "is writable"),
+        ("state/", "is writable"),
+        ("git", "is a git repository"),
+        ("ping_budget.json", "the ping budget"),
+        ("pending_updates.json", "1 pending updates"),
+        ("sessions.json", "resumes session 0b4e2d9c"),
+        ("session_history.jsonl", "1 events"),
+        ("fork_messages.json", "0 records"),
+        ("inquiries.json", "0 entries"),
+        ("config.json", "1 entries"),
+        ("bot.pid", "no bot is running"),
+        ("routines/morning.md", "a1b2c3d4 `30 8 * * *`, next "),
+        ("reminders/break.md", "b1b2c3d4 fires "),
+        ("webhooks/github-ci.md", "POST /hook/github-ci"),
+        ("skills/task-review/SKILL.md", "Review open tasks."),
+        ("claude", "claude"),
+        ("version", "2.1.330 (Claude Code)"),
+        ("signed in", "yes (claude.ai)"),
+    ] {
+        has(&text, "PASS", name, detail);
+    }
+    assert!(
+        text.contains("CET (in ") || text.contains("CEST (in "),
+        "{text}"
+    );
+    assert_eq!(s.snapshot(), before, "doctor changed the data directory");
+}
+
+#[test]
+fn a_broken_set_up_fails_with_what_to_do_and_changes_nothing() {
+    let s = Setup::new();
+    fs::write(
+        s.cwd.join(".env"),
+        "OLLIM_BOT_NAME=Ollie\nthis line is wrong\n",
+    )
+    .unwrap();
+    s.write(
+        "routines/bad-cron.md",
+        "---\nid: \"c1c2c3c4\"\ncron: \"every morning\"\n---\nBad.\n",
+    );
+    s.write(
+        "routines/first.md",
+        "---\nid: \"d1d2d3d4\"\ncron: \"0 9 * * *\"\nallowed-tools:\n  - \"Bash(*)\"\n---\nFirst.\n",
+    );
+    s.write(
+        "routines/second.md",
+        "---\nid: \"d1d2d3d4\"\ncron: \"0 10 * * *\"\n---\nSame id.\n",
+    );
+    s.write(
+        "reminders/late.md",
+        &format!(
+            "---\nid: \"e1e2e3e4\"\nrun-at: \"{}\"\n---\nLate.\n",
+            in_minutes(-90)
+        ),
+    );
+    s.write(
+        "reminders/garbled.md",
+        "---\nid: \"f1f2f3f4\"\nrun-at: \"next tuesday\"\n---\nGarbled.\n",
+    );
+    s.write(
+        "webhooks/broken.md",
+        "---\nfields:\n  type: \"object\"\n---\nNo id.\n",
+    );
+    s.write(
+        "webhooks/fine.md",
+        "---\nid: \"fine\"\nfields:\n  type: \"object\"\n---\nFine.\n",
+    );
+    s.write(
+        "skills/misnamed/SKILL.md",
+        "---\nname: \"other-name\"\ndescription: \"Wrong directory.\"\n---\nText.\n",
+    );
+    s.write("state/ping_budget.json", "{\"capacity\": ");
+    s.write("state/sessions.json", "two words");
+    s.write(
+        "state/session_history.jsonl",
+        "{\"session_id\": \"a\", \"event\": \"created\", \"timestamp\": \"2026-02-24T09:00:00+01:00\"}\nnot json\n",
+    );
+    s.write("state/config.json", "[1, 2]");
+    s.write("state/pending_updates.json.corrupt-20260224T090000Z", "{");
+    s.write("state/bot.pid", "not a pid");
+    let claude = FakeClaude::new(false, "3.0.0", None, &[]);
+    let before = s.snapshot();
+    let out = s.doctor(
+        &claude.bin(),
+        &[
+            ("DISCORD_TOKEN", "Bot not-a-token"),
+            ("OLLIM_TIMEZONE", "Mars/Olympus"),
+            ("WEBHOOK_PORT", "8787"),
+            ("OLLIM_HANG_TIMEOUT_SECS", "soon"),
+        ],
+    );
+    let text = report(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    for (status, name, detail) in [
+        ("FAIL", ".env", "line"),
+        ("FAIL", "DISCORD_TOKEN", "does not look like a bot token"),
+        ("FAIL", "OLLIM_USER_NAME", "missing"),
+        (
+            "FAIL",
+            "OLLIM_TIMEZONE",
+            "\"Mars/Olympus\" is not an IANA time zone",
+        ),
+        (
+            "WARN",
+            "webhooks",
+            "WEBHOOK_PORT is set without WEBHOOK_SECRET",
+        ),
+        ("FAIL", "OLLIM_HANG_TIMEOUT_SECS", "\"soon\""),
+        ("WARN", "git", "not a git repository"),
+        ("FAIL", "ping_budget.json", "does not parse"),
+        ("FAIL", "sessions.json", "more than one word"),
+        ("FAIL", "session_history.jsonl", "line 2"),
+        ("FAIL", "config.json", "does not parse"),
+        ("WARN", "pending_updates.json.corrupt-", "set aside"),
+        ("WARN", "bot.pid", "not a process id"),
+        ("FAIL", "routines/bad-cron.md", "skipped"),
+        ("WARN", "routines/first.md", "allowed-tools: "),
+        ("WARN", "routines/second.md", "shares id d1d2d3d4"),
+        ("WARN", "reminders/late.md", "e1e2e3e4 was due"),
+        ("FAIL", "reminders/garbled.md", "skipped"),
+        ("FAIL", "webhooks/broken.md", "skipped"),
+        ("WARN", "webhooks/", "no webhook server"),
+        ("FAIL", "skills/misnamed/SKILL.md", "skipped"),
+        (
+            "WARN",
+            "version",
+            "3.0.0 (Claude Code); the bot is tested with 2.1.x",
+        ),
+        ("FAIL", "signed in", "no"),
+    ] {
+        has(&text, status, name, detail);
+    }
+    assert!(
+        text.contains("(1h 30m ago)") || text.contains("(1h 29m ago)"),
+        "{text}"
+    );
+    assert_eq!(s.snapshot(), before, "doctor changed the data directory");
+}
+
+#[test]
+fn a_missing_cli_and_an_unwritable_data_directory_fail() {
+    let s = Setup::new();
+    // /proc/self exists and is a directory nobody (not even root) may create files in.
+    let out = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .arg("doctor")
+        .current_dir(&s.cwd)
+        .env_clear()
+        .env("PATH", "/nonexistent")
+        .env("OLLIM_DATA_DIR", "/proc/self")
+        .env("OLLIM_TIMEZONE", "UTC")
+        .output()
+        .expect("run ollim-bot doctor");
+    let text = report(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    has(&text, "FAIL", "data directory", "is not writable");
+    has(&text, "FAIL", "claude", "not found");
+    has(&text, "WARN", "git", "git is not installed");
+    has(&text, "WARN", "DISCORD_TOKEN", "runs on the console");
+}
+
+#[test]
+fn a_data_directory_that_does_not_exist_yet_is_a_warning() {
+    let s = Setup::new();
+    let claude = FakeClaude::new(true, "2.1.330", None, &[]);
+    let out = s.doctor(&claude.bin(), &[("OLLIM_TIMEZONE", "UTC")]);
+    let text = report(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    has(&text, "WARN", "data directory", "does not exist yet");
+    assert!(!s.data.exists(), "doctor created nothing");
+}
