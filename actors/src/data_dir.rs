@@ -58,6 +58,9 @@ pub enum Error {
         #[source]
         source: io::Error,
     },
+    /// A file could not be written.
+    #[error(transparent)]
+    State(#[from] crate::state_file::Error),
 }
 
 /// The data directory and the paths inside it.
@@ -112,14 +115,22 @@ impl DataDir {
             let dir = self.root.join(sub);
             std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
         }
+        // Several processes may prepare a new directory at once (the agent's CLI calls, a
+        // start): whoever creates the link or the ignore file first wins, the rest keep it.
         let link = self.root.join(".claude/skills");
         if std::fs::symlink_metadata(&link).is_err() {
             #[cfg(unix)]
-            std::os::unix::fs::symlink("../skills", &link).map_err(io_err(&link))?;
+            std::os::unix::fs::symlink("../skills", &link)
+                .or_else(already_there)
+                .map_err(io_err(&link))?;
         }
         let ignore = self.root.join(".gitignore");
         if !ignore.exists() {
-            std::fs::write(&ignore, GITIGNORE).map_err(io_err(&ignore))?;
+            match crate::state_file::create_new([ignore], GITIGNORE.as_bytes()) {
+                Ok(_) => {}
+                Err(e) if e.is_already_exists() => {}
+                Err(e) => return Err(Error::State(e)),
+            }
         }
         if !self.root.join(".git").exists() {
             let _lock = self.git_lock();
@@ -248,6 +259,15 @@ fn run_git(dir: &Path, args: &[&str]) -> Option<()> {
     }
 }
 
+/// A create that lost the race to another process that made the same thing is not a failure.
+fn already_there(e: std::io::Error) -> std::io::Result<()> {
+    if e.kind() == std::io::ErrorKind::AlreadyExists {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +295,34 @@ mod tests {
         assert_eq!(
             String::from_utf8_lossy(&log.stdout).trim(),
             "auto: write routines/x.md"
+        );
+    }
+
+    #[test]
+    fn many_processes_preparing_a_new_directory_at_once_all_succeed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dd = DataDir::new(tmp.path().join("data"));
+        let barrier = std::sync::Barrier::new(16);
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..16)
+                .map(|_| {
+                    scope.spawn(|| {
+                        barrier.wait();
+                        dd.ensure()
+                    })
+                })
+                .collect();
+            for run in runs {
+                run.join().unwrap().unwrap();
+            }
+        });
+        assert_eq!(
+            std::fs::read_to_string(dd.root().join(".gitignore")).unwrap(),
+            GITIGNORE
+        );
+        assert_eq!(
+            std::fs::read_link(dd.root().join(".claude/skills")).unwrap(),
+            std::path::Path::new("../skills")
         );
     }
 }

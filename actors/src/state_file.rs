@@ -40,6 +40,13 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// Whether the file (or every name tried for it) already existed.
+    pub fn is_already_exists(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::AlreadyExists)
+    }
+}
+
 /// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename, fsync
 /// of the directory).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
