@@ -84,14 +84,14 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
 /// reach `state/` are stripped). Fire time applies the same rules.
 fn check_tool_patterns(data: &DataDir) {
     let mut sources: Vec<(String, Vec<String>)> = Vec::new();
-    if let Ok(routines) = store::load_dir::<Routine>(&data.routines()) {
+    if let Ok(routines) = store::load_dir_unlogged::<Routine>(&data.routines()) {
         for (_, r) in routines.items {
             if let Some(t) = r.settings.allowed_tools {
                 sources.push((format!("routine:{}", r.id), t));
             }
         }
     }
-    if let Ok(reminders) = store::load_dir::<Reminder>(&data.reminders()) {
+    if let Ok(reminders) = store::load_dir_unlogged::<Reminder>(&data.reminders()) {
         for (_, r) in reminders.items {
             if let Some(t) = r.settings.allowed_tools {
                 sources.push((format!("reminder:{}", r.id), t));
