@@ -8,8 +8,9 @@
 //! reminders are the bot's scheduling), and gets only the `discord` tools that can apply to it.
 //! A background fork is offered only its effective set: the minimal background set, its job's
 //! `allowed-tools` and its skills', less what its settings take away. The built-ins below are
-//! those of the pinned CLI (2.1.330): its default set, plus `Glob`, `Grep` and the `Task*` list
-//! tools, which it offers only when named.
+//! those of the pinned CLI (2.1.330): its default set (with a host answering permission prompts,
+//! as ours does, it adds `AskUserQuestion` and the plan-mode tools), plus `Glob`, `Grep` and the
+//! `Task*` list tools, which it offers only when named.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -100,7 +101,7 @@ use Offer::{
 };
 
 /// The table.
-pub const TABLE: [Row; 38] = [
+pub const TABLE: [Row; 41] = [
     // The CLI's built-ins.
     built_in("Task"),
     built_in("Bash"),
@@ -130,6 +131,11 @@ pub const TABLE: [Row; 38] = [
     never("CronDelete"),
     never("CronList"),
     never("ScheduleWakeup"),
+    // Tools that need the CLI's own terminal UI, which the bot does not have: a question form,
+    // and plan mode (left only by the user approving a plan there).
+    never("AskUserQuestion"),
+    never("EnterPlanMode"),
+    never("ExitPlanMode"),
     // Our `discord` server.
     discord(ToolName::DiscordEmbed, Always, Always, WhenPinging),
     discord(ToolName::PingUser, Never, Never, WhenPinging),

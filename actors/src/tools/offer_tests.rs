@@ -3,9 +3,13 @@ use crate::jobs::UpdateMode;
 use crate::tools::ChainPosition;
 use ToolName::*;
 
-/// The tools CLI 2.1.330 lists in `system/init` with no `--tools` (captured from the binary).
-const CLI_2_1_330_DEFAULT: [&str; 21] = [
+/// The tools CLI 2.1.330 lists in `system/init` with no `--tools` and a host answering
+/// permission prompts (captured from the binary).
+const CLI_2_1_330_DEFAULT: [&str; 24] = [
     "Task",
+    "AskUserQuestion",
+    "EnterPlanMode",
+    "ExitPlanMode",
     "Bash",
     "CronCreate",
     "CronDelete",
@@ -221,7 +225,15 @@ fn the_conversation_keeps_the_cli_defaults_but_never_its_scheduling() {
         job(true, UpdateMode::OnPing, None),
     ] {
         let disallowed = kind.disallowed_tools();
-        for cron in ["CronCreate", "CronDelete", "CronList", "ScheduleWakeup"] {
+        for cron in [
+            "CronCreate",
+            "CronDelete",
+            "CronList",
+            "ScheduleWakeup",
+            "AskUserQuestion",
+            "EnterPlanMode",
+            "ExitPlanMode",
+        ] {
             assert!(disallowed.contains(&cron.to_owned()), "{kind:?}: {cron}");
             assert!(!kind.offers(Tool::BuiltIn(cron)));
         }
