@@ -15,6 +15,7 @@ mod commands;
 mod conversation;
 mod failures;
 mod google;
+mod history;
 mod own_command;
 mod quiet;
 mod recovery;
