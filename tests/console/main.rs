@@ -8,6 +8,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod agent_tools;
 mod background;
 mod bot;
 mod bypass_as_root;
