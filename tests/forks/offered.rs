@@ -211,3 +211,87 @@ async fn no_background_fork_is_offered_the_clis_scheduling_even_when_named() {
     }
     assert_eq!(built_ins(&tools), set(&["Bash"]));
 }
+
+/// A job that names `send_file` may send a file from the data directory, never one outside it;
+/// a job that does not name it is not offered it.
+#[actix_rt::test]
+async fn a_background_fork_sends_only_data_directory_files_and_only_when_allowed() {
+    fn script(req: &ModelRequest) -> Reply {
+        let result = crate::rig::tool_result_text(req);
+        if result.contains("only files inside the data directory") {
+            crate::rig::call(
+                "mcp__discord__send_file",
+                serde_json::json!({"path": "notes/summary.txt"}),
+            )
+        } else if !result.is_empty() {
+            Reply::Text(format!("done: {result}"))
+        } else if req.latest_user_text().contains("send the summary") {
+            let outside = req
+                .latest_user_text()
+                .split("OUTSIDE=")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .unwrap_or_default()
+                .trim_end_matches('"')
+                .to_owned();
+            crate::rig::call(
+                "mcp__discord__send_file",
+                serde_json::json!({ "path": outside }),
+            )
+        } else {
+            Reply::Text("nothing to do".into())
+        }
+    }
+    let rig = rig(script, |_| {}).await;
+    std::fs::create_dir_all(rig.data.root().join("notes")).unwrap();
+    rig.write("notes/summary.txt", "all quiet");
+    let outside = rig.data.root().parent().unwrap().join("outside.txt");
+    std::fs::write(&outside, "secret").unwrap();
+    let id = "e1000006";
+    rig.write(
+        &format!("reminders/{id}.md"),
+        &bg_reminder(
+            id,
+            1,
+            "allowed-tools:\n  - \"mcp__discord__send_file\"\n",
+            &format!("send the summary OUTSIDE={}", outside.display()),
+        ),
+    );
+    rig.registered(1).await;
+    rig.advance_to(1);
+    rig.settle().await;
+    let requests = rig.requests_for(&format!("[reminder-bg:{id}]"));
+    assert!(offered(&requests[0]).contains("mcp__discord__send_file"));
+    let results: Vec<String> = requests
+        .iter()
+        .map(crate::rig::tool_result_text)
+        .filter(|t| !t.is_empty())
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "Error: background tasks may send only files inside the data directory.",
+            "File sent."
+        ]
+    );
+    let sent: Vec<std::path::PathBuf> = rig
+        .screen
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            SurfaceEvent::File { file, .. } => Some(file.path),
+            _ => None,
+        })
+        .collect();
+    let inside = rig
+        .data
+        .root()
+        .join("notes/summary.txt")
+        .canonicalize()
+        .unwrap();
+    assert_eq!(sent, [inside]);
+
+    // Not named: not offered.
+    let plain = first_request(&rig, "e1000007", 2, "").await;
+    assert!(!offered(&plain).contains("mcp__discord__send_file"));
+}
