@@ -117,6 +117,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Gmail(cmd)) => done(cli::gmail::run(cmd, &google_from_env()?)),
         Some(Command::Auth(cmd)) => cli::auth::run(&cmd),
         Some(Command::Doctor) => doctor::run(),
+        Some(Command::History(args)) => {
+            let data = settings::data_dir_from(&env_lookup);
+            let tz = settings::zone_from(&env_lookup)
+                .map_err(|p| anyhow::anyhow!("{}: {}", p.variable, p.detail))?;
+            done(cli::history::run(
+                args,
+                cli.verbose,
+                data.root(),
+                &env_lookup,
+                tz,
+                chrono::Utc::now(),
+            ))
+        }
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),
     }

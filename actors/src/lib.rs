@@ -21,6 +21,7 @@
 //! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
 //! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
 //! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
+//! [`downloads`] (files the owner sends, kept in `downloads/`),
 //! [`state_file`] (atomic writes), [`clock`] (injectable time).
 //!
 //! No import circle spans two of these modules (`import_graph`'s test checks it).
@@ -30,6 +31,7 @@ pub mod brain;
 pub mod buttons;
 pub mod clock;
 pub mod data_dir;
+pub mod downloads;
 pub mod fork;
 pub mod google;
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! What arrives from Discord besides slash commands (SPEC §5, §10–12): the owner's DMs (👀,
-//! images, replies that quote or resume a background fork), reactions that answer approval
+//! images, other files kept in `downloads/`, replies that quote or resume a background fork), reactions that answer approval
 //! prompts, and clicks on persistent `act:` buttons (Google's go to the Google account). A pasted
 //! Google redirect URL finishes `/google-auth` and never reaches the conversation. Everyone but
 //! the owner, and anything outside DMs, is ignored; so are the bot's own messages, which Discord
@@ -61,8 +61,17 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
     if let Err(e) = msg.react(&ctx.http, eyes).await {
         tracing::debug!(cause = %e, "could not add the acknowledgement");
     }
-    let images = attachments::images(&msg.attachments).await;
+    let received = attachments::receive(&msg.attachments, &data.data_dir).await;
+    let note = received.note();
+    let images = received.images;
     let mut text = msg.content.trim().to_owned();
+    if let Some(note) = note {
+        text = if text.is_empty() {
+            note
+        } else {
+            format!("{text}\n\n{note}")
+        };
+    }
     if let Some(replied_id) = msg.message_reference.as_ref().and_then(|r| r.message_id) {
         let lookup = LookupForkMessage {
             message_id: replied_id.get(),

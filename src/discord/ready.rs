@@ -113,6 +113,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         outbox: outbox.clone(),
         leave,
         sign_in_messages,
+        data_dir: settings.data_dir.clone(),
     };
     let running = Running {
         supervisor,

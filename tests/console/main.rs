@@ -8,6 +8,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod agent_tools;
 mod background;
 mod bot;
 mod bypass_as_root;
@@ -15,6 +16,7 @@ mod commands;
 mod conversation;
 mod failures;
 mod google;
+mod history;
 mod own_command;
 mod quiet;
 mod recovery;

@@ -3,7 +3,8 @@
 //! It owns a CLI process forked from the main session (`--resume <main> --fork-session`) or,
 //! for `isolated` jobs and before any conversation exists, a fresh session; the job's model and
 //! thinking overrides; its tool restrictions (the minimal background set merged with the job's
-//! and its skills' tools, minus what `allow-ping: false` and `blocked` take away); its own ping
+//! and its skills' tools, minus what `allow-ping: false` and `blocked` take away: the CLI is
+//! offered exactly that set, [`crate::tools::offer`]); its own ping
 //! count and reported/pinged flags; and its deadline. Plain text output is discarded: the job
 //! talks to the user only through `ping_user` / `discord_embed` and back to the main session
 //! through `report_updates`. A Stop hook keeps the agent going until it has reported when its
@@ -167,6 +168,11 @@ impl BackgroundFork {
         self.fired.job.settings().isolated || self.parent_session.is_none()
     }
 
+    /// The rules its tools follow, read now.
+    fn rules(&self) -> crate::tools::BackgroundRules {
+        super::background_tools::rules(&self.fired.job, &self.config.data_dir, false)
+    }
+
     fn options(&self) -> SpawnOptions {
         let settings = self.fired.job.settings();
         let mut o = SpawnOptions::new(
@@ -181,9 +187,12 @@ impl BackgroundFork {
             Thinking::Disabled
         });
         o.permission_mode = Some(crate::brain::PermissionMode::DontAsk);
-        o.allowed_tools =
-            super::background_tools::allowed_tools(&self.fired, &self.config.data_dir);
-        o.disallowed_tools = super::background_tools::disallowed_tools(settings);
+        // Offered exactly its effective set: the built-ins it names, the `discord` tools that
+        // apply; the rest (and the CLI's own scheduling) taken away.
+        let kind = crate::tools::SessionKind::Background(self.rules());
+        o.allowed_tools = kind.effective_allowed();
+        o.tools = kind.built_in_tools();
+        o.disallowed_tools = kind.disallowed_tools();
         o.session = match (&self.parent_session, self.isolated()) {
             (Some(main), false) => SessionStart::Fork(main.clone()),
             _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
@@ -227,7 +236,11 @@ impl BackgroundFork {
                 FileHooks::new(self.config.data_dir.clone()),
                 ctx.address(),
             )),
-            tools: Arc::new(ForkTools::for_fork(&self.fired, ctx.address())),
+            tools: Arc::new(ForkTools::for_fork(
+                self.rules(),
+                &self.config,
+                ctx.address(),
+            )),
         };
         let launcher = Arc::clone(&self.config.launcher);
         let options = self.options();
@@ -297,7 +310,10 @@ impl BackgroundFork {
 
     fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
         match event {
-            BrainEvent::Init { session_id, .. } if self.session_id.is_none() => {
+            BrainEvent::Init {
+                session_id, tools, ..
+            } if self.session_id.is_none() => {
+                crate::tools::note_init_tools(&tools);
                 self.record_history(&session_id);
                 self.session_id = Some(session_id);
             }
@@ -374,12 +390,4 @@ impl Handler<Event> for BackgroundFork {
 /// The job's reporting mode.
 pub(super) fn mode(fired: &BackgroundJob) -> UpdateMode {
     fired.job.settings().update_main_session
-}
-
-/// The chain position of a reminder job, if it is one link of a chain.
-pub(super) fn chain(fired: &BackgroundJob) -> Option<(u32, u32)> {
-    match &fired.job {
-        Job::Reminder(r) if r.max_chain > 0 => Some((r.chain_depth, r.max_chain)),
-        _ => None,
-    }
 }

@@ -1,7 +1,8 @@
 //! What a background fork does for each of its tool calls ([`ToolAction`], sent by its tool
 //! backend): the budget path for pings and embeds — this fork's count, then whether the user is
-//! mid-turn (the main session), then the ping budget, critical skipping all three — reports into
-//! pending updates, and chain follow-ups written as reminder files. The handler is an
+//! mid-turn (the main session), then the ping budget, critical skipping all three (a file sent
+//! with `send_file` takes the same path) — reports into pending updates, and chain follow-ups
+//! written as reminder files. The handler is an
 //! [`AtomicResponse`], so one call's steps complete before the next call is looked at.
 
 use actix::prelude::*;
@@ -37,6 +38,8 @@ pub enum ToolAction {
     Report(String),
     /// `follow_up_chain`.
     FollowUp(u32),
+    /// `send_file`, the file checked and read: it reaches the user like a ping.
+    File(crate::tools::SentFile),
 }
 
 impl BackgroundFork {
@@ -185,6 +188,13 @@ impl BackgroundFork {
                 )
             }
             ToolAction::FollowUp(minutes) => Box::pin(fut::ready(self.follow_up(minutes))),
+            ToolAction::File(file) => {
+                let event = SurfaceEvent::File {
+                    file,
+                    fork_session: self.session_id.clone(),
+                };
+                self.gated(event, false)
+            }
         }
     }
 }

@@ -56,6 +56,12 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         _ => false,
     };
     let skills = job_skills(&inputs.data_dir, &run.job);
+    // A background job is always restricted (the minimal set counts): its preamble lists the
+    // set its fork is offered, read as the fork will read it.
+    let tools = background.then(|| {
+        let rules = crate::fork::background_tools::rules(&run.job, &inputs.data_dir, true);
+        crate::tools::SessionKind::Background(rules).effective_allowed()
+    });
     let ctx = JobPromptContext {
         background: BackgroundContext {
             now: run.fired_at,
@@ -63,7 +69,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
             busy,
             budget,
             schedule_items: &run.schedule,
-            allowed_tools: run.job.settings().allowed_tools.as_deref(),
+            allowed_tools: tools.as_deref(),
         },
         skills: &skills,
         data_dir: inputs.data_dir.root(),

@@ -4,10 +4,12 @@
 //! holds the validated types every other part uses. Disk shapes and parsing live in
 //! [`routine`] and [`reminder`] (with [`settings_file`] and [`yaml_scalars`] for what they
 //! share); file names in [`slug`]; which entries are job files in [`entry`]; reading and writing a
-//! whole directory in [`store`].
+//! whole directory in [`store`]; a new reminder's rules in [`new_reminder`] (shared by the command
+//! line and the agent's tool).
 
 pub mod entry;
 pub mod frontmatter;
+pub mod new_reminder;
 pub mod reminder;
 pub mod routine;
 pub mod settings_file;

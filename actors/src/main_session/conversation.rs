@@ -286,6 +286,8 @@ impl MainSession {
                 }
             }
             BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
+            // The conversation keeps the CLI's default built-ins: a release with new ones shows.
+            BrainEvent::Init { tools, .. } => crate::tools::note_init_tools(&tools),
             BrainEvent::ToolUse { name, input, .. } => {
                 self.show(SurfaceEvent::ToolUse(crate::permissions::tool_label(
                     &name,

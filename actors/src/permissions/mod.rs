@@ -30,8 +30,7 @@ pub use approval::{
     APPROVAL_TIMEOUT,
 };
 pub use background::{
-    allowed_tools_for_job, disallowed_tools_for_job, MAIN_SESSION_TOOLS, MINIMAL_BG_TOOLS,
-    PING_TOOLS, REPORTING_TOOLS,
+    allowed_tools_for_job, conversation_tools, MAIN_SESSION_TOOLS, MINIMAL_BG_TOOLS,
 };
 pub use file_hooks::FileHooks;
 pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};
