@@ -10,6 +10,7 @@ pub mod google;
 pub mod job_flags;
 pub mod reminder;
 pub mod routine;
+pub mod run_history;
 pub mod tasks;
 
 use clap::{Parser, Subcommand};
