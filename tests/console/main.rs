@@ -18,5 +18,6 @@ mod google;
 mod own_command;
 mod quiet;
 mod recovery;
+mod runs;
 mod single_instance;
 mod state_bounds;
