@@ -13,6 +13,7 @@ mod bot;
 mod bypass_as_root;
 mod commands;
 mod conversation;
+mod crash_loop;
 mod failures;
 mod google;
 mod own_command;
