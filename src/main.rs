@@ -104,7 +104,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Routine(cmd)) => {
             let data = settings::data_dir_from(&env_lookup);
-            done(cli::routine::run(cmd, &data))
+            // The zone only shows history times here: a bad one falls back to the system's.
+            let tz = settings::zone_from(&env_lookup).unwrap_or_else(|_| settings::system_zone());
+            done(cli::routine::run(cmd, &data, tz))
         }
         Some(Command::Reminder(cmd)) => {
             let data = settings::data_dir_from(&env_lookup);

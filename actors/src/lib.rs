@@ -9,12 +9,15 @@
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
 //! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `ForkTimeout`, `Close` |
 //! | [`job_runner`] | the one fire path: screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
+//! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
+//! | [`control_socket`] | `state/bot.sock`: `ollim-bot routine run` reaching the running bot (tokio, not an actor) | sends `RunNow` |
 //! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |
 //!
-//! Domain modules without an actor: [`prompts`] (every prompt as a pure function), [`brain`] (the
+//! Domain modules without an actor: [`routines_view`] (`/routines`: gathered from the scheduler,
+//! the run log and the job runner, rendered for each surface, and its buttons), [`prompts`] (every prompt as a pure function), [`brain`] (the
 //! Claude CLI driver), [`jobs`] (routines and reminders on disk), [`permissions`] (tool
 //! restrictions, approval policy, the file hooks), [`skills`], [`webhook_spec`],
 //! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
@@ -30,6 +33,8 @@
 pub mod brain;
 pub mod buttons;
 pub mod clock;
+#[cfg(unix)]
+pub mod control_socket;
 pub mod data_dir;
 pub mod downloads;
 pub mod fork;
@@ -43,6 +48,8 @@ pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;
 pub mod prompts;
+pub mod routines_view;
+pub mod runs;
 pub mod runtime_config;
 pub mod scheduler;
 pub mod sessions;

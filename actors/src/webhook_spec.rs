@@ -42,6 +42,27 @@ pub struct WebhookSpec {
     pub template: String,
 }
 
+impl WebhookSpec {
+    /// The spec as a background job with its settings (always in the background).
+    pub fn job(&self) -> crate::jobs::Job {
+        crate::jobs::Job::Webhook(crate::jobs::WebhookJob {
+            id: crate::jobs::JobId(self.id.clone()),
+            message: self.template.clone(),
+            settings: crate::jobs::JobSettings {
+                background: true,
+                model: self.model,
+                thinking: self.thinking,
+                isolated: self.isolated,
+                description: String::new(),
+                update_main_session: self.update_main_session,
+                allow_ping: self.allow_ping,
+                allowed_tools: self.allowed_tools.clone(),
+                skills: None,
+            },
+        })
+    }
+}
+
 /// A webhook spec file's YAML as written, before validation (unknown keys are ignored).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "kebab-case")]

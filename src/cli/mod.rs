@@ -11,6 +11,7 @@ pub mod history;
 pub mod job_flags;
 pub mod reminder;
 pub mod routine;
+pub mod run_history;
 pub mod tasks;
 
 use clap::{Parser, Subcommand};

@@ -1,9 +1,10 @@
-//! `ollim-bot reminder add|list|cancel`.
+//! `ollim-bot reminder add|list|cancel|history`.
 //!
 //! ```text
 //! ollim-bot reminder add --delay 30 -m "take a break" [--background] [--max-chain 3] [...]
 //! ollim-bot reminder list
 //! ollim-bot reminder cancel a1b2c3d4
+//! ollim-bot reminder history [a1b2c3d4] [--limit 20]
 //! ```
 //! `--chain-depth` and `--chain-parent` are internal: `follow_up_chain` uses them to schedule
 //! the next link of a chain.
@@ -15,6 +16,7 @@ use clap::Subcommand;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::jobs::new_reminder::{self, Invalid, NewReminder, When, MAX_DELAY_MINUTES};
 use ollim_actors::jobs::{store, JobId, Reminder};
+use ollim_actors::runs::JobKind;
 
 use super::job_flags::{describe_schedule, summary, JobFlags};
 
@@ -63,6 +65,14 @@ pub enum ReminderCommand {
     Cancel {
         /// The reminder's id (from `reminder list`).
         id: String,
+    },
+    /// Show the reminders' run history (newest last).
+    History {
+        /// Only this reminder's runs.
+        id: Option<String>,
+        /// How many lines.
+        #[arg(long, default_value_t = super::run_history::DEFAULT_LIMIT)]
+        limit: usize,
     },
 }
 
@@ -135,6 +145,9 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
                 }
                 None => bail!("reminder {id} not found"),
             }
+        }
+        ReminderCommand::History { id, limit } => {
+            super::run_history::print(data, JobKind::Reminder, id, limit, tz)?;
         }
     }
     Ok(())

@@ -1,13 +1,16 @@
 //! Console commands: the conversation's slash commands (SPEC §12: `/clear`, `/compact`,
 //! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]`, and
-//! two of ours: `/schedule` and `/updates`; `/google-auth` and the Google buttons go to the
-//! Google account.
+//! ours: `/schedule`, `/updates` and the routine commands (`/routines`, `/run`, `/pause`,
+//! `/resume`, in [`super::routines`]); `/google-auth` and the Google buttons go to the Google
+//! account.
 
+use chrono_tz::Tz;
 use ollim_actors::google::account::{GoogleClick, PressGoogleButton, StartConsent};
 use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{Command, ForkButton};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};
+use ollim_actors::routines_view::{self, RoutineClick};
 use ollim_actors::scheduler::Upcoming;
 use ollim_actors::supervisor::Handles;
 
@@ -30,6 +33,9 @@ commands:
   /ping-budget [capacity] [refill_rate]   show or set the ping budget
   /google-auth                            connect Google (Tasks, Calendar, Gmail); paste the
                                           redirect url here when the browser is elsewhere
+  /routines                               routines: next fire, last outcome, paused; what runs
+                                          and what waits for a background slot
+  /run ID | /pause ID | /resume ID        run a routine now, pause it, resume it
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
   /version                                the bot's version and commit, the claude CLI's
@@ -66,7 +72,10 @@ fn conversation_command(cmd: &str, rest: &str) -> Option<Command> {
 
 /// Answers one `/command` line; `None` when there is nothing to print. `buttons` holds the
 /// custom ids of the last embed's buttons.
-pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<String> {
+pub async fn handle(line: &str, h: &Handles, buttons: &[String], tz: Tz) -> Option<String> {
+    if let Some(reply) = super::routines::handle(line, h, tz).await {
+        return Some(reply);
+    }
     let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     if cmd == "/button" {
         let main = h.main_session.as_ref()?;
@@ -82,6 +91,9 @@ pub async fn handle(line: &str, h: &Handles, buttons: &[String]) -> Option<Strin
                 buttons.len()
             ));
         };
+        if let Some(click) = RoutineClick::from_custom_id(custom_id) {
+            return Some(routines_view::press(click, &h.scheduler).await);
+        }
         if let Some(click) = GoogleClick::from_custom_id(custom_id) {
             let Some(google) = h.google.as_ref() else {
                 return Some("failed: google is not available in this run.".to_owned());

@@ -10,6 +10,7 @@ use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{ResumeFromReply, Say};
 use ollim_actors::permissions::ApprovalAnswer;
+use ollim_actors::routines_view::{self, RoutineClick};
 use ollim_actors::sessions::ForkLookup;
 use ollim_actors::tools::ButtonClick;
 use serenity::all::{
@@ -176,9 +177,12 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         }
         return;
     }
-    let reply = match GoogleClick::from_custom_id(&custom_id) {
-        Some(click) => google_button(click, data).await,
-        None => conversation_button(custom_id, data).await,
+    let reply = if let Some(click) = RoutineClick::from_custom_id(&custom_id) {
+        routines_view::press(click, &data.handles.scheduler).await
+    } else if let Some(click) = GoogleClick::from_custom_id(&custom_id) {
+        google_button(click, data).await
+    } else {
+        conversation_button(custom_id, data).await
     };
     if !reply.is_empty() {
         let followup = CreateInteractionResponseFollowup::new()

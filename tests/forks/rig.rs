@@ -195,7 +195,7 @@ impl Rig {
         let deadline = tokio::time::Instant::now() + LIMIT;
         loop {
             let runs = self.handles.job_runner.send(Runs).await.unwrap();
-            if runs.forks_started > 0 && runs.forks_running() == 0 {
+            if runs.forks_started > 0 && runs.idle() {
                 return;
             }
             assert!(

@@ -11,4 +11,5 @@ mod doctor;
 mod fixtures;
 mod formats;
 mod hostile_files;
+mod routine_control;
 mod version;

@@ -4,6 +4,11 @@
 //! with `send_file` takes the same path) — reports into pending updates, and chain follow-ups
 //! written as reminder files. The handler is an
 //! [`AtomicResponse`], so one call's steps complete before the next call is looked at.
+//!
+//! Before each thing the owner will see, the fork's run is marked in the run log and the mark
+//! saved ([`RunTicket::mark`]): a ping before it goes out, a follow-up before its file is
+//! written, a report before it is appended (and again once it is) — so a restart that cuts the
+//! job off never re-runs what already reached the owner.
 
 use actix::prelude::*;
 use chrono::Duration;
@@ -13,6 +18,7 @@ use crate::jobs::{store, Job, JobId, Reminder};
 use crate::main_session::IsBusy;
 use crate::pending_updates::Append;
 use crate::ping_budget::{PingDecision, RecordCritical, TryUse};
+use crate::runs::RunMark;
 use crate::surface::SurfaceEvent;
 use crate::tools::{Embed, Peer, Refusal};
 
@@ -46,7 +52,18 @@ impl BackgroundFork {
     /// Delivers visible output (a ping or an embed) once the budget path allowed it.
     fn deliver(&mut self, event: SurfaceEvent) {
         self.output_sent = true;
+        self.delivered = true;
         self.peers.surface.do_send(event);
+    }
+
+    /// Marks this fork's run (when it has one) and waits until the mark is saved.
+    fn mark(&self, mark: RunMark) -> impl std::future::Future<Output = ()> + 'static {
+        let ticket = self.fired.run.clone();
+        async move {
+            if let Some(ticket) = ticket {
+                ticket.mark(mark).await;
+            }
+        }
     }
 
     /// The budget path: this fork's count, then busy, then the budget. Critical skips all three.
@@ -57,10 +74,13 @@ impl BackgroundFork {
         event: SurfaceEvent,
         critical: bool,
     ) -> ResponseActFuture<Self, Result<(), Refusal>> {
+        let marked = self.mark(RunMark::Pinged);
         if critical {
             self.peers.budget.do_send(RecordCritical);
-            self.deliver(event);
-            return Box::pin(fut::ready(Ok(())));
+            return Box::pin(marked.into_actor(self).map(move |(), act, _ctx| {
+                act.deliver(event);
+                Ok(())
+            }));
         }
         if self.pings_sent >= 1 {
             return Box::pin(fut::ready(Err(Refusal::AlreadyPinged)));
@@ -75,10 +95,12 @@ impl BackgroundFork {
                     Err(_) => return Err(Refusal::ActorGone(Peer::MainSession)),
                 }
                 match budget.send(TryUse).await {
-                    Ok(PingDecision::Allowed { .. }) => Ok(()),
-                    Ok(PingDecision::Refused { reason }) => Err(reason.into()),
-                    Err(_) => Err(Refusal::ActorGone(Peer::PingBudget)),
+                    Ok(PingDecision::Allowed { .. }) => {}
+                    Ok(PingDecision::Refused { reason }) => return Err(reason.into()),
+                    Err(_) => return Err(Refusal::ActorGone(Peer::PingBudget)),
                 }
+                marked.await;
+                Ok(())
             }
             .into_actor(self)
             .map(move |res, act, _ctx| {
@@ -91,7 +113,8 @@ impl BackgroundFork {
         )
     }
 
-    fn follow_up(&self, minutes: u32) -> Result<(), Refusal> {
+    /// Whether this fork's job may schedule a follow-up at all.
+    fn may_follow_up(&self) -> Result<&Reminder, Refusal> {
         let Job::Reminder(current) = &self.fired.job else {
             return Err(Refusal::NoReminderContext);
         };
@@ -101,6 +124,11 @@ impl BackgroundFork {
         if current.chain_depth >= current.max_chain {
             return Err(Refusal::ChainLimitReached);
         }
+        Ok(current)
+    }
+
+    fn follow_up(&self, minutes: u32) -> Result<(), Refusal> {
+        let current = self.may_follow_up()?;
         let at = (self.config.clock.now() + Duration::minutes(i64::from(minutes)))
             .with_timezone(&self.config.tz)
             .fixed_offset();
@@ -176,18 +204,31 @@ impl BackgroundFork {
                 self.reported = true;
                 self.output_sent = false;
                 let pending = self.peers.pending.clone();
+                let reporting = self.mark(RunMark::Reporting(message.clone()));
+                let reported = self.mark(RunMark::Reported);
                 Box::pin(
                     async move {
+                        reporting.await;
                         pending
                             .send(Append { message })
                             .await
-                            .map(drop)
-                            .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))
+                            .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))?;
+                        reported.await;
+                        Ok(())
                     }
                     .into_actor(self),
                 )
             }
-            ToolAction::FollowUp(minutes) => Box::pin(fut::ready(self.follow_up(minutes))),
+            ToolAction::FollowUp(minutes) => {
+                if let Err(refusal) = self.may_follow_up() {
+                    return Box::pin(fut::ready(Err(refusal)));
+                }
+                Box::pin(
+                    self.mark(RunMark::FollowedUp)
+                        .into_actor(self)
+                        .map(move |(), act, _ctx| act.follow_up(minutes)),
+                )
+            }
             ToolAction::File(file) => {
                 let event = SurfaceEvent::File {
                     file,
@@ -316,9 +357,12 @@ mod tests {
                     background: true,
                     ..JobSettings::default()
                 },
+                paused: false,
+                catch_up: Default::default(),
             }),
             prompt: "[routine-bg:a1b2c3d4] check in".into(),
             rel_path: "routines/check-in.md".into(),
+            run: None,
         };
         let (done, _ended) = oneshot::channel();
         let fork = BackgroundFork::new(config, peers, job, None, done).start();

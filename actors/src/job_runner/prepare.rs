@@ -75,11 +75,13 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         data_dir: inputs.data_dir.root(),
         limits: inputs.limits,
         late_since: run.late_since,
+        interrupted_since: run.reopened.as_ref().map(|r| r.interrupted_since),
         payload: Some(&run.payload),
     };
     let prompt = assemble_job_prompt(&run.job, &ctx).await;
     let late = run.late_since.is_some();
-    tracing::info!(job = %run.job.id(), file = %run.rel_path, late, "job fired");
+    let again = run.reopened.is_some();
+    tracing::info!(job = %run.job.id(), file = %run.rel_path, late, again, "job fired");
     Ok(FireJob {
         job: run.job,
         prompt,

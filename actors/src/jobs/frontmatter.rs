@@ -107,6 +107,9 @@ pub enum ParseError {
         /// The directory's name.
         dir: String,
     },
+    /// A routine's `catch-up` is not a window.
+    #[error(transparent)]
+    BadCatchUp(super::catch_up::BadCatchUp),
     /// A webhook spec's `fields` is not a JSON Schema object.
     #[error("`fields` must be a JSON Schema object: {reason}")]
     BadWebhookFields {

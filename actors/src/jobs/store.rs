@@ -335,6 +335,8 @@ mod tests {
             message: message.to_owned(),
             cron: "0 9 * * *".to_owned(),
             settings: JobSettings::default(),
+            paused: false,
+            catch_up: Default::default(),
         }
     }
 

@@ -72,6 +72,7 @@ impl MainSession {
                 images: Vec::new(),
                 kind,
                 resent: false,
+                job: None,
             },
             ctx,
         );

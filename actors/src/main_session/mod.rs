@@ -20,6 +20,7 @@ pub mod failure;
 pub mod fork_role;
 pub mod header;
 pub mod host;
+mod job_turns;
 mod launch;
 pub mod quiet;
 mod tools_backend;
@@ -39,6 +40,7 @@ pub use clicks::PressButton;
 pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
+pub use job_turns::{JobTurnEnd, JobTurnOutcome};
 use turn::{Turn, TurnKind};
 
 use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
@@ -88,9 +90,10 @@ pub struct MainSessionConfig {
 }
 
 /// A foreground job whose time has come, with its prompt built: the main session runs it as a
-/// turn, like a line from the user. Sent by the job runner.
+/// turn, like a line from the user, and answers when that turn has ended. Sent by the job
+/// runner.
 #[derive(Debug, Clone, Message)]
-#[rtype(result = "()")]
+#[rtype(result = "JobTurnEnd")]
 pub struct FireJob {
     /// The job as read from disk.
     pub job: Job,
@@ -143,6 +146,8 @@ struct Outgoing {
     images: Vec<crate::brain::ImageBlock>,
     kind: TurnKind,
     resent: bool,
+    /// The foreground job this line runs, answered when its turn ends.
+    job: Option<u64>,
 }
 
 struct Live {
@@ -175,6 +180,8 @@ pub struct MainSession {
     fork: Option<Addr<MainSession>>,
     /// This session's permission policy (a fork has its own); its host asks through the mailbox.
     policy: crate::permissions::Policy,
+    /// Foreground jobs waiting for their turn to end.
+    job_turns: job_turns::JobTurns,
 }
 
 impl MainSession {
@@ -210,6 +217,7 @@ impl MainSession {
             role: Role::Main,
             fork: None,
             policy: crate::permissions::Policy::new(policy_mode),
+            job_turns: job_turns::JobTurns::default(),
         }
     }
 }
@@ -244,6 +252,7 @@ impl Actor for MainSession {
                     images: Vec::new(),
                     kind: TurnKind::Message,
                     resent: false,
+                    job: None,
                 },
                 ctx,
             );
@@ -275,12 +284,20 @@ impl Supervised for MainSession {
         tracing::info!(actor = "main_session", "actor restarting");
         self.live = None;
         self.inflight.clear();
+        self.job_turns.drop_all();
     }
 }
 
 impl Handler<Say> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: Say, ctx: &mut Self::Context) {
+        self.say(msg, None, ctx);
+    }
+}
+
+impl MainSession {
+    /// Sends a user line (or a foreground job's prompt, with its ticket) into the conversation.
+    fn say(&mut self, msg: Say, job: Option<u64>, ctx: &mut Context<Self>) {
         if self.in_fork() {
             if let Some(fork) = &self.fork {
                 fork.do_send(msg);
@@ -322,28 +339,11 @@ impl Handler<Say> for MainSession {
                         images: msg.images,
                         kind: TurnKind::Message,
                         resent: false,
+                        job,
                     },
                     ctx,
                 );
             }),
-        );
-    }
-}
-
-impl Handler<FireJob> for MainSession {
-    type Result = ();
-    fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) {
-        if msg.job.settings().background {
-            // Background jobs get a fork from the job runner; they never take the conversation.
-            tracing::error!(job = %msg.job.id(), "a background job reached the main session; not run");
-            return;
-        }
-        self.handle(
-            Say {
-                text: msg.prompt,
-                images: Vec::new(),
-            },
-            ctx,
         );
     }
 }
@@ -360,6 +360,7 @@ impl Handler<Close> for MainSession {
         let live = self.live.take();
         self.inflight.clear();
         self.waiting.clear();
+        self.job_turns.drop_all();
         Box::pin(async move {
             let Some(live) = live else { return };
             match Arc::try_unwrap(live.driver) {

@@ -1,4 +1,4 @@
-//! The ten `/config` keys (SPEC §12): their names, what each accepts when set, and how each
+//! The `/config` keys (SPEC §12, and ours from §16): their names, what each accepts when set, and how each
 //! value is shown. Parsing and display live here; storage lives in the parent module.
 
 use std::str::FromStr;
@@ -31,6 +31,14 @@ pub enum Key {
     AutoUpdateInterval,
     /// `auto_update_hour`: the hour (0-23) at which updates are applied.
     AutoUpdateHour,
+    /// `bg_fork_limit` *(ours)*: background forks running at once; later ones wait.
+    BgForkLimit,
+    /// `catch_up_window` *(ours)*: minutes a missed routine time may still run late.
+    CatchUpWindow,
+    /// `failure_alert_after` *(ours)*: failed runs in a row before the owner is told.
+    FailureAlertAfter,
+    /// `failure_alert_cooldown` *(ours)*: minutes of quiet after a failure alert.
+    FailureAlertCooldown,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -48,7 +56,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 10] = [
+    pub const ALL: [Key; 14] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -59,6 +67,10 @@ impl Key {
         Key::AutoUpdate,
         Key::AutoUpdateInterval,
         Key::AutoUpdateHour,
+        Key::BgForkLimit,
+        Key::CatchUpWindow,
+        Key::FailureAlertAfter,
+        Key::FailureAlertCooldown,
     ];
 
     /// The name users type (`model.main`).
@@ -74,6 +86,10 @@ impl Key {
             Key::AutoUpdate => "auto_update",
             Key::AutoUpdateInterval => "auto_update_interval",
             Key::AutoUpdateHour => "auto_update_hour",
+            Key::BgForkLimit => "bg_fork_limit",
+            Key::CatchUpWindow => "catch_up_window",
+            Key::FailureAlertAfter => "failure_alert_after",
+            Key::FailureAlertCooldown => "failure_alert_cooldown",
         }
     }
 
@@ -101,6 +117,10 @@ impl Key {
             Key::AutoUpdate => "pull and restart when new commits appear",
             Key::AutoUpdateInterval => "time between update checks (minutes)",
             Key::AutoUpdateHour => "hour of the day at which updates are applied (0-23)",
+            Key::BgForkLimit => "background forks running at once; later ones wait their turn",
+            Key::CatchUpWindow => "how late a missed routine may still run (minutes, 0 = never)",
+            Key::FailureAlertAfter => "failed runs of one job in a row before you are told",
+            Key::FailureAlertCooldown => "quiet time after a failure alert (minutes)",
         }
     }
 
@@ -117,6 +137,10 @@ impl Key {
             Key::PermissionMode => "dontAsk, default, acceptEdits or bypassPermissions",
             Key::AutoUpdate => "on or off",
             Key::AutoUpdateHour => "a whole number from 0 to 23",
+            Key::BgForkLimit => "a whole number from 1 to 20",
+            Key::CatchUpWindow => "a whole number of minutes from 0 (never) to 10080 (a week)",
+            Key::FailureAlertAfter => "a whole number from 1 to 100",
+            Key::FailureAlertCooldown => "a whole number of minutes from 0 to 10080 (a week)",
         }
     }
 
@@ -127,6 +151,10 @@ impl Key {
             Key::BgForkTimeout => Some(1..=86_400),
             Key::ForkIdleTimeout => Some(1..=1_440),
             Key::AutoUpdateInterval => Some(1..=10_080),
+            Key::BgForkLimit => Some(1..=20),
+            Key::CatchUpWindow => Some(0..=10_080),
+            Key::FailureAlertAfter => Some(1..=100),
+            Key::FailureAlertCooldown => Some(0..=10_080),
             _ => None,
         }
     }
@@ -155,6 +183,12 @@ pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(
         Key::AutoUpdate => config.auto_update = parse_switch(value)?,
         Key::AutoUpdateInterval => config.auto_update_interval_mins = parse_count(key, value)?,
         Key::AutoUpdateHour => config.auto_update_hour = parse_hour(value)?,
+        Key::BgForkLimit => config.bg_fork_limit = parse_count(key, value)?,
+        Key::CatchUpWindow => config.catch_up_window_mins = parse_count(key, value)?,
+        Key::FailureAlertAfter => config.failure_alert_after = parse_count(key, value)?,
+        Key::FailureAlertCooldown => {
+            config.failure_alert_cooldown_mins = parse_count(key, value)?;
+        }
     }
     Ok(())
 }
@@ -172,6 +206,10 @@ pub(super) fn label(config: &RuntimeConfig, key: Key) -> String {
         Key::AutoUpdate => if config.auto_update { "on" } else { "off" }.to_owned(),
         Key::AutoUpdateInterval => format!("{}m", config.auto_update_interval_mins),
         Key::AutoUpdateHour => format!("{}:00", config.auto_update_hour),
+        Key::BgForkLimit => config.bg_fork_limit.to_string(),
+        Key::CatchUpWindow => format!("{}m", config.catch_up_window_mins),
+        Key::FailureAlertAfter => config.failure_alert_after.to_string(),
+        Key::FailureAlertCooldown => format!("{}m", config.failure_alert_cooldown_mins),
     }
 }
 
@@ -297,6 +335,11 @@ mod tests {
         assert_eq!(parse_count(timeout, "86401"), Err(()));
         assert_eq!(parse_count(Key::ForkIdleTimeout, "1441"), Err(()));
         assert_eq!(parse_count(Key::AutoUpdateInterval, "10081"), Err(()));
+        assert_eq!(parse_count(Key::BgForkLimit, "0"), Err(()));
+        assert_eq!(parse_count(Key::BgForkLimit, "21"), Err(()));
+        assert_eq!(parse_count(Key::CatchUpWindow, "0"), Ok(0));
+        assert_eq!(parse_count(Key::FailureAlertAfter, "0"), Err(()));
+        assert_eq!(parse_count(Key::FailureAlertCooldown, "10081"), Err(()));
         assert_eq!(
             parse_count(Key::AutoUpdateHour, "3"),
             Err(()),

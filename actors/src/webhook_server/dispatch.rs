@@ -9,28 +9,14 @@ use serde_json::{Map, Value};
 
 use super::HookConfig;
 use crate::job_runner::{RunJob, RunOutcome};
-use crate::jobs::{Job, JobId, JobSettings, WebhookJob};
+use crate::jobs::Job;
 use crate::scheduler::ForwardItems;
 use crate::webhook_screen::free_form_fields;
 use crate::webhook_spec::WebhookSpec;
 
 /// A spec as a background job: its settings, always in the background.
 pub fn job_for(spec: &WebhookSpec) -> Job {
-    Job::Webhook(WebhookJob {
-        id: JobId(spec.id.clone()),
-        message: spec.template.clone(),
-        settings: JobSettings {
-            background: true,
-            model: spec.model,
-            thinking: spec.thinking,
-            isolated: spec.isolated,
-            description: String::new(),
-            update_main_session: spec.update_main_session,
-            allow_ping: spec.allow_ping,
-            allowed_tools: spec.allowed_tools.clone(),
-            skills: None,
-        },
-    })
+    spec.job()
 }
 
 /// Hands the accepted hook to the job runner with the forward schedule as the scheduler has it
