@@ -9,6 +9,7 @@ mod support;
 mod budget;
 mod chain;
 mod interactive;
+mod permissions;
 mod reporting;
 mod restrictions;
 mod rig;

@@ -1,16 +1,23 @@
 //! The permission policy: what happens when the CLI asks whether a tool may run (SPEC §11).
 //!
 //! In order:
-//! 1. a write into `state/` is denied, in every mode;
-//! 2. a tool the user allowed for this session (🔓) runs;
-//! 3. the mode decides: `bypassPermissions` allows; `acceptEdits` allows file edits and asks about
-//!    the rest; `default` (and `plan`) asks; `dontAsk` denies without asking;
-//! 4. a background fork never asks: what would be asked is denied.
+//! 1. a file tool's write into `state/` is denied, in every mode;
+//! 2. a Bash command that could write into `state/` ([`super::bash_state_write`]) is asked about
+//!    every time — whatever the mode, 🔓 included — and denied where nobody can be asked
+//!    (`dontAsk`, background forks): [`Policy::decide_state_write`];
+//! 3. a tool the user allowed for this session (🔓) runs;
+//! 4. the mode decides: `bypassPermissions` allows; `acceptEdits` allows file edits that stay in
+//!    the data directory ([`super::edit_stays_home`]) and asks about the rest; `default` (and
+//!    `plan`) asks; `dontAsk` denies without asking;
+//! 5. a background fork never asks: what would be asked is denied.
 //!
 //! An `Ask` goes to the surface as an [`super::ApprovalRequest`]; its answer comes back through
 //! [`Policy::settle`]. The CLI consults us only for calls its allow rules do not already cover,
-//! and not at all under `bypassPermissions`, so the `state/` rule must also run as a PreToolUse
-//! hook: [`state_write_denial`] is that check on its own.
+//! and not at all under `bypassPermissions`, so the `state/` rules also run as PreToolUse hooks
+//! ([`super::FileHooks`]): [`state_write_denial`] is the file check on its own, and the hook on
+//! Bash asks through [`Policy::decide_state_write`]. The CLI itself never runs in `acceptEdits`
+//! (it would approve file-changing Bash commands on its own): that mode is ours, over the
+//! CLI's `default`.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -18,8 +25,10 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::approval::ApprovalAnswer;
+use super::bash_writes::bash_state_write;
+use super::edit_scope::edit_stays_home;
 use super::file_rules::{is_file_write_tool, is_state_path};
-use super::label::tool_label;
+use super::label::{escape_markdown, tool_label};
 use crate::brain::{PermissionDecision, PermissionMode, PermissionRequest};
 use crate::data_dir::DataDir;
 
@@ -117,12 +126,25 @@ impl Policy {
                 message,
             };
         }
+        if tool == "Bash" {
+            // The hook judged this with the shell's own directory; here the data directory is
+            // all there is, which catches what reaches us without the hook.
+            let command = request.input.get("command").and_then(Value::as_str);
+            let root = data_dir.root();
+            if let Some(why) = command.and_then(|c| bash_state_write(c, root, root)) {
+                return self.decide_state_write(request, &why, data_dir);
+            }
+        }
         if self.session_allowed.contains(tool) {
             return Decision::Allow;
         }
         let asked = match self.mode {
             PermissionMode::BypassPermissions => return Decision::Allow,
-            PermissionMode::AcceptEdits if is_file_write_tool(tool) => return Decision::Allow,
+            PermissionMode::AcceptEdits
+                if is_file_write_tool(tool) && edit_stays_home(&request.input, data_dir.root()) =>
+            {
+                return Decision::Allow
+            }
             PermissionMode::DontAsk => {
                 return Decision::Deny {
                     label: label(),
@@ -141,6 +163,37 @@ impl Policy {
         Decision::Deny {
             label: label(),
             message: format!("{tool} is not available in background forks"),
+        }
+    }
+
+    /// Decides a call that could write into `state/` (`why` says how): the owner is asked every
+    /// time, in every mode that asks at all — a 🔓 given earlier does not cover it, and neither
+    /// do `acceptEdits` or `bypassPermissions`; `dontAsk` and background forks deny it.
+    pub fn decide_state_write(
+        &self,
+        request: &PermissionRequest,
+        why: &str,
+        data_dir: &DataDir,
+    ) -> Decision {
+        let tool = request.tool_name.as_str();
+        let label = format!(
+            "{} (may write into state/: {})",
+            tool_label(tool, &request.input, data_dir.root()),
+            escape_markdown(why)
+        );
+        let refused = |reason: &str| Decision::Deny {
+            label: label.clone(),
+            message: format!(
+                "{tool} was not run: it may write into state/ ({why}), the bot's own files, \
+                 which only the owner can allow, and {reason}"
+            ),
+        };
+        if !self.asks {
+            refused("background tasks never ask")
+        } else if self.mode == PermissionMode::DontAsk {
+            refused("the current mode (dontAsk) refuses without asking")
+        } else {
+            Decision::Ask { label }
         }
     }
 
