@@ -49,7 +49,7 @@ impl Word {
             .collect()
     }
 
-    fn push_char(&mut self, c: char) {
+    pub(super) fn push_char(&mut self, c: char) {
         match self.pieces.last_mut() {
             Some(Piece::Lit(s)) => s.push(c),
             _ => self.pieces.push(Piece::Lit(c.to_string())),
@@ -111,10 +111,15 @@ pub(crate) fn parse(text: &str) -> Parsed {
     p.out
 }
 
-struct Parser {
-    chars: Vec<char>,
-    pos: usize,
-    out: Parsed,
+/// The reading of one command line (the quoting and substitution parts in
+/// [`super::bash_quotes`]).
+pub(super) struct Parser {
+    /// The text.
+    pub(super) chars: Vec<char>,
+    /// The next character to read.
+    pub(super) pos: usize,
+    /// What has been read so far.
+    pub(super) out: Parsed,
     command: Simple,
     word: Option<Word>,
     pending: Option<Pending>,
@@ -122,11 +127,11 @@ struct Parser {
 }
 
 impl Parser {
-    fn peek(&self, ahead: usize) -> Option<char> {
+    pub(super) fn peek(&self, ahead: usize) -> Option<char> {
         self.chars.get(self.pos + ahead).copied()
     }
 
-    fn word(&mut self) -> &mut Word {
+    pub(super) fn word(&mut self) -> &mut Word {
         self.word.get_or_insert_with(Word::default)
     }
 
@@ -228,115 +233,6 @@ impl Parser {
         self.end_command();
     }
 
-    /// Inside `"…"`: escapes, variables and substitutions are live, everything else is text.
-    fn double_quoted(&mut self) {
-        while let Some(c) = self.peek(0) {
-            match c {
-                '"' => {
-                    self.pos += 1;
-                    return;
-                }
-                '\\' => {
-                    match self.peek(1) {
-                        Some(n @ ('"' | '\\' | '$' | '`')) => self.word().push_char(n),
-                        Some('\n') => {}
-                        Some(n) => {
-                            self.word().push_char('\\');
-                            self.word().push_char(n);
-                        }
-                        None => self.word().push_char('\\'),
-                    }
-                    self.pos += 2;
-                }
-                '$' => self.dollar(),
-                '`' => {
-                    self.pos += 1;
-                    let inner = self.until_backtick();
-                    self.out.nested.push(inner);
-                    self.word().pieces.push(Piece::Dynamic);
-                }
-                other => {
-                    self.word().push_char(other);
-                    self.pos += 1;
-                }
-            }
-        }
-    }
-
-    /// `$…` at the current position.
-    fn dollar(&mut self) {
-        match self.peek(1) {
-            Some('(') => {
-                self.pos += 2;
-                let inner = self.until_closing_paren();
-                self.out.nested.push(inner);
-                self.word().pieces.push(Piece::Dynamic);
-            }
-            Some('{') => {
-                self.pos += 2;
-                let mut inner = String::new();
-                let mut depth = 1;
-                while let Some(c) = self.peek(0) {
-                    self.pos += 1;
-                    match c {
-                        '{' => depth += 1,
-                        '}' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    inner.push(c);
-                }
-                let name_len = inner
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(inner.len());
-                if name_len == inner.len() && name_len > 0 {
-                    self.word().pieces.push(Piece::Var(inner));
-                } else {
-                    // `${x:-default}` and friends: the default may run substitutions.
-                    self.out.nested.push(inner[name_len..].to_owned());
-                    self.word().pieces.push(Piece::Dynamic);
-                }
-            }
-            Some('\'') => {
-                // `$'…'`: escapes decide the text; treat it as unknown.
-                self.pos += 2;
-                while let Some(c) = self.peek(0) {
-                    self.pos += 1;
-                    if c == '\\' {
-                        self.pos += 1;
-                    } else if c == '\'' {
-                        break;
-                    }
-                }
-                self.word().pieces.push(Piece::Dynamic);
-            }
-            Some(c) if c.is_ascii_alphabetic() || c == '_' => {
-                self.pos += 1;
-                let mut name = String::new();
-                while let Some(c) = self
-                    .peek(0)
-                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-                {
-                    name.push(c);
-                    self.pos += 1;
-                }
-                self.word().pieces.push(Piece::Var(name));
-            }
-            Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(c) => {
-                self.pos += 2;
-                self.word().pieces.push(Piece::Var(c.to_string()));
-            }
-            _ => {
-                self.word().push_char('$');
-                self.pos += 1;
-            }
-        }
-    }
-
     /// A redirection operator starting with `c` (`>` or `<`), after an optional fd number.
     fn redirect(&mut self, c: char) {
         // `2>file`: the digits just read were the fd, not a word.
@@ -400,53 +296,6 @@ impl Parser {
             .is_some_and(|close| word[..close].contains(',') || word[..close].contains(".."))
     }
 
-    /// The text up to the `)` that closes an already opened `(`, quotes and nesting respected.
-    fn until_closing_paren(&mut self) -> String {
-        let start = self.pos;
-        let mut depth = 1;
-        let mut quote: Option<char> = None;
-        while let Some(c) = self.peek(0) {
-            self.pos += 1;
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some('"') | None, '\\') => self.pos += 1,
-                (Some(_), _) => {}
-                (None, '\'' | '"') => quote = Some(c),
-                (None, '(') => depth += 1,
-                (None, ')') => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return self.chars[start..self.pos - 1].iter().collect();
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.chars[start..self.pos.min(self.chars.len())]
-            .iter()
-            .collect()
-    }
-
-    /// The text up to the closing backtick, with `` \` `` unescaped.
-    fn until_backtick(&mut self) -> String {
-        let mut inner = String::new();
-        while let Some(c) = self.peek(0) {
-            self.pos += 1;
-            match c {
-                '`' => break,
-                '\\' if self
-                    .peek(0)
-                    .is_some_and(|n| n == '`' || n == '\\' || n == '$') =>
-                {
-                    inner.push(self.chars[self.pos]);
-                    self.pos += 1;
-                }
-                other => inner.push(other),
-            }
-        }
-        inner
-    }
-
     /// After a newline: the bodies of pending here-documents are text, not commands.
     fn skip_heredoc_bodies(&mut self) {
         for (delimiter, strip_tabs) in std::mem::take(&mut self.heredocs) {
@@ -497,120 +346,5 @@ impl Parser {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(text: &str) -> Vec<Vec<String>> {
-        parse(text)
-            .commands
-            .iter()
-            .map(|c| {
-                c.words
-                    .iter()
-                    .map(|w| {
-                        w.literal()
-                            .unwrap_or_else(|| format!("<{}>", w.known_text()))
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    fn targets(text: &str) -> Vec<(bool, String)> {
-        parse(text)
-            .commands
-            .iter()
-            .flat_map(|c| c.redirects.iter())
-            .map(|r| (r.writes, r.target.known_text()))
-            .collect()
-    }
-
-    #[test]
-    fn commands_split_at_every_operator_and_newline() {
-        assert_eq!(
-            words("a 1; b && c || d | e & f\ng (h)"),
-            [
-                vec!["a", "1"],
-                vec!["b"],
-                vec!["c"],
-                vec!["d"],
-                vec!["e"],
-                vec!["f"],
-                vec!["g"],
-                vec!["h"]
-            ]
-        );
-    }
-
-    #[test]
-    fn quotes_and_escapes_make_one_word() {
-        assert_eq!(
-            words(r#"echo 'a b' "c $ d" e\ f "g\"h""#),
-            [vec!["echo", "a b", "c $ d", "e f", "g\"h"]]
-        );
-        assert_eq!(words("echo a\\\nb"), [vec!["echo", "ab"]]);
-    }
-
-    #[test]
-    fn redirections_name_their_targets() {
-        assert_eq!(
-            targets("echo hi > a 2>b >>c &>d 1>|e <f <>g 2>&1 >& h"),
-            [
-                (true, "a".into()),
-                (true, "b".into()),
-                (true, "c".into()),
-                (true, "d".into()),
-                (true, "e".into()),
-                (false, "f".into()),
-                (true, "g".into()),
-                (true, "1".into()),
-                (true, "h".into())
-            ]
-        );
-        assert_eq!(targets("echo hi>state/x"), [(true, "state/x".into())]);
-        assert_eq!(words("echo 2 > x"), [vec!["echo", "2"]]);
-    }
-
-    #[test]
-    fn here_documents_are_text_and_here_strings_are_not_files() {
-        let parsed = parse("cat <<EOF > out\nrm -rf /\nEOF\nls");
-        assert_eq!(
-            words("cat <<EOF > out\nrm -rf /\nEOF\nls"),
-            [vec!["cat"], vec!["ls"]]
-        );
-        assert_eq!(parsed.commands[0].redirects.len(), 1);
-        assert_eq!(targets("cat <<< state/x"), []);
-    }
-
-    #[test]
-    fn substitutions_are_unknown_and_their_text_is_kept() {
-        let parsed = parse("echo \"$(touch a)\" `touch b` <(touch c) ${X:-$(touch d)} $'e'");
-        assert_eq!(
-            parsed.nested,
-            ["touch a", "touch b", "touch c", ":-$(touch d)"]
-        );
-        assert!(parsed.commands[0].words[1..]
-            .iter()
-            .all(|w| w.literal().is_none()));
-    }
-
-    #[test]
-    fn variables_globs_and_home_are_pieces() {
-        let parsed = parse("rm ~/x $HOME/y ${PWD}/z st*e a[b] {c,d} [ x ] {}");
-        let w = &parsed.commands[0].words;
-        assert_eq!(w[1].pieces[0], Piece::Var("HOME".into()));
-        assert_eq!(w[2].pieces[0], Piece::Var("HOME".into()));
-        assert_eq!(w[3].pieces[0], Piece::Var("PWD".into()));
-        assert!(w[4].pieces.contains(&Piece::Dynamic));
-        assert!(w[5].pieces.contains(&Piece::Dynamic));
-        assert!(w[6].pieces.contains(&Piece::Dynamic));
-        assert_eq!(w[7].literal().as_deref(), Some("["));
-        assert_eq!(w[10].literal().as_deref(), Some("{}"));
-    }
-
-    #[test]
-    fn comments_end_at_the_line() {
-        assert_eq!(words("ls # rm x\nrm y"), [vec!["ls"], vec!["rm", "y"]]);
-        assert_eq!(words("echo a#b"), [vec!["echo", "a#b"]]);
-    }
-}
+#[path = "bash_words_tests.rs"]
+mod tests;

@@ -27,8 +27,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::bash_paths::{shown, Cwds, Judge};
 use super::bash_words::{parse, Piece, Simple, Word};
-use super::file_rules::{home_dir, lexical, real_path};
+use super::file_rules::{home_dir, lexical};
 
 /// Commands that only read, whatever their arguments (their paths are not judged).
 const READ_ONLY: [&str; 44] = [
@@ -118,43 +119,7 @@ fn judged(command: &str, cwd: &Path, root: &Path, home: Option<PathBuf>) -> Opti
     judge.line(command, &mut cwds, 0)
 }
 
-/// The working directories a command might be in by now.
-struct Cwds {
-    known: Vec<PathBuf>,
-    /// A `cd` went somewhere the text does not tell.
-    unknown: bool,
-}
-
-struct Judge {
-    root: PathBuf,
-    state: PathBuf,
-    real_state: Option<PathBuf>,
-    home: Option<PathBuf>,
-}
-
-/// What a path is, seen from `state/`.
-#[derive(Debug, PartialEq, Eq)]
-enum Reach {
-    /// It is `state/` or lies inside it.
-    Inside,
-    /// A directory that holds `state/` (the data directory or one above it).
-    Holds,
-    /// Neither.
-    Apart,
-}
-
 impl Judge {
-    fn new(root: &Path, home: Option<PathBuf>) -> Self {
-        let root = lexical(root);
-        let state = root.join("state");
-        Self {
-            real_state: real_path(&state),
-            root,
-            state,
-            home,
-        }
-    }
-
     /// A whole command line: its simple commands in order, then its substitutions.
     fn line(&self, text: &str, cwds: &mut Cwds, depth: usize) -> Option<String> {
         if depth > MAX_DEPTH {
@@ -268,125 +233,6 @@ impl Judge {
         self.reaches(&rest, cwds, true)
     }
 
-    /// The path `word` names, shown relative to the data directory, when it could reach
-    /// `state/` (with `holds`, also a directory holding it).
-    fn reaches(&self, word: &Word, cwds: &Cwds, holds: bool) -> Option<String> {
-        let (text, known) = self.expand(word);
-        if text.is_empty() && known {
-            return None;
-        }
-        // Only the directory part of a partly known path is certain.
-        let (text, holds) = if known {
-            (text, holds)
-        } else {
-            (
-                text.rsplit_once('/')
-                    .map(|(d, _)| d.to_owned())
-                    .unwrap_or_default(),
-                true,
-            )
-        };
-        let relative = !text.starts_with('/');
-        if relative && cwds.unknown {
-            return Some(format!(
-                "{} after a cd that cannot be followed",
-                shown(word)
-            ));
-        }
-        let candidates: Vec<PathBuf> = if relative {
-            cwds.known.iter().map(|c| c.join(&text)).collect()
-        } else {
-            vec![PathBuf::from(&text)]
-        };
-        candidates
-            .into_iter()
-            .find_map(|path| match self.reach(&path) {
-                Reach::Inside => Some(self.display(&path, word, known)),
-                Reach::Holds if holds => Some(format!(
-                    "{}, which holds state/",
-                    self.display(&path, word, known)
-                )),
-                _ => None,
-            })
-    }
-
-    /// The word's text with `~`, `$HOME` and `$PWD` expanded, cut at the first part only known
-    /// when it runs; `false` when it was cut.
-    fn expand(&self, word: &Word) -> (String, bool) {
-        let mut out = String::new();
-        for (i, piece) in word.pieces.iter().enumerate() {
-            match piece {
-                Piece::Lit(s) => out.push_str(s),
-                Piece::Var(v) if v == "HOME" && i == 0 && self.home.is_some() => {
-                    out.push_str(
-                        &self
-                            .home
-                            .as_ref()
-                            .map(|h| h.display().to_string())
-                            .unwrap_or_default(),
-                    );
-                }
-                _ => return (out, false),
-            }
-        }
-        (out, true)
-    }
-
-    fn reach(&self, path: &Path) -> Reach {
-        let written = lexical(path);
-        let real = real_path(path);
-        let inside = written.starts_with(&self.state)
-            || matches!((&real, &self.real_state), (Some(r), Some(s)) if r.starts_with(s));
-        if inside {
-            return Reach::Inside;
-        }
-        let holds = self.state.starts_with(&written)
-            || matches!((&real, &self.real_state), (Some(r), Some(s)) if s.starts_with(r));
-        if holds {
-            Reach::Holds
-        } else {
-            Reach::Apart
-        }
-    }
-
-    fn display(&self, path: &Path, word: &Word, known: bool) -> String {
-        if !known {
-            return format!("{} (only known when it runs)", shown(word));
-        }
-        let path = lexical(path);
-        match path.strip_prefix(&self.root) {
-            Ok(rel) if rel.as_os_str().is_empty() => ".".into(),
-            Ok(rel) => rel.display().to_string(),
-            Err(_) => path.display().to_string(),
-        }
-    }
-
-    /// `cd DIR`: later commands may run there.
-    fn change_dir(&self, args: &[Word], cwds: &mut Cwds) -> Option<String> {
-        let target = skip_options(args).first().cloned();
-        let Some(target) = target else {
-            if let Some(home) = &self.home {
-                cwds.known.push(home.clone());
-            }
-            return None;
-        };
-        let (text, known) = self.expand(&target);
-        if !known || text == "-" {
-            cwds.unknown = true;
-            return None;
-        }
-        let next: Vec<PathBuf> = if text.starts_with('/') {
-            vec![lexical(Path::new(&text))]
-        } else {
-            cwds.known.iter().map(|c| lexical(&c.join(&text))).collect()
-        };
-        if next.iter().any(|p| self.reach(p) == Reach::Inside) {
-            return Some("cd into state/".into());
-        }
-        cwds.known.extend(next);
-        None
-    }
-
     /// `sh -c TEXT` and friends: the text is a command line of its own.
     fn shell(&self, name: &str, args: &[Word], cwds: &mut Cwds, depth: usize) -> Option<String> {
         let at = args.iter().position(|a| {
@@ -477,7 +323,7 @@ fn skip_prefixes(words: &[Word]) -> &[Word] {
 }
 
 /// The words after the leading options (`-x`, `--long`).
-fn skip_options(words: &[Word]) -> &[Word] {
+pub(super) fn skip_options(words: &[Word]) -> &[Word] {
     let n = words
         .iter()
         .take_while(|w| {
@@ -500,18 +346,6 @@ fn is_assignment(text: &str) -> bool {
 /// `/usr/bin/rm` → `rm`.
 fn basename(name: &str) -> String {
     name.rsplit('/').next().unwrap_or(name).to_owned()
-}
-
-/// How a word is shown in a reason: its known text, unknown parts as `…`.
-fn shown(word: &Word) -> String {
-    word.pieces
-        .iter()
-        .map(|p| match p {
-            Piece::Lit(s) => s.clone(),
-            Piece::Var(v) => format!("${v}"),
-            Piece::Dynamic => "…".into(),
-        })
-        .collect()
 }
 
 /// True when `text` is more than a path or option: it has characters a path rarely has.
@@ -548,212 +382,5 @@ fn mentions_state(text: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const ROOT: &str = "/home/u/.ollim-bot";
-
-    fn why(command: &str) -> Option<String> {
-        judged(
-            command,
-            Path::new(ROOT),
-            Path::new(ROOT),
-            Some(PathBuf::from("/home/u")),
-        )
-    }
-
-    fn flagged(commands: &[&str]) {
-        for c in commands {
-            assert!(
-                why(c).is_some(),
-                "{c:?} should count as a write into state/"
-            );
-        }
-    }
-
-    fn clear(commands: &[&str]) {
-        for c in commands {
-            assert_eq!(why(c), None, "{c:?} should not count");
-        }
-    }
-
-    #[test]
-    fn the_issues_attacks_count() {
-        assert_eq!(
-            why("echo '[]' > state/pending_updates.json").as_deref(),
-            Some("output redirected to state/pending_updates.json")
-        );
-        assert_eq!(why("touch state/x").as_deref(), Some("touch on state/x"));
-        assert_eq!(
-            why("rm state/ping_budget.json").as_deref(),
-            Some("rm on state/ping_budget.json")
-        );
-    }
-
-    #[test]
-    fn redirections_of_every_kind_count() {
-        flagged(&[
-            "ollim-bot reminder list > state/x",
-            "ollim-bot help >>state/x",
-            "ls 2> ./state/x",
-            "cat notes.md &> state/x",
-            "echo x >| state/x",
-            "echo x 1<>state/x",
-            "echo x >& state/x",
-            "echo x > routines/../state/x",
-            "echo x > /home/u/.ollim-bot/state/x",
-            "echo x > ~/.ollim-bot/state/x",
-            "echo x > $HOME/.ollim-bot/state/x",
-            "echo x > \"$F\"",
-            "echo x > st*/x",
-            "cat <<EOF > state/x\nhello\nEOF",
-        ]);
-        clear(&[
-            "echo x > /dev/null 2>&1",
-            "ollim-bot reminder list 2>&1 >&2",
-            "echo x > routines/state.md",
-            "cat < state/ping_budget.json",
-            "echo x > /tmp/state/x",
-            "grep -c x state/x >&-",
-        ]);
-    }
-
-    #[test]
-    fn known_writers_on_state_paths_count() {
-        flagged(&[
-            "rm -f state/ping_budget.json",
-            "mv state/a state/b",
-            "cp notes.md state/",
-            "tee state/x < notes.md",
-            "sed -i s/a/b/ state/x",
-            "dd if=/dev/zero of=state/x",
-            "sort -ostate/x notes.md",
-            "sort --output=state/x notes.md",
-            "truncate -s0 ./state/x",
-            "chmod 000 state",
-            "sudo -n rm state/x",
-            "env X=1 nohup rm state/x",
-            "/bin/rm state/x",
-            "find state -delete",
-            "find . -name x -exec rm {} +",
-            "python3 script.py state/x",
-        ]);
-    }
-
-    #[test]
-    fn directories_that_hold_state_count_for_writers() {
-        flagged(&[
-            "rm -rf .",
-            "rm -rf ..",
-            "rm -rf ~",
-            "rm -rf /",
-            "mv /home/u/.ollim-bot /tmp/x",
-            "cp -r /tmp/backup/. .",
-            "chmod -R 000 ~/.ollim-bot",
-        ]);
-        clear(&[
-            "ls -la .",
-            "du -sh ~",
-            "grep -r todo .",
-            "find . -name '*.md'",
-        ]);
-    }
-
-    #[test]
-    fn paths_known_only_when_it_runs_count_when_their_directory_holds_state() {
-        flagged(&[
-            "rm -rf *",
-            "rm s*/x",
-            "rm $F",
-            "rm \"$(cat list)\"",
-            "rm state/$X",
-            "for f in state/*; do rm \"$f\"; done",
-            "ls | xargs rm -rf",
-        ]);
-        clear(&[
-            "rm routines/*.md",
-            "rm /tmp/$X",
-            "ls state/* | xargs grep x",
-            "echo $(date) > routines/log.md",
-        ]);
-    }
-
-    #[test]
-    fn chained_nested_and_quoted_commands_are_each_judged() {
-        flagged(&[
-            "ollim-bot reminder list; touch state/x",
-            "ollim-bot reminder list && rm state/x",
-            "ollim-bot reminder list | tee state/x",
-            "ollim-bot reminder list\ntouch state/x",
-            "ollim-bot reminder add -m \"$(touch state/x)\"",
-            "ollim-bot reminder add -m `rm state/x`",
-            "echo <(touch state/x)",
-            "bash -c 'touch state/x'",
-            "sh -lc \"echo > state/x\"",
-            "eval rm state/x",
-            "(cd state && touch x)",
-            "cd routines && touch ../state/x",
-            "cd state",
-            "cd \"$X\" && touch x",
-            "python3 -c \"import os; os.remove('state/ping_budget.json')\"",
-            "python3 -c \"import shutil; shutil.rmtree('state')\"",
-            "node -e 'require(\"fs\").rmSync(\"/home/u/.ollim-bot/state\", {recursive: true})'",
-            "git clean -fdx",
-            "git -C . clean -X",
-            "git stash --all",
-            "ln -s ../state routines/l",
-            "PATH=/tmp/evil:$PATH ollim-bot help",
-            "/tmp/ollim-bot help",
-        ]);
-        clear(&[
-            "ollim-bot reminder add -m \"check the state of the oven\"",
-            "ollim-bot reminder add --delay 30 -m 'rm state/x' ",
-            "ollim-bot tasks list",
-            "git status && git log --oneline -5",
-            "cd routines && ls",
-            "echo 'done' && cat state/ping_budget.json",
-            "claude-history search 'state of things'",
-            "git commit -m \"state machine fix\"",
-        ]);
-    }
-
-    #[test]
-    fn the_shell_directory_is_where_relative_paths_start() {
-        let routines = PathBuf::from(ROOT).join("routines");
-        let home = Some(PathBuf::from("/home/u"));
-        let root = Path::new(ROOT);
-        assert!(judged("touch ../state/x", &routines, root, home.clone()).is_some());
-        assert!(judged(
-            "touch x",
-            &PathBuf::from(ROOT).join("state"),
-            root,
-            home.clone()
-        )
-        .is_some());
-        assert!(judged("touch ../state/x", Path::new(ROOT), root, home).is_none());
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn symlinks_into_state_are_followed() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("data");
-        std::fs::create_dir_all(root.join("state")).unwrap();
-        std::fs::create_dir_all(root.join("routines")).unwrap();
-        std::os::unix::fs::symlink(root.join("state"), root.join("routines/link")).unwrap();
-        let judge = |c: &str| judged(c, &root, &root, None);
-        assert!(judge("touch routines/link/x").is_some());
-        assert!(judge("echo x > routines/link/y").is_some());
-        assert!(judge("touch routines/x").is_none());
-    }
-
-    #[test]
-    fn code_mentions_state_only_as_a_path() {
-        assert!(mentions_state("open('state/x', 'w')"));
-        assert!(mentions_state("rmtree(\"state\")"));
-        assert!(mentions_state("state/x is gone"));
-        assert!(!mentions_state("the state of things"));
-        assert!(!mentions_state("statement('x')"));
-        assert!(!mentions_state("restate('x')"));
-    }
-}
+#[path = "bash_writes_tests.rs"]
+mod tests;
