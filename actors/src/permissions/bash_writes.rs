@@ -98,6 +98,10 @@ const FIND_ACTIONS: [&str; 9] = [
     "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls",
 ];
 
+/// Commands that write files named inside their input (an archive, a patch), in their
+/// directory unless told otherwise: judged as writing into it.
+const EXTRACTORS: [&str; 8] = ["tar", "bsdtar", "unzip", "cpio", "7z", "7za", "patch", "ar"];
+
 /// The bot's own commands: they write state only through their own code.
 const TRUSTED: [&str; 2] = ["ollim-bot", "claude-history"];
 
@@ -111,6 +115,8 @@ pub fn bash_state_write(command: &str, cwd: &Path, root: &Path) -> Option<String
 
 /// [`bash_state_write`] with the home directory given.
 fn judged(command: &str, cwd: &Path, root: &Path, home: Option<PathBuf>) -> Option<String> {
+    // A line that sets HOME makes `~` mean something else: leave it unknown.
+    let home = home.filter(|_| !command.contains("HOME="));
     let judge = Judge::new(root, home);
     let mut cwds = Cwds {
         known: vec![lexical(&root.join(cwd))],
@@ -197,6 +203,18 @@ impl Judge {
             )),
             "ln" => self.link(args, cwds),
             n if SHELLS.contains(&n) => self.shell(n, args, cwds, depth),
+            n if EXTRACTORS.contains(&n) => {
+                let here = extract_dir(args).unwrap_or(Word {
+                    pieces: vec![Piece::Lit(".".into())],
+                });
+                let mut named = args.to_vec();
+                named.push(here);
+                self.writer(&name, &named, cwds)
+                    .map(|why| format!("{why} (it writes the files its input names)"))
+            }
+            "rg" if args.iter().any(|a| a.known_text().starts_with("--pre")) => {
+                Some("rg --pre runs a program on every file it searches".into())
+            }
             n if READ_ONLY.contains(&n) => None,
             _ => self.writer(&name, args, cwds),
         }
@@ -263,6 +281,9 @@ impl Judge {
     fn git(&self, args: &[Word], cwds: &Cwds) -> Option<String> {
         let texts: Vec<String> = args.iter().filter_map(Word::literal).collect();
         let has = |word: &str| texts.iter().any(|t| t == word);
+        if has("apply") || has("am") {
+            return Some("git apply writes the files its patch names".into());
+        }
         if has("clean") {
             return Some("git clean removes untracked files, state/ among them".into());
         }
@@ -320,6 +341,20 @@ fn skip_prefixes(words: &[Word]) -> &[Word] {
         break;
     }
     rest
+}
+
+/// The directory an extractor is told to write into (`-C DIR`, `-d DIR`, `--directory=DIR`).
+fn extract_dir(args: &[Word]) -> Option<Word> {
+    args.iter().enumerate().find_map(|(i, arg)| {
+        let text = arg.literal()?;
+        if text == "-C" || text == "-d" || text == "--directory" {
+            return args.get(i + 1).cloned();
+        }
+        let dir = text.strip_prefix("--directory=")?;
+        Some(Word {
+            pieces: vec![Piece::Lit(dir.to_owned())],
+        })
+    })
 }
 
 /// The words after the leading options (`-x`, `--long`).

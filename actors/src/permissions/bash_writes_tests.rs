@@ -207,3 +207,21 @@ fn code_mentions_state_only_as_a_path() {
     assert!(!mentions_state("statement('x')"));
     assert!(!mentions_state("restate('x')"));
 }
+
+#[test]
+fn programs_that_pick_their_own_paths_count() {
+    flagged(&[
+        "tar xzf backup.tgz",
+        "unzip -o restore.zip",
+        "patch -p1 < fix.diff",
+        "git apply fix.diff",
+        "rg --pre rm x .",
+        "rg --pre=./touch-all x",
+        "HOME=/home/u/.ollim-bot; touch ~/state/x",
+    ]);
+    clear(&[
+        "tar xzf /tmp/b.tgz -C /tmp/out/x",
+        "rg todo routines",
+        "touch ~/x",
+    ]);
+}
