@@ -10,6 +10,7 @@ mod budget;
 mod chain;
 mod interactive;
 mod offered;
+mod permissions;
 mod reporting;
 mod restrictions;
 mod rig;

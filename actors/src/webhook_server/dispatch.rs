@@ -38,6 +38,12 @@ pub async fn dispatch(
         },
         None => Vec::new(),
     };
+    // The checks refused undeclared fields already; keeping only declared ones here as well
+    // means nothing else can ever reach the prompt.
+    let data: Map<String, Value> = data
+        .into_iter()
+        .filter(|(key, _)| spec.declares(key))
+        .collect();
     let now = config.clock.now();
     let run = RunJob {
         schedule,
