@@ -19,6 +19,7 @@ mod fake_smoke;
 mod google;
 mod lifecycle;
 mod messages;
+mod routines;
 mod serenity_client;
 mod sign_in;
 mod update;
