@@ -16,6 +16,8 @@ use crate::actors::ms;
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 const ROUNDS: usize = 7;
+/// Longest wait for a request to reach the mock.
+const ARRIVAL_LIMIT: StdDuration = StdDuration::from_secs(6);
 
 pub fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -33,9 +35,11 @@ fn median(mut v: Vec<StdDuration>) -> StdDuration {
     v[v.len() / 2]
 }
 
-/// Waits until the mock has a request whose latest user text contains `needle`.
-async fn arrival(mock: &MockModelApi, needle: &str) -> Option<Instant> {
-    for _ in 0..3000 {
+/// Waits (up to `limit`) until the mock has a request whose latest user text contains `needle`;
+/// when it arrived.
+pub async fn arrival(mock: &MockModelApi, needle: &str, limit: StdDuration) -> Option<Instant> {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
         if let Some(r) = mock
             .agent_requests()
             .into_iter()
@@ -92,7 +96,7 @@ pub async fn bench_conversation() {
         let t0 = Instant::now();
         let _ = stdin.write_all(format!("{tag}\n").as_bytes()).await;
         let _ = stdin.flush().await;
-        if let Some(at) = arrival(&mock, &tag).await {
+        if let Some(at) = arrival(&mock, &tag, ARRIVAL_LIMIT).await {
             bot.push(at.saturating_duration_since(t0));
         }
         while let Ok(Some(l)) = lines.next_line().await {
@@ -122,7 +126,7 @@ pub async fn bench_conversation() {
             if process.send_user(&UserMessage::text(tag.clone())).is_err() {
                 break;
             }
-            if let Some(at) = arrival(&mock, &tag).await {
+            if let Some(at) = arrival(&mock, &tag, ARRIVAL_LIMIT).await {
                 direct.push(at.saturating_duration_since(t0));
             }
             while let Some(ev) = events.recv().await {

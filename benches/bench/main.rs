@@ -2,10 +2,12 @@
 //! Nothing here is an assertion, and nothing reaches beyond 127.0.0.1.
 
 mod actors;
+mod background_load;
 mod conversation;
 mod discord;
 mod forks;
 mod google;
+mod process_tree;
 mod webhooks;
 
 #[allow(dead_code)]
@@ -49,6 +51,9 @@ fn main() {
         }
         if wanted("forks") {
             forks::bench_forks().await;
+        }
+        if wanted("background load bg_fork_limit") {
+            background_load::bench_background_load().await;
         }
         if wanted("webhooks") {
             webhooks::bench_webhooks().await;

@@ -182,8 +182,10 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         }
         return;
     }
-    let reply = if let Some(click) = RoutineClick::from_custom_id(&custom_id) {
-        routines_view::press(click, &data.handles.scheduler).await
+    let reply = if let Some(routine) = RoutineClick::from_custom_id(&custom_id) {
+        let reply = routines_view::press(routine.clone(), &data.handles.scheduler).await;
+        super::commands::redraw_routines(ctx, click, data, routine.routine()).await;
+        reply
     } else if let Some(click) = GoogleClick::from_custom_id(&custom_id) {
         google_button(click, data).await
     } else {

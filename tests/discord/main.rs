@@ -20,6 +20,7 @@ mod files;
 mod google;
 mod lifecycle;
 mod messages;
+mod routines;
 mod serenity_client;
 mod sign_in;
 mod update;

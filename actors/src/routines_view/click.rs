@@ -31,6 +31,13 @@ impl RoutineClick {
         })
     }
 
+    /// The routine clicked.
+    pub fn routine(&self) -> &JobId {
+        match self {
+            RoutineClick::Run(id) | RoutineClick::Pause(id) | RoutineClick::Resume(id) => id,
+        }
+    }
+
     /// The custom id a button doing this carries.
     pub fn custom_id(&self) -> String {
         let (action, id) = match self {

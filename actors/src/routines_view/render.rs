@@ -6,7 +6,7 @@ use chrono_tz::Tz;
 use super::{Board, RoutineClick};
 use crate::fork::background::job_name;
 use crate::job_runner::ActiveJob;
-use crate::jobs::Job;
+use crate::jobs::{Job, JobId};
 use crate::scheduler::RoutineEntry;
 
 /// Routines per Discord message: one row of buttons each, and a message holds five rows.
@@ -25,6 +25,8 @@ pub struct Page {
     pub fields: Vec<(String, String)>,
     /// One row of buttons per routine, in the fields' order.
     pub rows: Vec<Vec<PageButton>>,
+    /// The routines on this page, in the fields' order (to find a clicked one's page again).
+    pub routines: Vec<JobId>,
 }
 
 /// A button on a page.
@@ -164,6 +166,7 @@ impl Board {
                 description: format!("no routines\n{description}"),
                 fields: Vec::new(),
                 rows: Vec::new(),
+                routines: Vec::new(),
             }];
         }
         let chunks: Vec<&[RoutineEntry]> = self.routines.chunks(ROUTINES_PER_PAGE).collect();
@@ -193,6 +196,7 @@ impl Board {
                     })
                     .collect(),
                 rows: chunk.iter().map(buttons).collect(),
+                routines: chunk.iter().map(|e| e.routine.id.clone()).collect(),
             })
             .collect()
     }
@@ -228,7 +232,7 @@ fn buttons(entry: &RoutineEntry) -> Vec<PageButton> {
 mod tests {
     use super::*;
     use crate::job_runner::ActivityReport;
-    use crate::jobs::{JobId, JobSettings, Routine};
+    use crate::jobs::{JobSettings, Routine};
     use chrono::TimeZone;
 
     fn entry(

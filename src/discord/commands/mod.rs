@@ -15,6 +15,8 @@ mod lifecycle;
 mod routines;
 mod version;
 
+pub use routines::redraw as redraw_routines;
+
 use poise::serenity_prelude as serenity;
 use poise::{CreateReply, FrameworkError};
 
