@@ -115,6 +115,10 @@ pub struct SpawnOptions {
     pub hooks: Vec<HookRegistration>,
     /// Programmatic subagents for the initialize request (name → definition).
     pub agents: Option<Value>,
+    /// How much to lower the child's CPU priority (added to the bot's `nice` value; `0`
+    /// leaves it). Background forks are lowered so that, on a small machine, the
+    /// conversation's own process wins the CPU while several of them start at once.
+    pub niceness: i32,
 }
 
 impl SpawnOptions {
@@ -138,6 +142,7 @@ impl SpawnOptions {
             shutdown_grace: Duration::from_secs(5),
             label: "brain".to_owned(),
             hooks: Vec::new(),
+            niceness: 0,
             agents: None,
         }
     }
