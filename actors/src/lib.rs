@@ -19,7 +19,7 @@
 //! restrictions, approval policy, the file hooks), [`skills`], [`webhook_spec`],
 //! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
 //! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
-//! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
+//! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`], [`spec_docs`], [`surface`] (what the
 //! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
 //! [`state_file`] (atomic writes), [`clock`] (injectable time).
 //!
@@ -41,11 +41,13 @@ pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;
 pub mod prompts;
+pub mod quiet_hours;
 pub mod runtime_config;
 pub mod scheduler;
 pub mod sessions;
 pub mod settings;
 pub mod skills;
+pub mod snooze;
 pub mod spec_docs;
 pub mod state_file;
 pub mod subagents;

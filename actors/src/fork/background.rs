@@ -11,8 +11,9 @@
 //! failure in one short line. The actor stops when the job ends.
 //!
 //! Pings go through the budget path in order — this fork's own count (here, serialized by the
-//! mailbox), then whether the user is mid-turn (the main session), then the ping budget (its
-//! own actor) — so two forks can never both spend the last token.
+//! mailbox), then quiet hours and whether the user is mid-turn (the main session), then the ping
+//! budget (its own actor, which also refuses a text the job sent in the last day) — so two forks
+//! can never both spend the last token.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,7 +28,7 @@ use crate::brain::{BrainEvent, Driver, Handlers, Launcher, SessionStart, SpawnOp
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, UpdateMode};
-use crate::main_session::IsBusy;
+use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::PendingUpdates;
 use crate::permissions::file_hooks::{hooks as file_hooks, FileHooks};
 use crate::ping_budget::PingBudget;
@@ -92,6 +93,8 @@ pub struct BackgroundPeers {
     pub budget: Addr<PingBudget>,
     /// Asked whether the user is mid-turn.
     pub busy: Recipient<IsBusy>,
+    /// Asked whether quiet hours are in effect (the main session, which holds the setting).
+    pub quiet: Recipient<QuietHoursNow>,
     /// Session history and button prompts are written here.
     pub records: Addr<SessionRecords>,
 }
@@ -103,6 +106,8 @@ pub struct BackgroundFork {
     pub(super) fired: BackgroundJob,
     parent_session: Option<String>,
     pub(super) pings_sent: u32,
+    /// Tool calls refused (quiet hours, busy, budget, repeats, …), for the run's log line.
+    pub(super) refusals: u32,
     pub(super) reported: bool,
     pub(super) output_sent: bool,
     pub(super) stop_blocks: u32,
@@ -153,6 +158,7 @@ impl BackgroundFork {
             fired,
             parent_session,
             pings_sent: 0,
+            refusals: 0,
             reported: false,
             output_sent: false,
             stop_blocks: 0,
@@ -307,7 +313,7 @@ impl BackgroundFork {
                     tracing::warn!(job = %self.fired.job.id(), errors = ?r.errors, "background job failed");
                     format!("{name} couldn't complete.")
                 });
-                tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, reported = self.reported, "background job finished");
+                tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, refused = self.refusals, reported = self.reported, "background job finished");
                 let outcome = if r.is_error {
                     ForkOutcome::Failed
                 } else {

@@ -2,7 +2,9 @@
 //! the scheduler's timer, an accepted webhook — sends it a [`RunJob`]; nothing else builds a
 //! job's prompt or starts a background fork.
 //!
-//! For each job, in order ([`prepare`]): untrusted webhook fields are screened (a flagged
+//! For each job, in order: *(ours)* its condition gate runs ([`gate`]; closed → the run is
+//! skipped, reported in [`JobRunner::report_skipped`]; broken → the run fails), then
+//! ([`prepare`]) untrusted webhook fields are screened (a flagged
 //! payload is dropped; a screening that fails lets it through), the facts the prompt needs are
 //! asked of their owners — the ping budget's [`Snapshot`] and whether the user [`IsBusy`], for
 //! background jobs — and the prompt is built by [`crate::prompts`]. Then a foreground job goes to
@@ -19,6 +21,7 @@
 //! Tests and tools without a conversation run it with [`Delivery::Recipient`]: every built job
 //! (foreground or background) goes to one recipient instead.
 
+pub mod gate;
 mod prepare;
 
 use std::sync::Arc;
@@ -31,7 +34,7 @@ use serde_json::{Map, Value};
 use crate::data_dir::DataDir;
 use crate::fork::background::{BackgroundConfig, BackgroundFork, BackgroundJob, BackgroundPeers};
 use crate::jobs::Job;
-use crate::main_session::{FireJob, ForkTimeout, IsBusy, MainSession};
+use crate::main_session::{FireJob, ForkTimeout, IsBusy, MainSession, QuietHoursNow};
 use crate::ping_budget::PingBudget;
 use crate::prompts::forward::ScheduledItem;
 use crate::prompts::skill_section::CommandLimits;
@@ -89,8 +92,21 @@ pub enum RunOutcome {
         /// The flagged fields.
         flagged: Vec<String>,
     },
+    /// *(ours)* Its gate said no (exited non-zero): nothing ran.
+    Skipped(Skip),
     /// It could not run.
     Failed(RunError),
+}
+
+/// A run its gate skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    /// The job.
+    pub job: String,
+    /// The gate as written.
+    pub gate: String,
+    /// How the gate ended.
+    pub closed: gate::Closed,
 }
 
 /// Why a job could not run.
@@ -103,6 +119,14 @@ pub enum RunError {
         actor: &'static str,
         /// The job.
         job: String,
+    },
+    /// *(ours)* The job's gate could not decide (it could not start, or ran too long).
+    #[error("job {job} did not run: {failure}")]
+    GateFailed {
+        /// The job.
+        job: String,
+        /// What went wrong.
+        failure: gate::GateFailure,
     },
 }
 
@@ -122,6 +146,8 @@ pub struct RunCounts {
     pub forks_finished: u64,
     /// Jobs dropped by screening.
     pub dropped: u64,
+    /// Jobs whose gate skipped the run.
+    pub skipped: u64,
     /// Jobs that could not run.
     pub failed: u64,
 }
@@ -132,9 +158,9 @@ impl RunCounts {
         self.forks_started - self.forks_finished
     }
 
-    /// Jobs whose run has been decided (handed, started, dropped or failed).
+    /// Jobs whose run has been decided (handed, started, dropped, skipped or failed).
     pub fn decided(&self) -> u64 {
-        self.handed + self.forks_started + self.dropped + self.failed
+        self.handed + self.forks_started + self.dropped + self.skipped + self.failed
     }
 }
 
@@ -203,6 +229,14 @@ impl JobRunner {
         match &self.config.delivery {
             Delivery::Conversation { main, .. } => Some(main.clone().recipient()),
             Delivery::Recipient { busy, .. } => busy.clone(),
+        }
+    }
+
+    /// Who says whether quiet hours are on: the conversation (a recipient stands in for none).
+    fn quiet_asker(&self) -> Option<Recipient<QuietHoursNow>> {
+        match &self.config.delivery {
+            Delivery::Conversation { main, .. } => Some(main.clone().recipient()),
+            Delivery::Recipient { .. } => None,
         }
     }
 
@@ -275,12 +309,26 @@ impl JobRunner {
         }));
     }
 
+    /// The one place a run its gate skipped is reported. Logged for now; the run history
+    /// records it as `skipped` (issue 15).
+    fn report_skipped(&mut self, skip: &Skip) {
+        self.counts.skipped += 1;
+        tracing::info!(
+            job = %skip.job,
+            gate = %skip.gate,
+            code = ?skip.closed.code,
+            said = ?skip.closed.said,
+            "job skipped: its gate said no"
+        );
+    }
+
     fn count(&mut self, outcome: &RunOutcome) {
         let counts = &mut self.counts;
         match outcome {
             RunOutcome::Handed => counts.handed += 1,
             RunOutcome::ForkStarted => counts.forks_started += 1,
             RunOutcome::Dropped { .. } => counts.dropped += 1,
+            RunOutcome::Skipped(skip) => self.report_skipped(skip),
             RunOutcome::Failed(e) => {
                 counts.failed += 1;
                 tracing::error!(cause = %e, "job did not run");
@@ -317,20 +365,50 @@ impl Handler<RunJob> for JobRunner {
             limits: self.config.limits,
             budget: self.config.budget.clone(),
             busy: self.busy_asker(),
+            quiet: self.quiet_asker(),
             screener: self.config.screener.clone(),
         };
         Box::pin(
-            prepare::prepare(inputs, run)
-                .into_actor(self)
-                .then(|prepared, act, _ctx| match prepared {
-                    Ok(fired) => act.deliver(fired),
-                    Err(outcome) => Box::pin(fut::ready(outcome)),
-                })
-                .map(|outcome, act, _ctx| {
-                    act.count(&outcome);
-                    outcome
-                }),
+            async move {
+                let gate_output = match open_gate(&inputs.data_dir, &run).await {
+                    Ok(output) => output,
+                    Err(outcome) => return Err(outcome),
+                };
+                prepare::prepare(inputs, run, gate_output).await
+            }
+            .into_actor(self)
+            .then(|prepared, act, _ctx| match prepared {
+                Ok(fired) => act.deliver(fired),
+                Err(outcome) => Box::pin(fut::ready(outcome)),
+            })
+            .map(|outcome, act, _ctx| {
+                act.count(&outcome);
+                outcome
+            }),
         )
+    }
+}
+
+/// Runs the job's gate, if it has one: `Ok` with its output when the run goes on (`None`
+/// without a gate), `Err` with the run's outcome when it stops here.
+async fn open_gate(data: &DataDir, run: &RunJob) -> Result<Option<String>, RunOutcome> {
+    let Some(g) = &run.job.settings().gate else {
+        return Ok(None);
+    };
+    let job = run.job.id().to_string();
+    match gate::run_gate(g, data.root(), gate::GATE_TIMEOUT, gate::GATE_OUTPUT_CAP).await {
+        gate::GateVerdict::Open(output) => {
+            tracing::debug!(job = %job, gate = %g, "gate open");
+            Ok(Some(output))
+        }
+        gate::GateVerdict::Closed(closed) => Err(RunOutcome::Skipped(Skip {
+            job,
+            gate: g.to_string(),
+            closed,
+        })),
+        gate::GateVerdict::Failed(failure) => {
+            Err(RunOutcome::Failed(RunError::GateFailed { job, failure }))
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Preparing one job to run: the screening gate, the facts its prompt needs (asked of their
-//! owners), and the prompt itself. Nothing here keeps state; the runner hands the result on.
+//! owners: the budget, busy, *(ours)* quiet hours), and the prompt itself (with the condition
+//! gate's output, when the job has one). Nothing here keeps state; the runner hands the result on.
 
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use chrono_tz::Tz;
 use super::{RunError, RunJob, RunOutcome};
 use crate::data_dir::DataDir;
 use crate::jobs::Job;
-use crate::main_session::{FireJob, IsBusy};
+use crate::main_session::{FireJob, IsBusy, QuietHoursNow};
 use crate::ping_budget::{PingBudget, Snapshot};
 use crate::prompts::job::{assemble_job_prompt, BackgroundContext, JobPromptContext};
 use crate::prompts::preamble::BudgetFacts;
@@ -24,12 +25,17 @@ pub(super) struct Inputs {
     pub limits: CommandLimits,
     pub budget: Addr<PingBudget>,
     pub busy: Option<Recipient<IsBusy>>,
+    pub quiet: Option<Recipient<QuietHoursNow>>,
     pub screener: Option<Arc<dyn Screener>>,
 }
 
 /// Screens, gathers the facts and builds the prompt; `Err` is the run's outcome when it stops
 /// here (dropped by screening, or an owner that has stopped).
-pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunOutcome> {
+pub(super) async fn prepare(
+    inputs: Inputs,
+    run: RunJob,
+    gate_output: Option<String>,
+) -> Result<FireJob, RunOutcome> {
     if let Some(flagged) = screen(inputs.screener.as_deref(), &run).await {
         return Err(RunOutcome::Dropped { flagged });
     }
@@ -55,12 +61,20 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         },
         _ => false,
     };
+    let quiet_until = match (&inputs.quiet, background) {
+        (Some(main), true) => match main.send(QuietHoursNow).await {
+            Ok(quiet) => quiet.until_text(),
+            Err(_) => return Err(gone("main_session")),
+        },
+        _ => None,
+    };
     let skills = job_skills(&inputs.data_dir, &run.job);
     let ctx = JobPromptContext {
         background: BackgroundContext {
             now: run.fired_at,
             tz: inputs.tz,
             busy,
+            quiet_until: quiet_until.as_deref(),
             budget,
             schedule_items: &run.schedule,
             allowed_tools: run.job.settings().allowed_tools.as_deref(),
@@ -70,6 +84,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         limits: inputs.limits,
         late_since: run.late_since,
         payload: Some(&run.payload),
+        gate_output: gate_output.as_deref(),
     };
     let prompt = assemble_job_prompt(&run.job, &ctx).await;
     let late = run.late_since.is_some();

@@ -8,6 +8,7 @@
 
 pub mod entry;
 pub mod frontmatter;
+pub mod gate;
 pub mod reminder;
 pub mod routine;
 pub mod settings_file;
@@ -189,6 +190,9 @@ pub struct JobSettings {
     pub allowed_tools: Option<Vec<String>>,
     /// Skills whose instructions are loaded into the prompt.
     pub skills: Option<Vec<String>>,
+    /// *(ours)* A command run before the model is woken: exit 0 runs the job with its output,
+    /// anything else skips the run (`None`: always run).
+    pub gate: Option<gate::Gate>,
 }
 
 impl Default for JobSettings {
@@ -203,6 +207,7 @@ impl Default for JobSettings {
             allow_ping: true,
             allowed_tools: None,
             skills: None,
+            gate: None,
         }
     }
 }

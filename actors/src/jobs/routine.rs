@@ -3,7 +3,7 @@
 //! [`RoutineFile`] is the raw YAML (kebab-case keys, snake_case accepted, unknown keys
 //! ignored); [`RoutineFile::validate`] checks it once into a [`Routine`]. Writing follows the
 //! original's key order — id, cron, background, model, thinking, isolated, description,
-//! update-main-session, allow-ping, allowed-tools, skills — leaving out defaults.
+//! update-main-session, allow-ping, allowed-tools, skills, then (ours) gate — leaving out defaults.
 //!
 //! Only the shape of `cron` is checked here (five fields); whether each field is a valid cron
 //! term is the scheduler's question.
@@ -44,6 +44,8 @@ pub struct RoutineFile {
     pub allowed_tools: Option<TextList>,
     /// `skills`.
     pub skills: Option<TextList>,
+    /// `gate` *(ours)*.
+    pub gate: Option<Text>,
 }
 
 impl RoutineFile {
@@ -65,6 +67,7 @@ impl RoutineFile {
             allow_ping: self.allow_ping,
             allowed_tools: self.allowed_tools,
             skills: self.skills,
+            gate: self.gate,
         }
         .validate()?;
         Ok(Routine {

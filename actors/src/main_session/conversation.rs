@@ -27,6 +27,7 @@ impl MainSession {
 
     /// Queues or sends `out`, interrupting an answer in progress.
     pub(super) fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
+        self.note_activity();
         if self.live.is_none() {
             self.waiting.push_back(out);
             self.ensure_launched(ctx);
@@ -79,6 +80,7 @@ impl MainSession {
                     Ok(uuid) => {
                         let mut turn = Turn::new(uuid, out.text, out.kind);
                         turn.resent = out.resent;
+                        turn.snooze = out.snooze;
                         if out.kind == TurnKind::Message {
                             act.turns_since_compact += 1;
                         }
@@ -172,6 +174,7 @@ impl MainSession {
                         generation,
                     });
                     act.flush(ctx);
+                    act.arm_idle_release(ctx);
                 }
                 Err(e) => {
                     tracing::error!(cause = %e, "could not start the claude cli");
@@ -197,14 +200,20 @@ impl MainSession {
         let turn = if answered.is_empty() {
             self.inflight.pop_front()
         } else {
-            let mut last = None;
+            let mut last: Option<Turn> = None;
+            let mut snooze = None;
             for i in answered.into_iter().rev() {
                 let t = self.inflight.remove(i);
+                snooze = snooze.or_else(|| t.as_ref().and_then(|t| t.snooze.clone()));
                 if last.is_none() {
                     last = t;
                 }
             }
-            last
+            // Lines merged into one turn: a reminder's snooze stays with the answer.
+            last.map(|mut t| {
+                t.snooze = snooze;
+                t
+            })
         };
         let Some(turn) = turn else {
             tracing::debug!("result with no turn in flight");
@@ -218,7 +227,12 @@ impl MainSession {
             self.persist_session_id(turn.kind);
         }
         match turn.outcome(&result) {
-            Outcome::Reply(text) => self.show(SurfaceEvent::Reply(text)),
+            Outcome::Reply(text) => {
+                self.show(SurfaceEvent::Reply(text));
+                if let Some(snooze) = turn.snooze.clone() {
+                    self.show(SurfaceEvent::SnoozeButtons(snooze));
+                }
+            }
             Outcome::Resend(text) => {
                 tracing::info!("compaction swallowed the message; sending it again");
                 self.waiting.push_front(Outgoing {
@@ -226,6 +240,7 @@ impl MainSession {
                     images: Vec::new(),
                     kind: TurnKind::Message,
                     resent: true,
+                    snooze: turn.snooze.clone(),
                 });
             }
             Outcome::Interrupted => {}
@@ -239,6 +254,7 @@ impl MainSession {
         self.flush(ctx);
         if self.inflight.is_empty() && self.waiting.is_empty() {
             self.maybe_end_fork(ctx);
+            self.arm_idle_release(ctx);
         }
     }
 

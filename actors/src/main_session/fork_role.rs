@@ -233,6 +233,7 @@ impl MainSession {
                 images: Vec::new(),
                 kind: TurnKind::Message,
                 resent: false,
+                snooze: None,
             },
             ctx,
         );
@@ -293,7 +294,8 @@ impl Handler<MarkExit> for MainSession {
 
 impl Handler<ForkEnded> for MainSession {
     type Result = ();
-    fn handle(&mut self, msg: ForkEnded, _ctx: &mut Self::Context) {
+    fn handle(&mut self, msg: ForkEnded, ctx: &mut Self::Context) {
         self.fork_ended(msg);
+        self.arm_idle_release(ctx);
     }
 }

@@ -20,8 +20,10 @@ pub mod failure;
 pub mod fork_role;
 pub mod header;
 pub mod host;
+pub mod idle_release;
 mod launch;
 pub mod quiet;
+pub mod quiet_hours;
 mod tools_backend;
 pub mod turn;
 
@@ -39,6 +41,8 @@ pub use clicks::PressButton;
 pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
+pub use idle_release::ProcessRunning;
+pub use quiet_hours::QuietHoursNow;
 use turn::{Turn, TurnKind};
 
 use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
@@ -47,6 +51,7 @@ use crate::data_dir::DataDir;
 use crate::jobs::Job;
 use crate::pending_updates::{Peek, PendingUpdates, Pop, Reader};
 use crate::runtime_config::ConfigStore;
+use crate::sessions::records::RegisterSnooze;
 use crate::sessions::{MainSessionFile, SessionRecords};
 use crate::surface::SurfaceEvent;
 
@@ -143,6 +148,8 @@ struct Outgoing {
     images: Vec<crate::brain::ImageBlock>,
     kind: TurnKind,
     resent: bool,
+    /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
+    snooze: Option<String>,
 }
 
 struct Live {
@@ -175,6 +182,8 @@ pub struct MainSession {
     fork: Option<Addr<MainSession>>,
     /// This session's permission policy (a fork has its own); its host asks through the mailbox.
     policy: crate::permissions::Policy,
+    /// Counts activity; an idle-release timer armed at another count is stale.
+    idle_epoch: u64,
 }
 
 impl MainSession {
@@ -210,6 +219,7 @@ impl MainSession {
             role: Role::Main,
             fork: None,
             policy: crate::permissions::Policy::new(policy_mode),
+            idle_epoch: 0,
         }
     }
 }
@@ -244,6 +254,7 @@ impl Actor for MainSession {
                     images: Vec::new(),
                     kind: TurnKind::Message,
                     resent: false,
+                    snooze: None,
                 },
                 ctx,
             );
@@ -281,6 +292,14 @@ impl Supervised for MainSession {
 impl Handler<Say> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: Say, ctx: &mut Self::Context) {
+        self.say(msg, None, ctx);
+    }
+}
+
+impl MainSession {
+    /// A line for the conversation (the user's, a button's, a foreground job's); `snooze` is
+    /// the snooze its answer's buttons press.
+    fn say(&mut self, msg: Say, snooze: Option<String>, ctx: &mut Context<Self>) {
         if self.in_fork() {
             if let Some(fork) = &self.fork {
                 fork.do_send(msg);
@@ -322,6 +341,7 @@ impl Handler<Say> for MainSession {
                         images: msg.images,
                         kind: TurnKind::Message,
                         resent: false,
+                        snooze,
                     },
                     ctx,
                 );
@@ -338,12 +358,41 @@ impl Handler<FireJob> for MainSession {
             tracing::error!(job = %msg.job.id(), "a background job reached the main session; not run");
             return;
         }
-        self.handle(
-            Say {
-                text: msg.prompt,
-                images: Vec::new(),
-            },
-            ctx,
+        let say = Say {
+            text: msg.prompt,
+            images: Vec::new(),
+        };
+        // A foreground reminder's answer gets snooze buttons (stored first, so they work after
+        // a restart); waited for, so lines that come after it stay after it.
+        let template = match &msg.job {
+            Job::Reminder(_) => {
+                crate::snooze::template_for(&msg.job, self.config.clock.now(), self.config.tz)
+            }
+            _ => None,
+        };
+        let Some(template) = template else {
+            self.say(say, None, ctx);
+            return;
+        };
+        let records = self.records.clone();
+        let reminder = crate::snooze::stored_form(&template);
+        ctx.wait(
+            async move { records.send(RegisterSnooze { reminder }).await }
+                .into_actor(self)
+                .map(move |stored, act, ctx| {
+                    let snooze = match stored {
+                        Ok(Ok(id)) => Some(id),
+                        Ok(Err(e)) => {
+                            tracing::error!(cause = %e, "could not store the reminder's snooze; no buttons");
+                            None
+                        }
+                        Err(_) => {
+                            tracing::error!("the session records have stopped; no snooze buttons");
+                            None
+                        }
+                    };
+                    act.say(say, snooze, ctx);
+                }),
         );
     }
 }

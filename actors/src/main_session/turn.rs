@@ -42,6 +42,8 @@ pub struct Turn {
     pub resent: bool,
     /// The error kind of the CLI's synthetic message when a model call failed.
     pub api_error: Option<String>,
+    /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
+    pub snooze: Option<String>,
 }
 
 /// What to do when a turn's result arrives.
@@ -76,6 +78,7 @@ impl Turn {
             interrupted: false,
             resent: false,
             api_error: None,
+            snooze: None,
         }
     }
 

@@ -171,6 +171,8 @@ pub struct BackgroundContext<'a> {
     pub tz: Tz,
     /// The user is mid-conversation.
     pub busy: bool,
+    /// Quiet hours are in effect until this time (`8:00 AM`); `None` outside them.
+    pub quiet_until: Option<&'a str>,
     /// The ping budget now.
     pub budget: BudgetFacts,
     /// Fire times of all jobs around now (see [`ScheduledItem`]).
@@ -187,6 +189,7 @@ impl BackgroundContext<'_> {
             allow_ping,
             update_mode: mode,
             busy: self.busy,
+            quiet_until: self.quiet_until,
             allowed_tools: self.allowed_tools,
             budget: self.budget,
             schedule: &schedule,
@@ -210,6 +213,20 @@ pub struct JobPromptContext<'a> {
     pub late_since: Option<DateTime<Utc>>,
     /// A webhook job's payload, fenced off as data in its prompt (`None`: no data).
     pub payload: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    /// *(ours)* What the job's `gate` command printed, added under `GATE OUTPUT:`.
+    pub gate_output: Option<&'a str>,
+}
+
+/// The label the gate's output goes under.
+pub const GATE_OUTPUT: &str = "GATE OUTPUT:";
+
+/// `prompt` with the gate's output after it, under [`GATE_OUTPUT`]; unchanged when the gate
+/// printed nothing.
+pub fn with_gate_output(prompt: String, output: Option<&str>) -> String {
+    match output.map(str::trim_end).filter(|o| !o.trim().is_empty()) {
+        Some(output) => format!("{prompt}\n\n{GATE_OUTPUT}\n{output}"),
+        None => prompt,
+    }
 }
 
 /// Builds the full prompt for a firing job: runs the skills' commands, then assembles.
@@ -224,7 +241,7 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
             settings.update_main_session,
         )
     });
-    match job {
+    let prompt = match job {
         Job::Routine(routine) => routine_prompt(routine, preamble.as_deref(), &skills),
         Job::Reminder(reminder) => {
             let late = ctx
@@ -238,7 +255,8 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
             ctx.payload.unwrap_or(&serde_json::Map::new()),
             &hook.message,
         ),
-    }
+    };
+    with_gate_output(prompt, ctx.gate_output)
 }
 
 #[cfg(test)]
@@ -371,6 +389,7 @@ mod tests {
                 now: now(),
                 tz: TZ,
                 busy: false,
+                quiet_until: None,
                 budget: partial_budget(),
                 schedule_items: items,
                 allowed_tools: None,
@@ -380,6 +399,7 @@ mod tests {
             limits: CommandLimits::default(),
             late_since: None,
             payload: None,
+            gate_output: None,
         }
     }
 
@@ -398,6 +418,24 @@ mod tests {
         assert!(text.contains("(reminders/m1-file.md) [this task]\n"));
         assert!(text.contains("(check 1 of 2)"));
         assert!(text.ends_with("\n\nmessage of m1"));
+    }
+
+    #[tokio::test]
+    async fn a_gates_output_comes_last_under_its_label() {
+        let job = Job::Routine(routine("r1", settings(false)));
+        let dir = std::env::temp_dir();
+        let mut ctx = context(&[], &dir);
+        ctx.gate_output = Some("3 unread from Jo\n");
+        let text = assemble_job_prompt(&job, &ctx).await;
+        assert_eq!(
+            text,
+            "[routine:r1] message of r1\n\nGATE OUTPUT:\n3 unread from Jo"
+        );
+        ctx.gate_output = Some("  \n");
+        assert_eq!(
+            assemble_job_prompt(&job, &ctx).await,
+            "[routine:r1] message of r1"
+        );
     }
 
     #[tokio::test]

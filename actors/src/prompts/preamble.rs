@@ -2,7 +2,8 @@
 //!
 //! Sections, in order, each ending with a blank line: ping instructions (or that pinging is
 //! disabled), update instructions for the reporting mode, the busy line (busy and pings
-//! allowed), budget and forward schedule (pings allowed), tool restrictions (restricted
+//! allowed), *(ours)* the quiet-hours line (in quiet hours and pings allowed), budget and
+//! forward schedule (pings allowed), tool restrictions (restricted
 //! only), and the user-proxy hint (only when the Task tool is available). The wording is ours;
 //! the budget line and schedule lines are contracts.
 
@@ -61,6 +62,8 @@ pub struct PreambleInput<'a> {
     pub update_mode: UpdateMode,
     /// The user is mid-conversation (the main session is busy).
     pub busy: bool,
+    /// Quiet hours are in effect until this time (`8:00 AM`); `None` outside them.
+    pub quiet_until: Option<&'a str>,
     /// The job's effective tool list; `None` when tools are not restricted.
     pub allowed_tools: Option<&'a [String]>,
     /// The ping budget now.
@@ -78,6 +81,9 @@ pub fn build_preamble(input: &PreambleInput<'_>) -> String {
     out.push_str(update_section(input.update_mode, input.allow_ping));
     if input.busy && input.allow_ping {
         out.push_str(busy_section(input.update_mode));
+    }
+    if let (Some(until), true) = (input.quiet_until, input.allow_ping) {
+        out.push_str(&quiet_section(until, input.update_mode));
     }
     if input.allow_ping {
         out.push_str(&budget_section(input));
@@ -157,6 +163,19 @@ fn busy_section(mode: UpdateMode) -> &'static str {
             "pauses.\n\n",
         )
     }
+}
+
+fn quiet_section(until: &str, mode: UpdateMode) -> String {
+    let instead = if mode == UpdateMode::Blocked {
+        "Let this run stay silent"
+    } else {
+        "Put what you find in `report_updates`; the main session passes it on later"
+    };
+    format!(
+        "Quiet hours are on until {until}: `ping_user` and `discord_embed` will be refused \
+         unless `critical=True`. {instead}, and keep `critical=True` for what cannot wait until \
+         {until}.\n\n"
+    )
 }
 
 fn budget_section(input: &PreambleInput<'_>) -> String {
@@ -239,6 +258,7 @@ mod tests {
             allow_ping,
             update_mode,
             busy,
+            quiet_until: None,
             allowed_tools: tools,
             budget: partial_budget(),
             schedule: &schedule(),
@@ -326,6 +346,35 @@ mod tests {
         assert!(preamble(true, UpdateMode::OnPing, true, None).contains(BUSY_MARK));
         assert!(!preamble(true, UpdateMode::OnPing, false, None).contains(BUSY_MARK));
         assert!(!preamble(false, UpdateMode::OnPing, true, None).contains(BUSY_MARK));
+    }
+
+    #[test]
+    fn quiet_hours_line_says_until_when_only_in_quiet_hours_with_pings_allowed() {
+        let build = |allow_ping, quiet_until| {
+            build_preamble(&PreambleInput {
+                allow_ping,
+                update_mode: UpdateMode::OnPing,
+                busy: true,
+                quiet_until,
+                allowed_tools: None,
+                budget: partial_budget(),
+                schedule: &schedule(),
+                tz: TZ,
+            })
+        };
+        let quiet = build(true, Some("8:00 AM"));
+        assert!(
+            quiet.contains("Quiet hours are on until 8:00 AM: `ping_user` and `discord_embed` will be refused unless `critical=True`."),
+            "{quiet}"
+        );
+        let (busy, hours, budget) = (
+            quiet.find(BUSY_MARK),
+            quiet.find("Quiet hours are on"),
+            quiet.find("budget: 3/5"),
+        );
+        assert!(busy < hours && hours < budget, "{quiet}");
+        assert!(!build(true, None).contains("Quiet hours"));
+        assert!(!build(false, Some("8:00 AM")).contains("Quiet hours"));
     }
 
     #[test]

@@ -226,6 +226,7 @@ mod tests {
             now: now(),
             tz: TZ,
             busy: false,
+            quiet_until: None,
             budget: partial_budget(),
             schedule_items: &items,
             allowed_tools: None,

@@ -26,6 +26,8 @@ pub(super) struct ConfigFile {
     auto_update: bool,
     auto_update_interval: u64,
     auto_update_hour: u8,
+    quiet_hours: Option<String>,
+    main_idle_release: u64,
 }
 
 impl From<&RuntimeConfig> for ConfigFile {
@@ -46,6 +48,8 @@ impl From<&RuntimeConfig> for ConfigFile {
             auto_update: c.auto_update,
             auto_update_interval: c.auto_update_interval_mins,
             auto_update_hour: c.auto_update_hour,
+            quiet_hours: c.quiet_hours.map(|w| w.to_string()),
+            main_idle_release: c.main_idle_release_mins,
         }
     }
 }
@@ -107,6 +111,14 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
         Key::BgForkTimeout => config.bg_fork_timeout_secs = as_count(value)?,
         Key::ForkIdleTimeout => config.fork_idle_timeout_mins = as_count(value)?,
         Key::AutoUpdateInterval => config.auto_update_interval_mins = as_count(value)?,
+        Key::MainIdleRelease => config.main_idle_release_mins = as_count(value)?,
+        Key::QuietHours => {
+            config.quiet_hours = match value {
+                Value::Null => None,
+                Value::String(s) => keys::parse_quiet_hours(s)?,
+                _ => return Err(()),
+            }
+        }
         Key::AutoUpdateHour => {
             config.auto_update_hour = value
                 .as_u64()
@@ -153,6 +165,8 @@ mod tests {
                 auto_update: true,
                 auto_update_interval_mins: 30,
                 auto_update_hour: 4,
+                quiet_hours: None,
+                main_idle_release_mins: 30,
             }
         );
     }
@@ -210,6 +224,23 @@ mod tests {
     }
 
     #[test]
+    fn quiet_hours_and_idle_release_round_trip_and_bad_values_take_defaults() {
+        let config = RuntimeConfig {
+            quiet_hours: "22:30-07:15".parse().ok(),
+            main_idle_release_mins: 0,
+            ..RuntimeConfig::default()
+        };
+        let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
+        assert!(
+            json.ends_with(r#""quiet_hours":"22:30-07:15","main_idle_release":0}"#),
+            "{json}"
+        );
+        assert_eq!(parse(&json).unwrap(), config);
+        let bad = parse(r#"{"quiet_hours": "late", "main_idle_release": 5000}"#).unwrap();
+        assert_eq!(bad, RuntimeConfig::default());
+    }
+
+    #[test]
     fn only_a_json_object_is_a_config_file() {
         assert!(parse("[1, 2]").is_err());
         assert!(parse("{nope").is_err());
@@ -225,7 +256,7 @@ mod tests {
         let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"quiet_hours":null,"main_idle_release":30}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

@@ -1,10 +1,11 @@
-//! The ten `/config` keys (SPEC §12): their names, what each accepts when set, and how each
+//! The `/config` keys (SPEC §12; `quiet_hours` and `main_idle_release` are ours, §16): their names, what each accepts when set, and how each
 //! value is shown. Parsing and display live here; storage lives in the parent module.
 
 use std::str::FromStr;
 
 use crate::brain::{PermissionMode, Thinking};
 use crate::jobs::ModelChoice;
+use crate::quiet_hours::QuietHours;
 
 use super::RuntimeConfig;
 
@@ -31,6 +32,10 @@ pub enum Key {
     AutoUpdateInterval,
     /// `auto_update_hour`: the hour (0-23) at which updates are applied.
     AutoUpdateHour,
+    /// `quiet_hours`: the local window in which background pings are refused unless critical.
+    QuietHours,
+    /// `main_idle_release`: minutes of idleness before the conversation's CLI process is closed.
+    MainIdleRelease,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -48,7 +53,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 10] = [
+    pub const ALL: [Key; 12] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -59,6 +64,8 @@ impl Key {
         Key::AutoUpdate,
         Key::AutoUpdateInterval,
         Key::AutoUpdateHour,
+        Key::QuietHours,
+        Key::MainIdleRelease,
     ];
 
     /// The name users type (`model.main`).
@@ -74,6 +81,8 @@ impl Key {
             Key::AutoUpdate => "auto_update",
             Key::AutoUpdateInterval => "auto_update_interval",
             Key::AutoUpdateHour => "auto_update_hour",
+            Key::QuietHours => "quiet_hours",
+            Key::MainIdleRelease => "main_idle_release",
         }
     }
 
@@ -101,6 +110,10 @@ impl Key {
             Key::AutoUpdate => "pull and restart when new commits appear",
             Key::AutoUpdateInterval => "time between update checks (minutes)",
             Key::AutoUpdateHour => "hour of the day at which updates are applied (0-23)",
+            Key::QuietHours => "local window in which background pings wait (e.g. 22:00-08:00)",
+            Key::MainIdleRelease => {
+                "idle time before the conversation's CLI process is closed (minutes, 0 = never)"
+            }
         }
     }
 
@@ -117,6 +130,10 @@ impl Key {
             Key::PermissionMode => "dontAsk, default, acceptEdits or bypassPermissions",
             Key::AutoUpdate => "on or off",
             Key::AutoUpdateHour => "a whole number from 0 to 23",
+            Key::QuietHours => {
+                "off, or a local window such as 22:00-08:00 (start and end differ; it may cross midnight)"
+            }
+            Key::MainIdleRelease => "a whole number of minutes from 0 (never) to 1440 (a day)",
         }
     }
 
@@ -127,6 +144,7 @@ impl Key {
             Key::BgForkTimeout => Some(1..=86_400),
             Key::ForkIdleTimeout => Some(1..=1_440),
             Key::AutoUpdateInterval => Some(1..=10_080),
+            Key::MainIdleRelease => Some(0..=1_440),
             _ => None,
         }
     }
@@ -155,6 +173,8 @@ pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(
         Key::AutoUpdate => config.auto_update = parse_switch(value)?,
         Key::AutoUpdateInterval => config.auto_update_interval_mins = parse_count(key, value)?,
         Key::AutoUpdateHour => config.auto_update_hour = parse_hour(value)?,
+        Key::QuietHours => config.quiet_hours = parse_quiet_hours(value)?,
+        Key::MainIdleRelease => config.main_idle_release_mins = parse_count(key, value)?,
     }
     Ok(())
 }
@@ -172,6 +192,21 @@ pub(super) fn label(config: &RuntimeConfig, key: Key) -> String {
         Key::AutoUpdate => if config.auto_update { "on" } else { "off" }.to_owned(),
         Key::AutoUpdateInterval => format!("{}m", config.auto_update_interval_mins),
         Key::AutoUpdateHour => format!("{}:00", config.auto_update_hour),
+        Key::QuietHours => config
+            .quiet_hours
+            .map_or_else(|| "off".to_owned(), |w| w.to_string()),
+        Key::MainIdleRelease => match config.main_idle_release_mins {
+            0 => "never".to_owned(),
+            minutes => format!("{minutes}m"),
+        },
+    }
+}
+
+/// `off` (or an empty value) for no quiet hours, else a window like `22:00-08:00`.
+pub(super) fn parse_quiet_hours(value: &str) -> Result<Option<QuietHours>, ()> {
+    match value.to_ascii_lowercase().as_str() {
+        "" | "off" | "none" | "null" => Ok(None),
+        _ => value.parse().map(Some).map_err(|_| ()),
     }
 }
 
@@ -297,11 +332,25 @@ mod tests {
         assert_eq!(parse_count(timeout, "86401"), Err(()));
         assert_eq!(parse_count(Key::ForkIdleTimeout, "1441"), Err(()));
         assert_eq!(parse_count(Key::AutoUpdateInterval, "10081"), Err(()));
+        assert_eq!(parse_count(Key::MainIdleRelease, "0"), Ok(0));
+        assert_eq!(parse_count(Key::MainIdleRelease, "1441"), Err(()));
         assert_eq!(
             parse_count(Key::AutoUpdateHour, "3"),
             Err(()),
             "not a count"
         );
+    }
+
+    #[test]
+    fn quiet_hours_are_off_or_a_window() {
+        assert_eq!(parse_quiet_hours("OFF"), Ok(None));
+        assert_eq!(
+            parse_quiet_hours("22:00-08:00").map(|w| w.map(|w| w.to_string())),
+            Ok(Some("22:00-08:00".to_owned()))
+        );
+        for bad in ["sometimes", "22:00", "24:00-08:00", "08:00-08:00"] {
+            assert_eq!(parse_quiet_hours(bad), Err(()), "{bad:?}");
+        }
     }
 
     #[test]

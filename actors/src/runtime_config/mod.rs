@@ -5,7 +5,8 @@
 //! (`"off"`, `"adaptive"` or a budget as a string such as `"8000"`; the original's older
 //! `true`/`false` still read as adaptive/off), `bg_fork_timeout` (seconds),
 //! `fork_idle_timeout` (minutes), `permission_mode`, `auto_update`, `auto_update_interval`
-//! (minutes) and `auto_update_hour`. Unknown fields are ignored; a field with a value we
+//! (minutes) and `auto_update_hour`; *(ours)* `quiet_hours` (`"22:00-08:00"` or null) and
+//! `main_idle_release` (minutes, 0 = never). Unknown fields are ignored; a field with a value we
 //! cannot use falls back to its default with a warning; a file that is not a JSON object is
 //! moved aside (see [`crate::state_file`]) and the defaults are used.
 //!
@@ -21,6 +22,7 @@ use std::time::Duration;
 use crate::brain::{PermissionMode, Thinking};
 use crate::data_dir::DataDir;
 use crate::jobs::ModelChoice;
+use crate::quiet_hours::QuietHours;
 use crate::state_file;
 
 pub use keys::Key;
@@ -51,6 +53,11 @@ pub struct RuntimeConfig {
     pub auto_update_interval_mins: u64,
     /// Hour of the day, 0-23, at which updates are applied (default 6).
     pub auto_update_hour: u8,
+    /// Local window in which background pings are refused unless critical (default off).
+    pub quiet_hours: Option<QuietHours>,
+    /// Minutes of an idle conversation after which its CLI process is closed, to be resumed on
+    /// the next message (default 30; 0 = never).
+    pub main_idle_release_mins: u64,
 }
 
 impl Default for RuntimeConfig {
@@ -66,6 +73,8 @@ impl Default for RuntimeConfig {
             auto_update: false,
             auto_update_interval_mins: 60,
             auto_update_hour: 6,
+            quiet_hours: None,
+            main_idle_release_mins: 30,
         }
     }
 }
@@ -79,6 +88,12 @@ impl RuntimeConfig {
     /// The interactive fork idle timeout.
     pub fn fork_idle_timeout(&self) -> Duration {
         Duration::from_secs(self.fork_idle_timeout_mins.saturating_mul(60))
+    }
+
+    /// How long the conversation may sit idle before its CLI process is closed; `None`: never.
+    pub fn main_idle_release(&self) -> Option<Duration> {
+        (self.main_idle_release_mins > 0)
+            .then(|| Duration::from_secs(self.main_idle_release_mins.saturating_mul(60)))
     }
 
     /// The model interactive forks use: their own, else the main session's.
@@ -223,7 +238,9 @@ mod tests {
              permission_mode: dontAsk (default)\n\
              auto_update: off (default)\n\
              auto_update_interval: 60m (default)\n\
-             auto_update_hour: 6:00 (default)"
+             auto_update_hour: 6:00 (default)\n\
+             quiet_hours: off (default)\n\
+             main_idle_release: 30m (default)"
         );
         assert!(!store.path().exists(), "reading must not create the file");
     }
@@ -245,6 +262,8 @@ mod tests {
             ("auto_update", "on", "auto_update: on"),
             ("auto_update_interval", "30", "auto_update_interval: 30m"),
             ("auto_update_hour", "0", "auto_update_hour: 0:00"),
+            ("quiet_hours", "22:00-8:00", "quiet_hours: 22:00-08:00"),
+            ("main_idle_release", "0", "main_idle_release: never"),
         ];
         let tmp = tempfile::tempdir().unwrap();
         let mut store = store_in(tmp.path());
@@ -297,6 +316,18 @@ mod tests {
             ),
             ("auto_update", "sometimes", "on or off"),
             ("auto_update_hour", "24", "a whole number from 0 to 23"),
+            (
+                "quiet_hours",
+                "22:00",
+                "off, or a local window such as 22:00-08:00",
+            ),
+            (
+                "quiet_hours",
+                "8:00-8:00",
+                "off, or a local window such as 22:00-08:00",
+            ),
+            ("main_idle_release", "1441", "from 0 (never) to 1440"),
+            ("main_idle_release", "-1", "from 0 (never) to 1440"),
         ];
         for (key, value, expected) in cases {
             let err = store.set(key, value).unwrap_err();
@@ -320,7 +351,7 @@ mod tests {
             err.to_string(),
             "unknown config key \"colour\" (keys: model.main, model.fork, thinking.main, \
              thinking.fork, bg_fork_timeout, fork_idle_timeout, permission_mode, auto_update, \
-             auto_update_interval, auto_update_hour)"
+             auto_update_interval, auto_update_hour, quiet_hours, main_idle_release)"
         );
         assert!(matches!(
             store.get("colour"),
@@ -349,6 +380,9 @@ mod tests {
     #[test]
     fn durations_and_fork_model_follow_the_settings() {
         let mut config = RuntimeConfig::default();
+        assert_eq!(config.main_idle_release(), Some(Duration::from_secs(1800)));
+        config.main_idle_release_mins = 0;
+        assert_eq!(config.main_idle_release(), None);
         assert_eq!(config.bg_fork_timeout(), Duration::from_secs(1800));
         assert_eq!(config.fork_idle_timeout(), Duration::from_secs(600));
         assert_eq!(config.effective_fork_model(), None);

@@ -5,9 +5,13 @@
 //! Custom ids follow the original's scheme: `act:task_done:<id>`, `act:task_del:<id>`,
 //! `act:event_del:<id>`, `act:agent:<inquiry id>` (the prompt itself lives in
 //! `sessions::Inquiries`), `act:dismiss:_`, and the fork-entry buttons `act:fork_save:_`,
-//! `act:fork_report:_`, `act:fork_exit:_`.
+//! `act:fork_report:_`, `act:fork_exit:_`; *(ours)* the snooze buttons `act:snooze_15m:<id>`,
+//! `act:snooze_1h:<id>`, `act:snooze_tomorrow:<id>` (the reminder lives in
+//! `sessions::Snoozes`), which only the bot puts on messages.
 
 use std::fmt;
+
+use crate::snooze::SnoozeChoice;
 
 /// The prefix every button custom id starts with.
 pub const CUSTOM_ID_PREFIX: &str = "act:";
@@ -192,6 +196,13 @@ pub enum ButtonClick {
     ForkReport,
     /// Fork-entry button: discard the fork.
     ForkExit,
+    /// *(ours)* A snooze button under a ping or a reminder's answer.
+    Snooze {
+        /// Which of the three.
+        choice: SnoozeChoice,
+        /// The key in `state/snoozes.json`.
+        id: String,
+    },
 }
 
 impl ButtonClick {
@@ -212,7 +223,10 @@ impl ButtonClick {
             "fork_save" => ButtonClick::ForkSave,
             "fork_report" => ButtonClick::ForkReport,
             "fork_exit" => ButtonClick::ForkExit,
-            _ => return None,
+            other => ButtonClick::Snooze {
+                choice: SnoozeChoice::from_action(other)?,
+                id: data,
+            },
         })
     }
 
@@ -227,6 +241,7 @@ impl ButtonClick {
             ButtonClick::ForkSave => ("fork_save", NO_DATA),
             ButtonClick::ForkReport => ("fork_report", NO_DATA),
             ButtonClick::ForkExit => ("fork_exit", NO_DATA),
+            ButtonClick::Snooze { choice, id } => (choice.action(), id.as_str()),
         };
         format!("{CUSTOM_ID_PREFIX}{action}:{data}")
     }
@@ -252,6 +267,24 @@ mod tests {
             assert_eq!(parsed, expected, "{text}");
             assert_eq!(parsed.to_string(), text);
         }
+    }
+
+    #[test]
+    fn snooze_buttons_round_trip_and_agents_cannot_make_them() {
+        for choice in SnoozeChoice::ALL {
+            let click = ButtonClick::Snooze {
+                choice,
+                id: "a1b2c3d4".into(),
+            };
+            let id = click.custom_id();
+            assert!(
+                id.starts_with("act:snooze_") && id.ends_with(":a1b2c3d4"),
+                "{id}"
+            );
+            assert_eq!(ButtonClick::parse(&id), Some(click));
+        }
+        assert_eq!(ButtonClick::parse("act:snooze_2h:a1b2c3d4"), None);
+        assert!(ButtonAction::parse("snooze_15m:a1b2c3d4").is_err());
     }
 
     #[test]

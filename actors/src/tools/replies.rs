@@ -44,6 +44,19 @@ pub enum Refusal {
     ExitForkInBackground,
     /// An actor the tool needed has stopped (its mailbox is closed): the tool did nothing.
     ActorGone(Peer),
+    /// *(ours)* A non-critical ping or embed during quiet hours (checked by the fork, asking the
+    /// main session); carries when they end, as the user reads it (`8:00 AM`).
+    QuietHours {
+        /// When quiet hours end.
+        until: String,
+    },
+    /// *(ours)* The same text (whitespace and case folded) was sent by the same job within the
+    /// last 24 hours (checked by the ping budget); carries when, as the user reads it
+    /// (`9:00 AM`, `9:00 PM yesterday`).
+    AlreadySentThis {
+        /// When the earlier one went out.
+        sent_at: String,
+    },
 }
 
 /// The actors a tool call may need, named for [`Refusal::ActorGone`].
@@ -106,6 +119,16 @@ impl Refusal {
                 "Error: background forks end automatically. Use report_updates to pass findings to the main session."
             }
             Refusal::ActorGone(peer) => peer.gone_text(),
+            Refusal::QuietHours { until } => {
+                return Cow::Owned(format!(
+                    "Quiet hours until {until}: nothing was sent. Use report_updates to pass findings to the main session instead; set critical=True only if the user would be devastated to miss this before then."
+                ))
+            }
+            Refusal::AlreadySentThis { sent_at } => {
+                return Cow::Owned(format!(
+                    "Already sent this at {sent_at} (the same message within the last 24 hours), so nothing was sent. Use report_updates for anything new instead of repeating it."
+                ))
+            }
         })
     }
 }
@@ -141,6 +164,16 @@ impl From<crate::ping_budget::Refusal> for Refusal {
     fn from(refusal: crate::ping_budget::Refusal) -> Self {
         match refusal {
             crate::ping_budget::Refusal::BudgetExhausted => Refusal::BudgetExhausted,
+            crate::ping_budget::Refusal::AlreadySent { at, yesterday } => {
+                let time = crate::quiet_hours::clock_time(at);
+                Refusal::AlreadySentThis {
+                    sent_at: if yesterday {
+                        format!("{time} yesterday")
+                    } else {
+                        time
+                    },
+                }
+            }
         }
     }
 }
@@ -242,6 +275,12 @@ mod tests {
             AlreadyInFork,
             ForkAlreadyOpen,
             ExitForkInBackground,
+            QuietHours {
+                until: "<cause>".into(),
+            },
+            AlreadySentThis {
+                sent_at: "<cause>".into(),
+            },
         ];
         all.extend(
             [
@@ -295,6 +334,27 @@ mod tests {
                 "{key:?} is written in {places:?}"
             );
         }
+    }
+
+    #[test]
+    fn quiet_hours_and_duplicates_say_when_and_point_to_report_updates() {
+        let quiet = Refusal::QuietHours {
+            until: "8:00 AM".into(),
+        };
+        assert_eq!(
+            quiet.to_string(),
+            "Quiet hours until 8:00 AM: nothing was sent. Use report_updates to pass findings to \
+             the main session instead; set critical=True only if the user would be devastated to \
+             miss this before then."
+        );
+        let again = Refusal::AlreadySentThis {
+            sent_at: "9:00 AM".into(),
+        };
+        assert_eq!(
+            again.to_string(),
+            "Already sent this at 9:00 AM (the same message within the last 24 hours), so \
+             nothing was sent. Use report_updates for anything new instead of repeating it."
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub fn job_for(spec: &WebhookSpec) -> Job {
             allow_ping: spec.allow_ping,
             allowed_tools: spec.allowed_tools.clone(),
             skills: None,
+            gate: None,
         },
     })
 }

@@ -1,0 +1,375 @@
+//! The budget path of one background fork with its peers in-process (a stand-in main session,
+//! the real ping budget and session records) and a manual clock: one ping decided at a time,
+//! quiet hours, repeated texts, and the snooze a ping carries.
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use actix::prelude::*;
+use chrono::{DateTime, TimeZone, Utc};
+use chrono_tz::Tz;
+use tokio::sync::oneshot;
+
+use super::super::background::{BackgroundConfig, BackgroundFork, BackgroundJob, BackgroundPeers};
+use super::*;
+use crate::brain::idle::IdleLauncher;
+use crate::clock::{Clock, ManualClock, SharedClock};
+use crate::data_dir::DataDir;
+use crate::jobs::{JobSettings, Routine};
+use crate::pending_updates::PendingUpdates;
+use crate::ping_budget::{PingBudget, Snapshot};
+use crate::quiet_hours::{QuietHours, QuietNow};
+use crate::sessions::SessionRecords;
+use crate::tools::{Embed, EmbedColor};
+
+const TZ: Tz = chrono_tz::America::New_York;
+
+/// 2026-03-02 09:00 in New York.
+fn nine_am() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap()
+}
+
+/// Stands in for the main session: quiet hours from its window and the clock; the first
+/// `IsBusy` (when scripted) says so to the test and answers `first` only once released, the
+/// others answer "not busy" at once.
+struct Main {
+    quiet: Option<QuietHours>,
+    clock: SharedClock,
+    first: bool,
+    asked: Option<oneshot::Sender<()>>,
+    release: Option<oneshot::Receiver<()>>,
+}
+
+impl Main {
+    fn idle(quiet: Option<QuietHours>, clock: SharedClock) -> Self {
+        Main {
+            quiet,
+            clock,
+            first: false,
+            asked: None,
+            release: None,
+        }
+    }
+}
+
+impl Actor for Main {
+    type Context = Context<Self>;
+}
+
+impl Handler<IsBusy> for Main {
+    type Result = ResponseFuture<bool>;
+    fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> Self::Result {
+        let (Some(asked), Some(release)) = (self.asked.take(), self.release.take()) else {
+            return Box::pin(async { false });
+        };
+        let _ = asked.send(());
+        let first = self.first;
+        Box::pin(async move {
+            let _ = release.await;
+            first
+        })
+    }
+}
+
+impl Handler<QuietHoursNow> for Main {
+    type Result = MessageResult<QuietHoursNow>;
+    fn handle(&mut self, _msg: QuietHoursNow, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(QuietNow::at(self.quiet, self.clock.now(), TZ))
+    }
+}
+
+/// Keeps what it is shown.
+#[derive(Default)]
+struct Screen(Vec<SurfaceEvent>);
+
+impl Actor for Screen {
+    type Context = Context<Self>;
+}
+
+impl Handler<SurfaceEvent> for Screen {
+    type Result = ();
+    fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
+        self.0.push(ev);
+    }
+}
+
+#[derive(Message)]
+#[rtype(result = "Vec<SurfaceEvent>")]
+struct Shown;
+
+impl Handler<Shown> for Screen {
+    type Result = MessageResult<Shown>;
+    fn handle(&mut self, _msg: Shown, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.0.clone())
+    }
+}
+
+/// The pings' texts among `events`.
+fn pings(events: &[SurfaceEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SurfaceEvent::Ping { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Everything a fork talks to, shared by the forks of one test.
+struct Setup {
+    _tmp: tempfile::TempDir,
+    data: DataDir,
+    clock: ManualClock,
+    screen: Addr<Screen>,
+    budget: Addr<PingBudget>,
+    records: Addr<SessionRecords>,
+    pending: Addr<PendingUpdates>,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        data.ensure().unwrap();
+        let clock = ManualClock::new(nine_am());
+        Setup {
+            screen: Screen::default().start(),
+            budget: PingBudget::in_data_dir(&data, clock.shared(), TZ).start(),
+            records: SessionRecords::in_data_dir(&data, clock.shared(), TZ).start(),
+            pending: PendingUpdates::in_data_dir(&data, clock.shared(), TZ).start(),
+            _tmp: tmp,
+            data,
+            clock,
+        }
+    }
+
+    /// A fork of routine `id` talking to `main`.
+    fn fork(&self, id: &str, main: Main) -> Addr<BackgroundFork> {
+        let main = main.start();
+        let config = BackgroundConfig {
+            data_dir: self.data.clone(),
+            tz: TZ,
+            clock: self.clock.shared(),
+            launcher: Arc::new(IdleLauncher),
+            binary: "claude".into(),
+            system_prompt: String::new(),
+            timeout: StdDuration::from_secs(3600),
+            cli_env: Default::default(),
+        };
+        let peers = BackgroundPeers {
+            surface: self.screen.clone().recipient(),
+            pending: self.pending.clone(),
+            budget: self.budget.clone(),
+            busy: main.clone().recipient(),
+            quiet: main.recipient(),
+            records: self.records.clone(),
+        };
+        let job = BackgroundJob {
+            job: Job::Routine(Routine {
+                id: JobId(id.into()),
+                message: "check in".into(),
+                cron: "0 9 * * *".into(),
+                settings: JobSettings {
+                    background: true,
+                    ..JobSettings::default()
+                },
+            }),
+            prompt: format!("[routine-bg:{id}] check in"),
+            rel_path: "routines/check-in.md".into(),
+        };
+        let (done, _ended) = oneshot::channel();
+        BackgroundFork::new(config, peers, job, None, done).start()
+    }
+
+    async fn tokens(&self) -> u32 {
+        self.budget.send(Snapshot).await.unwrap().whole_tokens
+    }
+
+    async fn shown(&self) -> Vec<SurfaceEvent> {
+        self.screen.send(Shown).await.unwrap()
+    }
+}
+
+fn ping(text: &str, critical: bool) -> ToolAction {
+    ToolAction::Ping {
+        message: text.to_owned(),
+        critical,
+    }
+}
+
+/// Two pings sent to one fork back to back, the first one's busy check answered `busy`
+/// only after both are in the fork's mailbox; the results of both and the pings shown.
+async fn two_pings(busy: bool) -> (Result<(), Refusal>, Result<(), Refusal>, Vec<String>) {
+    let setup = Setup::new();
+    let (asked_tx, asked) = oneshot::channel();
+    let (release, release_rx) = oneshot::channel();
+    let main = Main {
+        first: busy,
+        asked: Some(asked_tx),
+        release: Some(release_rx),
+        ..Main::idle(None, setup.clock.shared())
+    };
+    let fork = setup.fork("a1b2c3d4", main);
+    let first = actix_rt::spawn(fork.send(ping("[bg] one", false)));
+    let second = actix_rt::spawn(fork.send(ping("[bg] two", false)));
+    asked.await.unwrap();
+    release.send(()).unwrap();
+    let first = first.await.unwrap().unwrap();
+    let second = second.await.unwrap().unwrap();
+    (first, second, pings(&setup.shown().await))
+}
+
+#[actix_rt::test]
+async fn a_ping_refused_as_busy_spends_nothing_so_the_next_one_is_decided_afresh() {
+    let (first, second, shown) = two_pings(true).await;
+    assert_eq!(first, Err(Refusal::UserBusy));
+    assert_eq!(second, Ok(()));
+    assert_eq!(shown, vec!["[bg] two".to_owned()]);
+}
+
+#[actix_rt::test]
+async fn a_ping_sent_while_the_first_is_being_decided_waits_and_is_then_refused() {
+    let (first, second, shown) = two_pings(false).await;
+    assert_eq!(first, Ok(()));
+    assert_eq!(second, Err(Refusal::AlreadyPinged));
+    assert_eq!(shown, vec!["[bg] one".to_owned()]);
+}
+
+#[actix_rt::test]
+async fn in_quiet_hours_only_critical_output_goes_out_and_nothing_is_spent() {
+    let setup = Setup::new();
+    let window: QuietHours = "22:00-08:00".parse().unwrap();
+    // 23:30 in New York.
+    setup
+        .clock
+        .set(nine_am() + chrono::Duration::minutes(14 * 60 + 30));
+    let fork = setup.fork("a1b2c3d4", Main::idle(Some(window), setup.clock.shared()));
+    let quiet = Err(Refusal::QuietHours {
+        until: "8:00 AM".into(),
+    });
+    assert_eq!(fork.send(ping("[bg] stretch", false)).await.unwrap(), quiet);
+    let embed = ToolAction::Embed {
+        embed: Embed {
+            title: "Inbox".into(),
+            description: None,
+            color: EmbedColor::Blue,
+            fields: vec![],
+            buttons: vec![],
+            footer: Some("bg".into()),
+        },
+        critical: false,
+    };
+    assert_eq!(fork.send(embed).await.unwrap(), quiet);
+    assert_eq!(setup.tokens().await, 5, "a refusal spends nothing");
+    assert!(pings(&setup.shown().await).is_empty());
+    let urgent = fork.send(ping("[bg] the oven is on", true)).await.unwrap();
+    assert_eq!(urgent, Ok(()), "critical goes through quiet hours");
+    assert_eq!(pings(&setup.shown().await), ["[bg] the oven is on"]);
+    assert_eq!(setup.tokens().await, 5);
+    // At 8:00 the window is over.
+    setup
+        .clock
+        .set(nine_am() + chrono::Duration::minutes(23 * 60));
+    let morning = setup.fork("a1b2c3d4", Main::idle(Some(window), setup.clock.shared()));
+    assert_eq!(
+        morning.send(ping("[bg] stretch", false)).await.unwrap(),
+        Ok(())
+    );
+    assert_eq!(setup.tokens().await, 4);
+}
+
+#[actix_rt::test]
+async fn the_same_text_from_the_same_job_is_refused_for_a_day_spending_nothing() {
+    let setup = Setup::new();
+    let idle = |s: &Setup| Main::idle(None, s.clock.shared());
+    let first = setup.fork("a1b2c3d4", idle(&setup));
+    assert_eq!(
+        first
+            .send(ping("[bg] Drink some water", false))
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    assert_eq!(setup.tokens().await, 4);
+    setup.clock.advance(chrono::Duration::hours(2));
+    let before = setup.tokens().await;
+    let again = setup.fork("a1b2c3d4", idle(&setup));
+    let refused = again
+        .send(ping("[bg]   drink SOME water\n", false))
+        .await
+        .unwrap();
+    assert_eq!(
+        refused,
+        Err(Refusal::AlreadySentThis {
+            sent_at: "9:00 AM".into()
+        })
+    );
+    assert_eq!(setup.tokens().await, before, "the repeat spent nothing");
+    // The same words from another job are news.
+    let other = setup.fork("b2c3d4e5", idle(&setup));
+    assert_eq!(
+        other
+            .send(ping("[bg] drink some water", false))
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    // The next evening it is still refused, with the day named; a day later it goes out.
+    setup.clock.set(nine_am() + chrono::Duration::hours(23));
+    let evening = setup.fork("a1b2c3d4", idle(&setup));
+    let refused = evening
+        .send(ping("[bg] drink some water", false))
+        .await
+        .unwrap();
+    assert_eq!(
+        refused,
+        Err(Refusal::AlreadySentThis {
+            sent_at: "9:00 AM yesterday".into()
+        })
+    );
+    setup.clock.set(nine_am() + chrono::Duration::hours(24));
+    let later = setup.fork("a1b2c3d4", idle(&setup));
+    assert_eq!(
+        later
+            .send(ping("[bg] drink some water", false))
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    let sent = pings(&setup.shown().await);
+    assert_eq!(sent.len(), 3, "{sent:?}");
+}
+
+#[actix_rt::test]
+async fn a_ping_carries_a_snooze_that_writes_its_routine_as_a_reminder() {
+    let setup = Setup::new();
+    let fork = setup.fork("a1b2c3d4", Main::idle(None, setup.clock.shared()));
+    fork.send(ping("[bg] time to stretch", false))
+        .await
+        .unwrap()
+        .unwrap();
+    let shown = setup.shown().await;
+    let Some(SurfaceEvent::Ping {
+        snooze: Some(snooze),
+        ..
+    }) = shown.first()
+    else {
+        panic!("a ping with a snooze: {shown:?}");
+    };
+    let said = crate::snooze::press(
+        crate::snooze::SnoozeChoice::OneHour,
+        snooze.clone(),
+        &setup.records,
+        &setup.data,
+        setup.clock.now(),
+        TZ,
+    )
+    .await;
+    assert_eq!(said, "snoozed until 10:00 AM");
+    let written = crate::jobs::store::load_dir::<crate::jobs::Reminder>(&setup.data.reminders())
+        .unwrap()
+        .items;
+    assert_eq!(written.len(), 1);
+    assert_eq!(written[0].1.message, "check in");
+    assert!(written[0].1.settings.background);
+}
