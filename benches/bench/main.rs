@@ -6,6 +6,7 @@ mod conversation;
 mod discord;
 mod forks;
 mod google;
+mod idle_release;
 mod webhooks;
 
 #[allow(dead_code)]
@@ -46,6 +47,9 @@ fn main() {
         }
         if wanted("conversation") {
             conversation::bench_conversation().await;
+        }
+        if wanted("idle release") {
+            idle_release::bench_idle_release().await;
         }
         if wanted("forks") {
             forks::bench_forks().await;

@@ -21,4 +21,5 @@ mod lifecycle;
 mod messages;
 mod serenity_client;
 mod sign_in;
+mod snooze;
 mod update;

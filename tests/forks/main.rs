@@ -8,7 +8,9 @@ mod support;
 
 mod budget;
 mod chain;
+mod idle_release;
 mod interactive;
+mod proactive;
 mod reporting;
 mod restrictions;
 mod rig;

@@ -10,5 +10,6 @@ mod concurrent_cli;
 mod doctor;
 mod fixtures;
 mod formats;
+mod gates;
 mod hostile_files;
 mod version;

@@ -1,0 +1,201 @@
+//! Proactive without noise (SPEC §16) end to end with the real CLI and a manual clock: quiet
+//! hours refuse a background ping (critical still goes through, the preamble says until when,
+//! foreground jobs still run), a job never sends the same text twice in a day, and a condition
+//! gate either adds its output to the prompt or skips the run before any model request.
+
+use std::time::Duration as StdDuration;
+
+use ollim_actors::job_runner::Runs;
+use ollim_actors::ping_budget::Snapshot;
+use ollim_actors::surface::SurfaceEvent;
+use serde_json::json;
+
+use crate::rig::{bg_reminder, bg_routine, call, rig, start_instant, tool_result_text, LIMIT};
+use crate::support::mock_model_api::Reply;
+
+const FREELY: &str = "update-main-session: \"freely\"\n";
+
+#[actix_rt::test]
+async fn in_quiet_hours_a_ping_is_refused_critical_goes_through_and_foreground_jobs_run() {
+    let rig = rig(
+        |req| {
+            let results = tool_result_text(req);
+            let text = req.latest_user_text();
+            if results.contains("Quiet hours until 10:00 AM") {
+                call(
+                    "mcp__discord__ping_user",
+                    json!({"message": "the oven is still on", "critical": true}),
+                )
+            } else if !results.is_empty() {
+                Reply::Text("done".into())
+            } else if text.contains("[reminder-bg:eeee0001]") {
+                call("mcp__discord__ping_user", json!({"message": "stretch?"}))
+            } else if text.contains("[reminder:eeee0002]") {
+                Reply::Text("good morning, here is your plan".into())
+            } else {
+                Reply::Text("hello".into())
+            }
+        },
+        |data| {
+            std::fs::create_dir_all(data.state()).unwrap();
+            std::fs::write(
+                data.state_file("config.json"),
+                r#"{"quiet_hours": "08:00-10:00"}"#,
+            )
+            .unwrap();
+        },
+    )
+    .await;
+    rig.write(
+        "reminders/stretch.md",
+        &bg_reminder("eeee0001", 1, FREELY, "nudge me to stretch"),
+    );
+    let at = (start_instant() + chrono::Duration::minutes(2))
+        .with_timezone(&chrono_tz::America::New_York)
+        .format("%Y-%m-%dT%H:%M:%S%:z");
+    rig.write(
+        "reminders/plan.md",
+        &format!("---\nid: \"eeee0002\"\nrun-at: \"{at}\"\n---\nplan my morning\n"),
+    );
+    rig.registered(2).await;
+    rig.advance_to(2);
+    rig.until("the critical ping after the refusal", |r| {
+        !r.screen.pings().is_empty()
+    })
+    .await;
+    assert_eq!(rig.screen.pings(), ["[bg] the oven is still on"]);
+    let first = rig
+        .requests_for("[reminder-bg:eeee0001]")
+        .into_iter()
+        .next()
+        .expect("the background job reached the model");
+    assert!(
+        first
+            .latest_user_text()
+            .contains("Quiet hours are on until 10:00 AM: `ping_user` and `discord_embed` will be refused unless `critical=True`."),
+        "the preamble says so: {}",
+        first.latest_user_text()
+    );
+    let refused = rig
+        .requests_for("[reminder-bg:eeee0001]")
+        .iter()
+        .map(tool_result_text)
+        .find(|t| t.contains("Quiet hours"))
+        .expect("the refusal reached the model");
+    assert!(
+        refused.starts_with(
+            "Quiet hours until 10:00 AM: nothing was sent. Use report_updates to pass findings to the main session instead"
+        ),
+        "{refused}"
+    );
+    rig.until("the foreground reminder's answer", |r| {
+        r.screen
+            .events()
+            .iter()
+            .any(|e| matches!(e, SurfaceEvent::Reply(t) if t == "good morning, here is your plan"))
+    })
+    .await;
+    rig.settle().await;
+    let snap = rig.handles.ping_budget.send(Snapshot).await.unwrap();
+    assert_eq!(
+        (snap.whole_tokens, snap.critical_used),
+        (5, 1),
+        "the refused ping spent nothing"
+    );
+}
+
+#[actix_rt::test]
+async fn a_job_that_repeats_itself_within_a_day_is_refused_and_spends_nothing() {
+    let rig = rig(
+        |req| {
+            if !req.tool_results().is_empty() {
+                Reply::Text("ok".into())
+            } else if req.latest_user_text().contains("[routine-bg:ffff0001]") {
+                call(
+                    "mcp__discord__ping_user",
+                    json!({"message": "Drink some water"}),
+                )
+            } else {
+                Reply::Text("hello".into())
+            }
+        },
+        |_| {},
+    )
+    .await;
+    rig.write(
+        "routines/water.md",
+        // 09:01 and 09:31 in New York.
+        &bg_routine("ffff0001", "1,31 9 * * *", FREELY, "remind me to drink"),
+    );
+    rig.registered(1).await;
+    rig.advance_to(1);
+    rig.until("the first ping", |r| !r.screen.pings().is_empty())
+        .await;
+    rig.settle().await;
+    let before = rig.handles.ping_budget.send(Snapshot).await.unwrap();
+    rig.advance_to(31);
+    rig.until("the second run's refusal", |r| {
+        r.requests_for("[routine-bg:ffff0001]").iter().any(|q| {
+            tool_result_text(q).contains(
+                "Already sent this at 9:01 AM (the same message within the last 24 hours)",
+            )
+        })
+    })
+    .await;
+    rig.settle().await;
+    assert_eq!(rig.screen.pings(), ["[bg] Drink some water"]);
+    let after = rig.handles.ping_budget.send(Snapshot).await.unwrap();
+    assert_eq!(after.daily_used, before.daily_used, "nothing spent");
+}
+
+#[actix_rt::test]
+async fn an_open_gate_puts_its_output_in_the_prompt_and_a_closed_one_wakes_no_model() {
+    let rig = rig(|_req| Reply::Text("noted".into()), |_| {}).await;
+    rig.write(
+        "reminders/inbox.md",
+        &bg_reminder(
+            "abab0001",
+            1,
+            "gate: \"echo 3 unread from Jo\"\n",
+            "look at the inbox",
+        ),
+    );
+    rig.write(
+        "reminders/quiet-day.md",
+        &bg_reminder("abab0002", 1, "gate: \"false\"\n", "only when needed"),
+    );
+    rig.registered(2).await;
+    rig.advance_to(1);
+    rig.until("the open gate's job at the model", |r| {
+        !r.requests_for("[reminder-bg:abab0001]").is_empty()
+    })
+    .await;
+    let prompt = rig.requests_for("[reminder-bg:abab0001]")[0].latest_user_text();
+    assert!(
+        prompt.ends_with("look at the inbox\n\nGATE OUTPUT:\n3 unread from Jo"),
+        "{prompt}"
+    );
+    // The runner's count of skipped runs is the event that says the closed gate's run is over.
+    let deadline = tokio::time::Instant::now() + LIMIT;
+    loop {
+        let runs = rig.handles.job_runner.send(Runs).await.unwrap();
+        if runs.skipped == 1 {
+            assert_eq!(runs.forks_started, 1, "{runs:?}");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{runs:?}");
+        tokio::time::sleep(StdDuration::from_millis(20)).await;
+    }
+    rig.settle().await;
+    assert!(
+        rig.mock
+            .all_requests()
+            .iter()
+            .all(|r| !r.mentions("[reminder-bg:abab0002]")),
+        "no model request for the skipped job"
+    );
+    assert!(
+        !rig.data.reminders().join("quiet-day.md").exists(),
+        "a skipped reminder is used up like a fired one"
+    );
+}
