@@ -5,10 +5,10 @@
 //! | module | owns | messages |
 //! | --- | --- | --- |
 //! | [`supervisor`] | start order, restarts, lifecycle logs | `GetHandles`, `RestartChild`, `Shutdown` |
-//! | [`ping_budget`] | the token bucket, `state/ping_budget.json` | `TryUse`, `RecordCritical`, `Status`, `FullStatus`, `Snapshot`, `Configure` |
+//! | [`ping_budget`] | the token bucket, `state/ping_budget.json`; each job's pings of the last day, `state/sent_pings.json` | `TryUse`, `TrySend`, `NoteSent`, `RecordCritical`, `Status`, `FullStatus`, `Snapshot`, `Configure` |
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
-//! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `ForkTimeout`, `Close` |
-//! | [`job_runner`] | the one fire path: screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
+//! | [`main_session`] | the main Claude session, its turns, "busy", its idle release | `Say`, `Command`, `FireJob`, `IsBusy`, `QuietHoursNow`, `ProcessRunning`, `ForkTimeout`, `Close` |
+//! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |

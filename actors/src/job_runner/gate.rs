@@ -15,6 +15,8 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
+use super::{RunError, RunJob, RunOutcome};
+use crate::data_dir::DataDir;
 use crate::jobs::gate::Gate;
 
 /// Longest a gate may run.
@@ -152,6 +154,40 @@ fn output_text(bytes: &[u8], cut: bool) -> String {
         format!("{text}{CUT}")
     } else {
         text.to_owned()
+    }
+}
+
+/// A run its gate skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    /// The job.
+    pub job: String,
+    /// The gate as written.
+    pub gate: String,
+    /// How the gate ended.
+    pub closed: Closed,
+}
+
+/// Runs the job's gate, if it has one: `Ok` with its output when the run goes on (`None`
+/// without a gate), `Err` with the run's outcome when it stops here.
+pub(super) async fn open(data: &DataDir, run: &RunJob) -> Result<Option<String>, RunOutcome> {
+    let Some(gate) = &run.job.settings().gate else {
+        return Ok(None);
+    };
+    let job = run.job.id().to_string();
+    match run_gate(gate, data.root(), GATE_TIMEOUT, GATE_OUTPUT_CAP).await {
+        GateVerdict::Open(output) => {
+            tracing::debug!(job = %job, %gate, "gate open");
+            Ok(Some(output))
+        }
+        GateVerdict::Closed(closed) => Err(RunOutcome::Skipped(Skip {
+            job,
+            gate: gate.to_string(),
+            closed,
+        })),
+        GateVerdict::Failed(failure) => {
+            Err(RunOutcome::Failed(RunError::GateFailed { job, failure }))
+        }
     }
 }
 

@@ -24,6 +24,7 @@
 pub mod gate;
 mod prepare;
 
+pub use gate::Skip;
 use std::sync::Arc;
 
 use actix::prelude::*;
@@ -96,17 +97,6 @@ pub enum RunOutcome {
     Skipped(Skip),
     /// It could not run.
     Failed(RunError),
-}
-
-/// A run its gate skipped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skip {
-    /// The job.
-    pub job: String,
-    /// The gate as written.
-    pub gate: String,
-    /// How the gate ended.
-    pub closed: gate::Closed,
 }
 
 /// Why a job could not run.
@@ -370,7 +360,7 @@ impl Handler<RunJob> for JobRunner {
         };
         Box::pin(
             async move {
-                let gate_output = match open_gate(&inputs.data_dir, &run).await {
+                let gate_output = match gate::open(&inputs.data_dir, &run).await {
                     Ok(output) => output,
                     Err(outcome) => return Err(outcome),
                 };
@@ -386,29 +376,6 @@ impl Handler<RunJob> for JobRunner {
                 outcome
             }),
         )
-    }
-}
-
-/// Runs the job's gate, if it has one: `Ok` with its output when the run goes on (`None`
-/// without a gate), `Err` with the run's outcome when it stops here.
-async fn open_gate(data: &DataDir, run: &RunJob) -> Result<Option<String>, RunOutcome> {
-    let Some(g) = &run.job.settings().gate else {
-        return Ok(None);
-    };
-    let job = run.job.id().to_string();
-    match gate::run_gate(g, data.root(), gate::GATE_TIMEOUT, gate::GATE_OUTPUT_CAP).await {
-        gate::GateVerdict::Open(output) => {
-            tracing::debug!(job = %job, gate = %g, "gate open");
-            Ok(Some(output))
-        }
-        gate::GateVerdict::Closed(closed) => Err(RunOutcome::Skipped(Skip {
-            job,
-            gate: g.to_string(),
-            closed,
-        })),
-        gate::GateVerdict::Failed(failure) => {
-            Err(RunOutcome::Failed(RunError::GateFailed { job, failure }))
-        }
     }
 }
 

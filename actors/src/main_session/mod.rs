@@ -21,6 +21,7 @@ pub mod fork_role;
 pub mod header;
 pub mod host;
 pub mod idle_release;
+mod incoming;
 mod launch;
 pub mod quiet;
 pub mod quiet_hours;
@@ -49,9 +50,8 @@ use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::Job;
-use crate::pending_updates::{Peek, PendingUpdates, Pop, Reader};
+use crate::pending_updates::PendingUpdates;
 use crate::runtime_config::ConfigStore;
-use crate::sessions::records::RegisterSnooze;
 use crate::sessions::{MainSessionFile, SessionRecords};
 use crate::surface::SurfaceEvent;
 
@@ -286,114 +286,6 @@ impl Supervised for MainSession {
         tracing::info!(actor = "main_session", "actor restarting");
         self.live = None;
         self.inflight.clear();
-    }
-}
-
-impl Handler<Say> for MainSession {
-    type Result = ();
-    fn handle(&mut self, msg: Say, ctx: &mut Self::Context) {
-        self.say(msg, None, ctx);
-    }
-}
-
-impl MainSession {
-    /// A line for the conversation (the user's, a button's, a foreground job's); `snooze` is
-    /// the snooze its answer's buttons press.
-    fn say(&mut self, msg: Say, snooze: Option<String>, ctx: &mut Context<Self>) {
-        if self.in_fork() {
-            if let Some(fork) = &self.fork {
-                fork.do_send(msg);
-            }
-            return;
-        }
-        let pending = self.pending.clone();
-        let now = self.config.clock.now();
-        let tz = self.config.tz;
-        // The main session consumes the updates; a fork only reads them.
-        let reader = match &mut self.role {
-            Role::Main => Reader::MainSession,
-            Role::Fork(state) => {
-                state.last_activity = std::time::Instant::now();
-                state.nudges = 0;
-                Reader::Fork
-            }
-        };
-        ctx.wait(
-            async move {
-                let updates = match reader {
-                    Reader::MainSession => pending.send(Pop).await,
-                    Reader::Fork => pending.send(Peek).await,
-                };
-                updates.unwrap_or_else(|e| {
-                    tracing::error!(cause = %e, "the pending-updates queue has stopped; the message goes without them");
-                    Vec::new()
-                })
-            }
-            .into_actor(self)
-            .map(move |updates, act, ctx| {
-                if !updates.is_empty() && reader == Reader::MainSession {
-                    act.show(SurfaceEvent::Notice(CATCHING_UP.into()));
-                }
-                let text = header::compose(now, tz, reader, &updates, &msg.text);
-                act.submit(
-                    Outgoing {
-                        text,
-                        images: msg.images,
-                        kind: TurnKind::Message,
-                        resent: false,
-                        snooze,
-                    },
-                    ctx,
-                );
-            }),
-        );
-    }
-}
-
-impl Handler<FireJob> for MainSession {
-    type Result = ();
-    fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) {
-        if msg.job.settings().background {
-            // Background jobs get a fork from the job runner; they never take the conversation.
-            tracing::error!(job = %msg.job.id(), "a background job reached the main session; not run");
-            return;
-        }
-        let say = Say {
-            text: msg.prompt,
-            images: Vec::new(),
-        };
-        // A foreground reminder's answer gets snooze buttons (stored first, so they work after
-        // a restart); waited for, so lines that come after it stay after it.
-        let template = match &msg.job {
-            Job::Reminder(_) => {
-                crate::snooze::template_for(&msg.job, self.config.clock.now(), self.config.tz)
-            }
-            _ => None,
-        };
-        let Some(template) = template else {
-            self.say(say, None, ctx);
-            return;
-        };
-        let records = self.records.clone();
-        let reminder = crate::snooze::stored_form(&template);
-        ctx.wait(
-            async move { records.send(RegisterSnooze { reminder }).await }
-                .into_actor(self)
-                .map(move |stored, act, ctx| {
-                    let snooze = match stored {
-                        Ok(Ok(id)) => Some(id),
-                        Ok(Err(e)) => {
-                            tracing::error!(cause = %e, "could not store the reminder's snooze; no buttons");
-                            None
-                        }
-                        Err(_) => {
-                            tracing::error!("the session records have stopped; no snooze buttons");
-                            None
-                        }
-                    };
-                    act.say(say, snooze, ctx);
-                }),
-        );
     }
 }
 

@@ -89,6 +89,11 @@ impl SentLog {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// How many jobs have entries (some may have aged out since the last write).
+    pub fn jobs(&self) -> usize {
+        self.0.len()
+    }
 }
 
 fn is_recent(sent: &Sent, now: DateTime<Utc>) -> bool {
