@@ -1,7 +1,8 @@
 //! Proactive without noise (SPEC §16) end to end with the real CLI and a manual clock: quiet
 //! hours refuse a background ping (critical still goes through, the preamble says until when,
 //! foreground jobs still run), a job never sends the same text twice in a day, and a condition
-//! gate either adds its output to the prompt or skips the run before any model request.
+//! gate either adds its output to the prompt or skips the run before any model request, and one
+//! that cannot start fails the run (also before any model request).
 
 use std::time::Duration as StdDuration;
 
@@ -149,7 +150,8 @@ async fn a_job_that_repeats_itself_within_a_day_is_refused_and_spends_nothing() 
 }
 
 #[actix_rt::test]
-async fn an_open_gate_puts_its_output_in_the_prompt_and_a_closed_one_wakes_no_model() {
+async fn an_open_gate_puts_its_output_in_the_prompt_a_closed_one_wakes_no_model_and_a_broken_one_fails(
+) {
     let rig = rig(|_req| Reply::Text("noted".into()), |_| {}).await;
     rig.write(
         "reminders/inbox.md",
@@ -164,7 +166,16 @@ async fn an_open_gate_puts_its_output_in_the_prompt_and_a_closed_one_wakes_no_mo
         "reminders/quiet-day.md",
         &bg_reminder("abab0002", 1, "gate: \"false\"\n", "only when needed"),
     );
-    rig.registered(2).await;
+    rig.write(
+        "reminders/broken.md",
+        &bg_reminder(
+            "abab0003",
+            1,
+            "gate: \"no-such-gate-program --check\"\n",
+            "never seen",
+        ),
+    );
+    rig.registered(3).await;
     rig.advance_to(1);
     rig.until("the open gate's job at the model", |r| {
         !r.requests_for("[reminder-bg:abab0001]").is_empty()
@@ -175,12 +186,17 @@ async fn an_open_gate_puts_its_output_in_the_prompt_and_a_closed_one_wakes_no_mo
         prompt.ends_with("look at the inbox\n\nGATE OUTPUT:\n3 unread from Jo"),
         "{prompt}"
     );
-    // The runner's count of skipped runs is the event that says the closed gate's run is over.
+    // The runner's counts are the event that says the gated runs are decided: the closed gate
+    // skipped, the gate that could not start failed.
     let deadline = tokio::time::Instant::now() + LIMIT;
     loop {
         let runs = rig.handles.job_runner.send(Runs).await.unwrap();
-        if runs.skipped == 1 {
-            assert_eq!(runs.forks_started, 1, "{runs:?}");
+        if runs.decided() == 3 {
+            assert_eq!(
+                (runs.forks_started, runs.skipped, runs.failed),
+                (1, 1, 1),
+                "{runs:?}"
+            );
             break;
         }
         assert!(tokio::time::Instant::now() < deadline, "{runs:?}");
@@ -191,8 +207,8 @@ async fn an_open_gate_puts_its_output_in_the_prompt_and_a_closed_one_wakes_no_mo
         rig.mock
             .all_requests()
             .iter()
-            .all(|r| !r.mentions("[reminder-bg:abab0002]")),
-        "no model request for the skipped job"
+            .all(|r| !r.mentions("[reminder-bg:abab0002]") && !r.mentions("[reminder-bg:abab0003]")),
+        "no model request for the skipped job nor the failed one"
     );
     assert!(
         !rig.data.reminders().join("quiet-day.md").exists(),
