@@ -104,7 +104,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Routine(cmd)) => {
             let data = settings::data_dir_from(&env_lookup);
-            done(cli::routine::run(cmd, &data))
+            // The zone only shows history times here: a bad one falls back to the system's.
+            let tz = settings::zone_from(&env_lookup).unwrap_or_else(|_| settings::system_zone());
+            done(cli::routine::run(cmd, &data, tz))
         }
         Some(Command::Reminder(cmd)) => {
             let data = settings::data_dir_from(&env_lookup);
@@ -117,6 +119,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Gmail(cmd)) => done(cli::gmail::run(cmd, &google_from_env()?)),
         Some(Command::Auth(cmd)) => cli::auth::run(&cmd),
         Some(Command::Doctor) => doctor::run(),
+        Some(Command::History(args)) => {
+            let data = settings::data_dir_from(&env_lookup);
+            let tz = settings::zone_from(&env_lookup)
+                .map_err(|p| anyhow::anyhow!("{}: {}", p.variable, p.detail))?;
+            done(cli::history::run(
+                args,
+                cli.verbose,
+                data.root(),
+                &env_lookup,
+                tz,
+                chrono::Utc::now(),
+            ))
+        }
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),
     }

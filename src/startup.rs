@@ -84,14 +84,14 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
 /// reach `state/` are stripped). Fire time applies the same rules.
 fn check_tool_patterns(data: &DataDir) {
     let mut sources: Vec<(String, Vec<String>)> = Vec::new();
-    if let Ok(routines) = store::load_dir::<Routine>(&data.routines()) {
+    if let Ok(routines) = store::load_dir_unlogged::<Routine>(&data.routines()) {
         for (_, r) in routines.items {
             if let Some(t) = r.settings.allowed_tools {
                 sources.push((format!("routine:{}", r.id), t));
             }
         }
     }
-    if let Ok(reminders) = store::load_dir::<Reminder>(&data.reminders()) {
+    if let Ok(reminders) = store::load_dir_unlogged::<Reminder>(&data.reminders()) {
         for (_, r) in reminders.items {
             if let Some(t) = r.settings.allowed_tools {
                 sources.push((format!("reminder:{}", r.id), t));
@@ -156,10 +156,12 @@ pub struct StartedActors {
     pub main: actix::Addr<MainSession>,
     /// The webhook server, when configured and it could bind.
     pub hooks: Option<actix_web::dev::ServerHandle>,
+    /// The control socket `ollim-bot routine run` talks to (removed when dropped).
+    pub control: Option<ollim_actors::control_socket::ControlServer>,
 }
 
-/// Starts the supervisor (and so the conversation, which greets the user through `surface`) and
-/// the webhook server beside it. Must run inside the actix system.
+/// Starts the supervisor (and so the conversation, which greets the user through `surface`),
+/// the webhook server and the control socket beside it. Must run inside the actix system.
 pub async fn start_actors(
     settings: &Settings,
     mut main: MainSessionConfig,
@@ -201,10 +203,19 @@ pub async fn start_actors(
         }
         None => None,
     };
+    let socket = settings
+        .data_dir
+        .state_file(ollim_actors::control_socket::FILE_NAME);
+    let control = ollim_actors::control_socket::serve(&socket, handles.scheduler.clone())
+        .inspect_err(|e| {
+            tracing::error!(socket = %socket.display(), cause = %e, "control socket failed to start; `routine run` cannot reach this bot");
+        })
+        .ok();
     Ok(StartedActors {
         supervisor,
         handles,
         main,
         hooks,
+        control,
     })
 }

@@ -9,18 +9,23 @@
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
 //! | [`main_session`] | the main Claude session, its turns, "busy", its idle release | `Say`, `Command`, `FireJob`, `IsBusy`, `QuietHoursNow`, `ProcessRunning`, `ForkTimeout`, `Close` |
 //! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
+//! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
+//! | [`control_socket`] | `state/bot.sock`: `ollim-bot routine run` reaching the running bot (tokio, not an actor) | sends `RunNow` |
 //! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |
 //!
-//! Domain modules without an actor: [`prompts`] (every prompt as a pure function), [`brain`] (the
+//! Domain modules without an actor: [`routines_view`] (`/routines`: gathered from the scheduler,
+//! the run log and the job runner, rendered for each surface, and its buttons), [`prompts`]
+//! (every prompt as a pure function), [`brain`] (the
 //! Claude CLI driver), [`jobs`] (routines and reminders on disk), [`permissions`] (tool
 //! restrictions, approval policy, the file hooks), [`skills`], [`webhook_spec`],
 //! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
 //! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
-//! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`], [`spec_docs`], [`surface`] (what the
-//! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
+//! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`],
+//! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
+//! [`downloads`] (files the owner sends, kept in `downloads/`),
 //! [`state_file`] (atomic writes), [`clock`] (injectable time).
 //!
 //! No import circle spans two of these modules (`import_graph`'s test checks it).
@@ -29,7 +34,10 @@
 pub mod brain;
 pub mod buttons;
 pub mod clock;
+#[cfg(unix)]
+pub mod control_socket;
 pub mod data_dir;
+pub mod downloads;
 pub mod fork;
 pub mod google;
 #[cfg(test)]
@@ -42,6 +50,8 @@ pub mod permissions;
 pub mod ping_budget;
 pub mod prompts;
 pub mod quiet_hours;
+pub mod routines_view;
+pub mod runs;
 pub mod runtime_config;
 pub mod scheduler;
 pub mod sessions;

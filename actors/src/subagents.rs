@@ -261,6 +261,33 @@ mod tests {
     }
 
     #[test]
+    fn copies_of_the_claude_history_release_move_to_ollim_bot_history_unless_edited() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        // What an earlier release installed: the same specs calling `claude-history`.
+        let earlier: Vec<(&str, String)> = shipped(&names())
+            .into_iter()
+            .map(|(file, text)| (file, text.replace("ollim-bot history", "claude-history")))
+            .collect();
+        install_texts(&data, &earlier).unwrap();
+        let edited = agent_path(&data, "user-proxy.md");
+        let mine = std::fs::read_to_string(&edited).unwrap() + "\nMy own note.\n";
+        std::fs::write(&edited, &mine).unwrap();
+        let report = install(&data, &names()).unwrap();
+        assert_eq!(
+            report.updated,
+            ["history-reviewer.md", "responsiveness-reviewer.md"]
+        );
+        assert_eq!(report.kept_user_edits, ["user-proxy.md"]);
+        for file in ["history-reviewer.md", "responsiveness-reviewer.md"] {
+            let text = std::fs::read_to_string(agent_path(&data, file)).unwrap();
+            assert!(text.contains("tools: Bash(ollim-bot history *)"), "{file}");
+            assert!(!text.contains("claude-history"), "{file}");
+        }
+        assert_eq!(std::fs::read_to_string(&edited).unwrap(), mine);
+    }
+
+    #[test]
     fn deleted_file_is_restored() {
         let tmp = tempfile::tempdir().unwrap();
         let data = DataDir::new(tmp.path());

@@ -47,6 +47,13 @@ pub enum SurfaceEvent {
         /// The background session that sent it, if any.
         fork_session: Option<String>,
     },
+    /// A file from the agent (`send_file`): Discord attaches it, the console shows its path.
+    File {
+        /// The file.
+        file: crate::tools::SentFile,
+        /// The background session that sent it, if any.
+        fork_session: Option<String>,
+    },
     /// An interactive fork began (the purple "Forked Session" embed with its three buttons).
     ForkStarted {
         /// What it is about.

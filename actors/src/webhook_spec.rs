@@ -42,6 +42,44 @@ pub struct WebhookSpec {
     pub template: String,
 }
 
+impl WebhookSpec {
+    /// The spec as a background job with its settings (always in the background).
+    pub fn job(&self) -> crate::jobs::Job {
+        crate::jobs::Job::Webhook(crate::jobs::WebhookJob {
+            id: crate::jobs::JobId(self.id.clone()),
+            message: self.template.clone(),
+            settings: crate::jobs::JobSettings {
+                background: true,
+                model: self.model,
+                thinking: self.thinking,
+                isolated: self.isolated,
+                description: String::new(),
+                update_main_session: self.update_main_session,
+                allow_ping: self.allow_ping,
+                allowed_tools: self.allowed_tools.clone(),
+                skills: None,
+                gate: None,
+            },
+        })
+    }
+
+    /// The payload fields the spec declares: the names under `fields.properties`. Only these
+    /// are accepted in a payload and rendered into a prompt (SPEC §13).
+    pub fn declared_fields(&self) -> Vec<&str> {
+        self.fields["properties"]
+            .as_object()
+            .map(|props| props.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// True when `name` is one of [`Self::declared_fields`].
+    pub fn declares(&self, name: &str) -> bool {
+        self.fields["properties"]
+            .as_object()
+            .is_some_and(|props| props.contains_key(name))
+    }
+}
+
 /// A webhook spec file's YAML as written, before validation (unknown keys are ignored).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -309,6 +347,15 @@ mod tests {
         );
         let back: Value = serde_yaml::from_str(&yaml).unwrap();
         assert_eq!(back, schema);
+    }
+
+    #[test]
+    fn declared_fields_are_the_schema_properties() {
+        let spec = parse(GITHUB_CI).unwrap();
+        assert_eq!(spec.declared_fields(), ["repo", "status"]);
+        assert!(spec.declares("repo") && !spec.declares("type") && !spec.declares("required"));
+        let bare = parse("---\nid: \"x\"\nfields:\n  type: object\n---\nt\n").unwrap();
+        assert!(bare.declared_fields().is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use chrono_tz::Tz;
 use ollim_actors::clock::{ManualClock, SystemClock};
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::jobs::{store, JobId, JobSettings, Reminder, Routine};
-use ollim_actors::main_session::FireJob;
+use ollim_actors::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
 use ollim_actors::ping_budget::{Configure, PingBudget, TryUse};
 use ollim_actors::prompts::forward::build_forward_schedule;
 use ollim_actors::prompts::preamble::BudgetFacts;
@@ -78,6 +78,8 @@ fn write_jobs(data: &DataDir, n: usize) {
             message: format!("routine {i}: check something useful"),
             cron: cron.clone(),
             settings,
+            paused: false,
+            catch_up: Default::default(),
         };
         store::write(&data.routines(), &r).expect("write routine");
         let m = reminder_at(
@@ -168,10 +170,11 @@ impl Actor for Lateness {
 }
 
 impl Handler<FireJob> for Lateness {
-    type Result = ();
-    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) {
+    type Result = MessageResult<FireJob>;
+    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) -> Self::Result {
         let late = (Utc::now() - msg.due_at).to_std().unwrap_or_default();
         self.0.push(late);
+        MessageResult(JobTurnEnd::bare(JobTurnOutcome::Completed, None))
     }
 }
 

@@ -7,9 +7,11 @@ pub mod auth;
 pub mod cal;
 pub mod gmail;
 pub mod google;
+pub mod history;
 pub mod job_flags;
 pub mod reminder;
 pub mod routine;
+pub mod run_history;
 pub mod tasks;
 
 use clap::{Parser, Subcommand};
@@ -32,7 +34,8 @@ pub struct Cli {
     #[arg(short = 'V', long)]
     pub version: bool,
 
-    /// Console: show every log line on the terminal too (they always go to logs/ollim-bot.log).
+    /// Console: show every log line on the terminal too (they always go to logs/ollim-bot.log);
+    /// history: add tool calls and results.
     #[arg(short, long, global = true)]
     pub verbose: bool,
 
@@ -49,7 +52,8 @@ examples:
   ollim-bot reminder add --delay 60 -m \"did you send the invoice?\" --background --max-chain 3
   ollim-bot tasks add \"Buy milk\" --due 2026-02-24
   ollim-bot cal today
-  ollim-bot gmail unread --max 10";
+  ollim-bot gmail unread --max 10
+  ollim-bot history search -p --since 3d \"dentist\"";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -78,4 +82,6 @@ pub enum Command {
     Auth(auth::AuthCommand),
     /// Check the set-up: environment, data directory, state files, jobs, the claude CLI.
     Doctor,
+    /// Claude Code's transcripts of the bot's sessions: list, read, search.
+    History(history::HistoryArgs),
 }

@@ -1,24 +1,42 @@
-//! `ollim-bot reminder add|list|cancel`.
+//! `ollim-bot reminder add|list|cancel|history`.
 //!
 //! ```text
 //! ollim-bot reminder add --delay 30 -m "take a break" [--background] [--max-chain 3] [...]
 //! ollim-bot reminder list
 //! ollim-bot reminder cancel a1b2c3d4
+//! ollim-bot reminder history [a1b2c3d4] [--limit 20]
 //! ```
 //! `--chain-depth` and `--chain-parent` are internal: `follow_up_chain` uses them to schedule
 //! the next link of a chain.
 
 use anyhow::{bail, Context};
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use clap::Subcommand;
 use ollim_actors::data_dir::DataDir;
+use ollim_actors::jobs::new_reminder::{self, Invalid, NewReminder, When, MAX_DELAY_MINUTES};
 use ollim_actors::jobs::{store, JobId, Reminder};
+use ollim_actors::runs::JobKind;
 
 use super::job_flags::{describe_schedule, summary, JobFlags};
 
-/// Longest delay accepted: ten years, far beyond any reminder, small enough for date maths.
-const MAX_DELAY_MINUTES: i64 = 10 * 366 * 24 * 60;
+/// A refusal of the shared reminder rules, in the words of this command's flags.
+fn flag_words(invalid: &Invalid) -> String {
+    match invalid {
+        Invalid::NegativeDelay(delay) => {
+            format!("--delay must be zero or more minutes (got {delay})")
+        }
+        Invalid::DelayTooFar(delay) => {
+            format!("--delay {delay} is too far ahead (at most {MAX_DELAY_MINUTES} minutes)")
+        }
+        Invalid::DepthAboveMax { depth, max } => {
+            format!("--chain-depth {depth} is above --max-chain {max}")
+        }
+        Invalid::EmptyMessage => "the message (-m) must not be empty".to_owned(),
+        Invalid::ChainParent(e) => format!("--chain-parent: {e}"),
+        other => other.to_string(),
+    }
+}
 
 /// Reminder subcommands.
 #[derive(Debug, Subcommand)]
@@ -48,6 +66,14 @@ pub enum ReminderCommand {
         /// The reminder's id (from `reminder list`).
         id: String,
     },
+    /// Show the reminders' run history (newest last).
+    History {
+        /// Only this reminder's runs.
+        id: Option<String>,
+        /// How many lines.
+        #[arg(long, default_value_t = super::run_history::DEFAULT_LIMIT)]
+        limit: usize,
+    },
 }
 
 fn schedule(r: &Reminder) -> String {
@@ -69,42 +95,21 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
             chain_parent,
             job,
         } => {
-            if delay < 0 {
-                bail!("--delay must be zero or more minutes (got {delay})");
-            }
-            if delay > MAX_DELAY_MINUTES {
-                bail!("--delay {delay} is too far ahead (at most {MAX_DELAY_MINUTES} minutes)");
-            }
-            if chain_depth > max_chain {
-                bail!("--chain-depth {chain_depth} is above --max-chain {max_chain}");
-            }
-            let message = job.checked_message().map_err(anyhow::Error::msg)?;
-            let run_at = (now + Duration::minutes(delay))
-                .with_timezone(&tz)
-                .fixed_offset();
-            let id = JobId::random();
-            let chain_parent = match chain_parent.filter(|p| !p.trim().is_empty()) {
-                Some(parent) => Some(
-                    JobId::parse(&parent)
-                        .map_err(|e| anyhow::anyhow!("--chain-parent: {e}"))?
-                        .0,
-                ),
-                None => (max_chain > 0).then(|| id.0.clone()),
-            };
-            let reminder = Reminder {
-                run_at_raw: run_at.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string(),
-                run_at,
-                id,
-                message,
-                chain_depth,
+            let request = NewReminder {
+                message: job.message.clone(),
+                when: When::InMinutes(delay),
                 max_chain,
+                chain_depth,
                 chain_parent,
                 settings: job.settings(),
             };
+            // Validated before anything is created: a rejected command writes nothing.
+            let reminder = request
+                .build(tz, now)
+                .map_err(|invalid| anyhow::anyhow!(flag_words(&invalid)))?;
             data.ensure().context("preparing the data directory")?;
-            let path = store::write(&data.reminders(), &reminder)
+            new_reminder::save(data, &reminder)
                 .with_context(|| format!("saving reminder {}", reminder.id))?;
-            data.commit(&path, &format!("add reminder {}", reminder.id));
             println!(
                 "scheduled {}: {} -- {}",
                 reminder.id,
@@ -140,6 +145,9 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
                 }
                 None => bail!("reminder {id} not found"),
             }
+        }
+        ReminderCommand::History { id, limit } => {
+            super::run_history::print(data, JobKind::Reminder, id, limit, tz)?;
         }
     }
     Ok(())

@@ -1,15 +1,24 @@
-//! `ollim-bot routine add|list|cancel`.
+//! `ollim-bot routine add|list|cancel|run|pause|resume|history`.
 //!
 //! ```text
-//! ollim-bot routine add --cron "30 8 * * 1-5" -m "Morning briefing" [--background] [...]
+//! ollim-bot routine add --cron "30 8 * * 1-5" -m "Morning briefing" [--catch-up 30m|none] [...]
 //! ollim-bot routine list
 //! ollim-bot routine cancel a1b2c3d4
+//! ollim-bot routine run a1b2c3d4        # now, through the running bot
+//! ollim-bot routine pause a1b2c3d4      # `paused: true` in its file: listed, never fires
+//! ollim-bot routine resume a1b2c3d4
+//! ollim-bot routine history [a1b2c3d4] [--limit 20]
 //! ```
 
 use anyhow::{bail, Context};
+use chrono_tz::Tz;
 use clap::Subcommand;
+use ollim_actors::control_socket;
 use ollim_actors::data_dir::DataDir;
+use ollim_actors::jobs::catch_up::CatchUp;
+use ollim_actors::jobs::pause::{self, PauseOutcome};
 use ollim_actors::jobs::{store, JobId, Routine};
+use ollim_actors::runs::JobKind;
 use ollim_actors::scheduler::cron::CronSchedule;
 
 use super::job_flags::{describe_schedule, summary, JobFlags};
@@ -22,6 +31,10 @@ pub enum RoutineCommand {
         /// Five-field cron expression, evaluated in OLLIM_TIMEZONE (e.g. "0 9 * * 1-5").
         #[arg(long)]
         cron: String,
+        /// How late a time missed while the bot was down may still run: 30m, 2h, 1d or none
+        /// (default: the /config key catch_up_window).
+        #[arg(long, value_parser = parse_catch_up)]
+        catch_up: Option<CatchUp>,
         /// The job's options.
         #[command(flatten)]
         job: JobFlags,
@@ -33,16 +46,55 @@ pub enum RoutineCommand {
         /// The routine's id (from `routine list`).
         id: String,
     },
+    /// Run a routine now, through the running bot.
+    Run {
+        /// The routine's id.
+        id: String,
+    },
+    /// Pause a routine: it stays listed and never fires until resumed.
+    Pause {
+        /// The routine's id.
+        id: String,
+    },
+    /// Resume a paused routine.
+    Resume {
+        /// The routine's id.
+        id: String,
+    },
+    /// Show the routines' run history (newest last).
+    History {
+        /// Only this routine's runs.
+        id: Option<String>,
+        /// How many lines.
+        #[arg(long, default_value_t = super::run_history::DEFAULT_LIMIT)]
+        limit: usize,
+    },
+}
+
+fn parse_catch_up(s: &str) -> Result<CatchUp, String> {
+    s.parse()
+        .map_err(|e: ollim_actors::jobs::catch_up::BadCatchUp| e.to_string())
 }
 
 fn schedule(r: &Routine) -> String {
-    describe_schedule(format!("cron '{}'", r.cron), &r.settings)
+    let mut s = describe_schedule(format!("cron '{}'", r.cron), &r.settings);
+    if r.catch_up != CatchUp::Default {
+        s.push_str(&format!("  (catch-up: {})", r.catch_up));
+    }
+    if r.paused {
+        s.push_str("  PAUSED");
+    }
+    s
 }
 
-/// Runs a routine subcommand against the data directory.
-pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
+/// Runs a routine subcommand against the data directory (times shown in `tz`).
+pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
     match cmd {
-        RoutineCommand::Add { cron, job } => {
+        RoutineCommand::Add {
+            cron,
+            catch_up,
+            job,
+        } => {
             let cron = cron.trim().to_owned();
             CronSchedule::parse(&cron)
                 .map_err(|e| anyhow::anyhow!("invalid cron {cron:?}: {e}"))?;
@@ -52,6 +104,8 @@ pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
                 message,
                 cron,
                 settings: job.settings(),
+                paused: false,
+                catch_up: catch_up.unwrap_or_default(),
             };
             data.ensure().context("preparing the data directory")?;
             let path = store::write(&data.routines(), &routine)
@@ -96,6 +150,50 @@ pub fn run(cmd: RoutineCommand, data: &DataDir) -> anyhow::Result<()> {
                 None => bail!("routine {id} not found"),
             }
         }
+        RoutineCommand::Run { id } => {
+            let id = JobId::parse(&id)?;
+            let socket = data.state_file(control_socket::FILE_NAME);
+            let answer = control_socket::request(
+                &socket,
+                data.root(),
+                &control_socket::Request::RunRoutine(id.0),
+            )?;
+            if !answer.ok {
+                bail!("{}", answer.message);
+            }
+            println!("{}", answer.message);
+        }
+        RoutineCommand::Pause { id } => set_paused(data, &id, true)?,
+        RoutineCommand::Resume { id } => set_paused(data, &id, false)?,
+        RoutineCommand::History { id, limit } => {
+            super::run_history::print(data, JobKind::Routine, id, limit, tz)?;
+        }
+    }
+    Ok(())
+}
+
+/// Pauses or resumes routine `id` in its file (a running bot notices within a second).
+fn set_paused(data: &DataDir, id: &str, paused: bool) -> anyhow::Result<()> {
+    let id = JobId::parse(id)?;
+    let (verb, state) = if paused {
+        ("pause", "paused")
+    } else {
+        ("resume", "running")
+    };
+    match pause::set_paused(&data.routines(), &id, paused)
+        .with_context(|| format!("{verb} routine {id}"))?
+    {
+        PauseOutcome::Changed { routine, path } => {
+            data.commit(&path, &format!("{verb} routine {id}"));
+            let what = summary(&routine.settings, &routine.message);
+            if paused {
+                println!("paused {id} -- {what} (listed, never fires; `ollim-bot routine resume {id}` to undo)");
+            } else {
+                println!("resumed {id} -- {what}");
+            }
+        }
+        PauseOutcome::Already { .. } => println!("{id} is already {state}"),
+        PauseOutcome::NotFound => bail!("routine {id} not found"),
     }
     Ok(())
 }

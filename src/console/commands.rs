@@ -1,13 +1,16 @@
 //! Console commands: the conversation's slash commands (SPEC §12: `/clear`, `/compact`,
 //! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]` (with
-//! the quiet hours), and some of ours: `/schedule`, `/updates`, `/snooze 15m|1h|tomorrow`;
+//! the quiet hours), and ours: `/schedule`, `/updates`, `/snooze 15m|1h|tomorrow` and the
+//! routine commands (`/routines`, `/run`, `/pause`, `/resume`, in [`super::routines`]);
 //! `/google-auth` and the Google buttons go to the Google account.
 
+use chrono_tz::Tz;
 use ollim_actors::google::account::{GoogleClick, PressGoogleButton, StartConsent};
 use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{Command, ForkButton, QuietHoursNow};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};
+use ollim_actors::routines_view::{self, RoutineClick};
 use ollim_actors::scheduler::Upcoming;
 use ollim_actors::snooze::SnoozeChoice;
 use ollim_actors::supervisor::Handles;
@@ -34,6 +37,9 @@ commands:
   /ping-budget [capacity] [refill_rate]   show or set the ping budget (and the quiet hours)
   /google-auth                            connect Google (Tasks, Calendar, Gmail); paste the
                                           redirect url here when the browser is elsewhere
+  /routines                               routines: next fire, last outcome, paused; what runs
+                                          and what waits for a background slot
+  /run ID | /pause ID | /resume ID        run a routine now, pause it, resume it
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
   /version                                the bot's version and commit, the claude CLI's
@@ -78,7 +84,10 @@ pub struct Pressable<'a> {
 }
 
 /// Answers one `/command` line; `None` when there is nothing to print.
-pub async fn handle(line: &str, h: &Handles, shown: Pressable<'_>) -> Option<String> {
+pub async fn handle(line: &str, h: &Handles, shown: Pressable<'_>, tz: Tz) -> Option<String> {
+    if let Some(reply) = super::routines::handle(line, h, tz).await {
+        return Some(reply);
+    }
     let buttons = shown.buttons;
     let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
     if cmd == "/snooze" {
@@ -116,6 +125,9 @@ pub async fn handle(line: &str, h: &Handles, shown: Pressable<'_>) -> Option<Str
                 buttons.len()
             ));
         };
+        if let Some(click) = RoutineClick::from_custom_id(custom_id) {
+            return Some(routines_view::press(click, &h.scheduler).await);
+        }
         if let Some(click) = GoogleClick::from_custom_id(custom_id) {
             let Some(google) = h.google.as_ref() else {
                 return Some("failed: google is not available in this run.".to_owned());

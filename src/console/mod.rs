@@ -9,6 +9,7 @@
 
 mod commands;
 mod render;
+mod routines;
 
 use std::time::Duration;
 
@@ -35,12 +36,14 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
             out.clone().recipient(),
         )
         .await?;
-        let (supervisor, handles, main, hooks) = (
+        let (supervisor, handles, main, hooks, control) = (
             started.supervisor,
             started.handles,
             started.main,
             started.hooks,
+            started.control,
         );
+        let tz = settings.tz;
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let reason = loop {
             tokio::select! {
@@ -72,7 +75,7 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                                 Err(e) => break format!("the console output stopped: {e}"),
                             };
                             let pressable = commands::Pressable { buttons: &shown, snooze: snooze.as_deref() };
-                            if let Some(reply) = commands::handle(line, &handles, pressable).await {
+                            if let Some(reply) = commands::handle(line, &handles, pressable, tz).await {
                                 out.do_send(render::Line(reply));
                             }
                         } else if !line.is_empty() {
@@ -106,6 +109,7 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
         if let Some(hooks) = hooks {
             hooks.stop(true).await;
         }
+        drop(control);
         supervisor.do_send(Shutdown { reason });
         anyhow::Ok(())
     })?;

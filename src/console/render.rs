@@ -119,6 +119,15 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 self.buttons = button_ids;
                 self.own_line(&text);
             }
+            SurfaceEvent::File { file, .. } => {
+                let mut text = String::new();
+                if let Some(caption) = &file.caption {
+                    text.push_str(caption);
+                    text.push('\n');
+                }
+                text.push_str(&file_line(&file.path));
+                self.own_line(&text);
+            }
             SurfaceEvent::ForkStarted { topic } => {
                 let about = topic.map(|t| format!(": {t}")).unwrap_or_default();
                 self.own_line(&format!(
@@ -185,6 +194,11 @@ impl Handler<LastButtons> for ConsoleOut {
     fn handle(&mut self, _msg: LastButtons, _ctx: &mut Self::Context) -> Self::Result {
         MessageResult(self.buttons.clone())
     }
+}
+
+/// How the console shows a file the agent sent: its path (the terminal cannot attach it).
+pub fn file_line(path: &std::path::Path) -> String {
+    format!("-# file: {}", path.display())
 }
 
 /// Reads an answer to an approval question: y/n/a or the emoji.

@@ -1,13 +1,36 @@
-//! Images attached to the owner's messages (SPEC §5): downloaded, typed by their magic bytes
-//! (JPEG, PNG, GIF, WEBP) rather than by what Discord claims, and handed to the agent as base64
-//! image blocks. Anything else is skipped with a log line.
+//! Files attached to the owner's messages (SPEC §5, §16): downloaded and typed by their magic
+//! bytes (JPEG, PNG, GIF, WEBP) rather than by what Discord claims. Images go to the agent as
+//! base64 image blocks; every other file is kept in `downloads/` in the data directory
+//! ([`ollim_actors::downloads`]) and its path added to the message. A file above the size cap,
+//! or one that cannot be fetched or kept, is named in the message as not saved.
 
 use base64::Engine as _;
 use ollim_actors::brain::ImageBlock;
+use ollim_actors::data_dir::DataDir;
+use ollim_actors::downloads::{self, MAX_DOWNLOAD_BYTES};
 use serenity::all::Attachment;
+use std::path::PathBuf;
 
-/// Larger attachments are not downloaded (the model would refuse them anyway).
-const MAX_IMAGE_BYTES: u32 = 20 * 1024 * 1024;
+/// Larger images are not sent to the model (it would refuse them anyway).
+const MAX_IMAGE_BYTES: usize = 20 * 1024 * 1024;
+
+/// What the attachments of one message became.
+#[derive(Debug, Default)]
+pub struct Received {
+    /// Images for the agent.
+    pub images: Vec<ImageBlock>,
+    /// Other files, kept in `downloads/`.
+    pub saved: Vec<PathBuf>,
+    /// Files that were not kept, and why.
+    pub not_kept: Vec<String>,
+}
+
+impl Received {
+    /// The line for the agent naming the kept (and not kept) files, if any.
+    pub fn note(&self) -> Option<String> {
+        downloads::message_note(&self.saved, &self.not_kept)
+    }
+}
 
 /// The media type the bytes actually are, when they are one of the four image kinds.
 pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
@@ -33,21 +56,49 @@ pub fn image_block(bytes: &[u8]) -> Option<ImageBlock> {
     })
 }
 
-/// Downloads every attachment that is an image; failures and non-images are logged and skipped.
-pub async fn images(attachments: &[Attachment]) -> Vec<ImageBlock> {
-    let mut out = Vec::new();
+/// `41943040` → `40.0 MB`.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+/// What one downloaded file becomes: an image block, or a file kept in `downloads/`.
+fn take(data: &DataDir, name: &str, bytes: &[u8], into: &mut Received) {
+    if bytes.len() <= MAX_IMAGE_BYTES {
+        if let Some(block) = image_block(bytes) {
+            into.images.push(block);
+            return;
+        }
+    }
+    match downloads::save(data, name, bytes) {
+        Ok(path) => into.saved.push(path),
+        Err(e) => {
+            tracing::warn!(file = %name, cause = %e, "could not keep an attachment");
+            into.not_kept
+                .push(format!("{name} could not be stored ({e})"));
+        }
+    }
+}
+
+/// Downloads every attachment: images for the agent, other files into `downloads/`.
+pub async fn receive(attachments: &[Attachment], data: &DataDir) -> Received {
+    let mut out = Received::default();
     for a in attachments {
-        if a.size > MAX_IMAGE_BYTES {
-            tracing::info!(file = %a.filename, size = a.size, "attachment too large; skipped");
+        if u64::from(a.size) > MAX_DOWNLOAD_BYTES {
+            tracing::info!(file = %a.filename, size = a.size, "attachment too large; not kept");
+            out.not_kept.push(format!(
+                "{} is {}; the limit is {}",
+                a.filename,
+                megabytes(u64::from(a.size)),
+                megabytes(MAX_DOWNLOAD_BYTES)
+            ));
             continue;
         }
         match a.download().await {
-            Ok(bytes) => match image_block(&bytes) {
-                Some(block) => out.push(block),
-                None => tracing::info!(file = %a.filename, "attachment is not an image; skipped"),
-            },
+            Ok(bytes) => take(data, &a.filename, &bytes, &mut out),
             Err(e) => {
-                tracing::warn!(file = %a.filename, cause = %e, "could not download an attachment")
+                tracing::warn!(file = %a.filename, cause = %e, "could not download an attachment");
+                out.not_kept
+                    .push(format!("{} could not be downloaded", a.filename));
             }
         }
     }
@@ -71,6 +122,22 @@ mod tests {
         );
         assert_eq!(sniff(b"%PDF-1.7"), None);
         assert_eq!(sniff(b""), None);
+    }
+
+    #[test]
+    fn images_go_to_the_agent_and_other_files_to_downloads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        let mut got = Received::default();
+        take(&data, "cat.jpg", &[0xFF, 0xD8, 0xFF, 0xE0, 0], &mut got);
+        take(&data, "fake.png", b"%PDF-1.7 not an image", &mut got);
+        assert_eq!(got.images.len(), 1);
+        assert_eq!(got.saved, [tmp.path().join("downloads/fake.png")]);
+        assert_eq!(
+            std::fs::read(&got.saved[0]).unwrap(),
+            b"%PDF-1.7 not an image"
+        );
+        assert!(got.note().unwrap().contains("downloads/fake.png"));
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub struct Data {
     pub leave: mpsc::UnboundedSender<Leave>,
     /// The owner's messages the sign-in used (not for the conversation).
     pub sign_in_messages: HashSet<MessageId>,
+    /// The data directory (files the owner sends are kept in its `downloads/`).
+    pub data_dir: ollim_actors::data_dir::DataDir,
+    /// The configured zone (times in `/routines`).
+    pub tz: chrono_tz::Tz,
 }
 
 /// The error type of commands and handlers: reported in the log with its context.

@@ -11,7 +11,9 @@ use ollim_actors::permissions::{
     expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
 };
 use ollim_actors::surface::SurfaceEvent;
-use serenity::all::{ChannelId, CreateMessage, EditMessage, Http, MessageId, ReactionType};
+use serenity::all::{
+    ChannelId, CreateAttachment, CreateMessage, EditMessage, Http, MessageId, ReactionType,
+};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -174,6 +176,24 @@ impl Delivery {
             } => {
                 let id = self.post(render::embed_message(&embed, &button_ids)).await;
                 self.record(id, fork_session.as_deref());
+            }
+            SurfaceEvent::File { file, fork_session } => {
+                self.flush_now().await;
+                let mut msg = CreateMessage::new().add_file(CreateAttachment::bytes(
+                    file.bytes.0.to_vec(),
+                    file.name.clone(),
+                ));
+                if let Some(caption) = &file.caption {
+                    msg = msg.content(caption.clone());
+                }
+                match self.channel.send_message(&*self.http, msg).await {
+                    Ok(m) => self.record(Some(m.id), fork_session.as_deref()),
+                    Err(e) => {
+                        tracing::warn!(file = %file.path.display(), cause = %e, "could not send a file");
+                        let text = format!("-# couldn't send the file {}: {e}", file.name);
+                        self.post(CreateMessage::new().content(text)).await;
+                    }
+                }
             }
             SurfaceEvent::ForkStarted { topic } => {
                 self.finish_answer().await;

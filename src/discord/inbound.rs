@@ -1,5 +1,5 @@
 //! What arrives from Discord besides slash commands (SPEC §5, §10–12): the owner's DMs (👀,
-//! images, replies that quote or resume a background fork), reactions that answer approval
+//! images, other files kept in `downloads/`, replies that quote or resume a background fork), reactions that answer approval
 //! prompts, and clicks on persistent `act:` buttons (Google's go to the Google account). A pasted
 //! Google redirect URL finishes `/google-auth` and never reaches the conversation. Everyone but
 //! the owner, and anything outside DMs, is ignored; so are the bot's own messages, which Discord
@@ -10,6 +10,7 @@ use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{ResumeFromReply, Say};
 use ollim_actors::permissions::ApprovalAnswer;
+use ollim_actors::routines_view::{self, RoutineClick};
 use ollim_actors::sessions::ForkLookup;
 use ollim_actors::tools::ButtonClick;
 use serenity::all::{
@@ -61,8 +62,17 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
     if let Err(e) = msg.react(&ctx.http, eyes).await {
         tracing::debug!(cause = %e, "could not add the acknowledgement");
     }
-    let images = attachments::images(&msg.attachments).await;
+    let received = attachments::receive(&msg.attachments, &data.data_dir).await;
+    let note = received.note();
+    let images = received.images;
     let mut text = msg.content.trim().to_owned();
+    if let Some(note) = note {
+        text = if text.is_empty() {
+            note
+        } else {
+            format!("{text}\n\n{note}")
+        };
+    }
     if let Some(replied_id) = msg.message_reference.as_ref().and_then(|r| r.message_id) {
         let lookup = LookupForkMessage {
             message_id: replied_id.get(),
@@ -167,9 +177,12 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         }
         return;
     }
-    let reply = match GoogleClick::from_custom_id(&custom_id) {
-        Some(click) => google_button(click, data).await,
-        None => conversation_button(custom_id, data).await,
+    let reply = if let Some(click) = RoutineClick::from_custom_id(&custom_id) {
+        routines_view::press(click, &data.handles.scheduler).await
+    } else if let Some(click) = GoogleClick::from_custom_id(&custom_id) {
+        google_button(click, data).await
+    } else {
+        conversation_button(custom_id, data).await
     };
     if !reply.is_empty() {
         let followup = CreateInteractionResponseFollowup::new()

@@ -233,6 +233,7 @@ async fn serve(
         if let Some(hooks) = r.hooks {
             hooks.stop(true).await;
         }
+        drop(r.control);
         r.supervisor.do_send(Shutdown { reason });
     }
     shards.shutdown_all().await;

@@ -32,6 +32,8 @@ pub struct Running {
     pub shutdown: watch::Receiver<Option<String>>,
     /// The webhook server, when configured.
     pub hooks: Option<actix_web::dev::ServerHandle>,
+    /// The control socket (removed when dropped).
+    pub control: Option<ollim_actors::control_socket::ControlServer>,
 }
 
 /// Everything initialisation needs.
@@ -93,11 +95,12 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         .send(WatchShutdown)
         .await
         .context("the supervisor did not answer")?;
-    let (supervisor, handles, main_session, hooks) = (
+    let (supervisor, handles, main_session, hooks, control) = (
         started.supervisor,
         started.handles,
         started.main,
         started.hooks,
+        started.control,
     );
     start_auto_update(
         &settings,
@@ -113,12 +116,15 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         outbox: outbox.clone(),
         leave,
         sign_in_messages,
+        data_dir: settings.data_dir.clone(),
+        tz: settings.tz,
     };
     let running = Running {
         supervisor,
         outbox,
         shutdown,
         hooks,
+        control,
     };
     Ok((data, running))
 }

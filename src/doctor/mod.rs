@@ -3,7 +3,8 @@
 //! when anything failed.
 //!
 //! It only reads (files, the environment, `claude --version`, `claude auth status`), makes no
-//! model call and starts nothing, so it is quick and safe beside a running bot.
+//! model call, no call to Google and starts nothing, so it is quick and safe beside a running
+//! bot.
 //!
 //! | module | checks |
 //! | --- | --- |
@@ -12,10 +13,12 @@
 //! | [`state`] | every file under `state/` parses as a start would read it |
 //! | [`jobs`] | routines (and their next fire time), reminders (and overdue ones), webhook specs, skills |
 //! | [`claude`] | the claude CLI: found, its version, signed in |
+//! | [`google`] | Google: the client file and the grant readable, the grant refreshable |
 
 mod claude;
 mod data;
 mod environment;
+mod google;
 mod jobs;
 mod state;
 
@@ -151,6 +154,10 @@ pub fn sections(inputs: &Inputs<'_>) -> Vec<Section> {
         Section {
             title: "claude cli",
             checks: claude::checks(inputs),
+        },
+        Section {
+            title: "google",
+            checks: google::checks(inputs),
         },
     ]
 }

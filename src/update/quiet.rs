@@ -1,5 +1,5 @@
 //! Whether an update may act now: the conversation is quiet (no answer being written, no
-//! interactive fork: the main session's [`IsQuiet`]) and no background fork is running (the
+//! interactive fork: the main session's [`IsQuiet`]) and no background job is running or waiting (the
 //! job runner's [`Runs`]). An actor that does not answer counts as not quiet, logged: an update
 //! never restarts over work it could not see.
 
@@ -28,7 +28,7 @@ impl Quiet {
             }
         }
         match self.runs.send(Runs).await {
-            Ok(counts) => counts.forks_running() == 0,
+            Ok(counts) => counts.idle(),
             Err(e) => {
                 tracing::error!(actor = "job_runner", cause = %e, "no answer on running background forks; not updating");
                 false

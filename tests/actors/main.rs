@@ -1,5 +1,6 @@
 //! Actor tier: single actors driven through their mailboxes, with a manual clock and a fresh
 //! directory per test.
 
+mod catch_up;
 mod scheduler;
 mod state_actors;

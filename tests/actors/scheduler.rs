@@ -12,7 +12,7 @@ use actix::prelude::*;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
-use ollim_actors::main_session::FireJob;
+use ollim_actors::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
 use ollim_actors::scheduler::{FireDue, Upcoming, UpcomingJob};
 use ollim_actors::supervisor::{
     Child, GetHandles, Handles, JobSink, RestartChild, Supervisor, SupervisorConfig,
@@ -27,9 +27,10 @@ impl Actor for Recorder {
 }
 
 impl Handler<FireJob> for Recorder {
-    type Result = ();
-    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) {
+    type Result = MessageResult<FireJob>;
+    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) -> Self::Result {
         self.0.lock().unwrap().push(msg);
+        MessageResult(JobTurnEnd::bare(JobTurnOutcome::Completed, None))
     }
 }
 

@@ -172,3 +172,30 @@ async fn pre_tool_use_hook_can_refuse_a_tool_before_any_prompt() {
     );
     process.shutdown().await;
 }
+
+/// The pinned CLI's own list of tools (`system/init`, CLI defaults, no `--tools`) holds nothing
+/// the bot's tool table does not classify: when a CLI release adds a tool this fails, naming it,
+/// so the table (and what background forks and the conversation are offered) is looked at.
+#[tokio::test]
+async fn every_tool_the_cli_lists_at_start_is_classified_by_the_tool_table() {
+    let harness = Harness::new(|_| Reply::Text("ok".into())).await;
+    let (process, mut events, _) = harness.start(harness.options()).await;
+    process.send_user(&UserMessage::text("hi")).expect("sent");
+    let (seen, _) = until_result(&mut events).await;
+    let tools = seen
+        .iter()
+        .find_map(|e| match e {
+            BrainEvent::Init { tools, .. } => Some(tools.clone()),
+            _ => None,
+        })
+        .expect("an init message");
+    assert!(tools.iter().any(|t| t == "CronCreate"), "{tools:?}");
+    // The harness serves its own `echo` tool; the bot's server never lists it.
+    let listed: Vec<String> = tools
+        .into_iter()
+        .filter(|t| t != "mcp__discord__echo")
+        .collect();
+    let unknown = ollim_actors::tools::offer::unclassified(&listed);
+    assert!(unknown.is_empty(), "unclassified tools: {unknown:?}");
+    process.shutdown().await;
+}

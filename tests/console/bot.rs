@@ -121,6 +121,26 @@ impl Bot {
         }
     }
 
+    /// `kill -9`s the bot and its CLI children (a crash) and waits until the bot is gone.
+    pub async fn crash(mut self) {
+        let children = self
+            .child
+            .id()
+            .map(|pid| children_named(pid, ""))
+            .unwrap_or_default();
+        self.child.start_kill().expect("kill -9 the bot");
+        for pid in children {
+            // SIGKILL; a child that already left is fine.
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+        }
+        tokio::time::timeout(LIMIT, self.child.wait())
+            .await
+            .expect("a killed bot is reaped")
+            .expect("wait");
+    }
+
     /// Closes stdin and waits for a clean exit, collecting the rest of the output.
     pub async fn finish(mut self) -> Vec<String> {
         drop(self.stdin.take());

@@ -8,15 +8,19 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod agent_tools;
 mod background;
 mod bot;
 mod bypass_as_root;
 mod commands;
 mod conversation;
+mod crash_loop;
 mod failures;
 mod google;
+mod history;
 mod own_command;
 mod quiet;
 mod recovery;
+mod runs;
 mod single_instance;
 mod state_bounds;

@@ -59,6 +59,8 @@ async fn a_chain_link_schedules_the_next_inheriting_its_settings() {
     assert!(text.ends_with("---\nis the visa form in?\n"), "{text}");
 }
 
+/// The last link is not offered `follow_up_chain` at all; a model that calls it anyway is told
+/// by the CLI that there is no such tool, and nothing is written.
 #[actix_rt::test]
 async fn the_last_link_cannot_schedule_another() {
     let rig = rig(follow_up_script, |_| {}).await;
@@ -70,13 +72,20 @@ async fn the_last_link_cannot_schedule_another() {
     rig.registered(1).await;
     rig.advance_to(1);
     rig.until("the refusal", |r| {
-        r.requests_for("[reminder-bg:c1000003]").iter().any(|q| {
-            tool_result_text(q)
-                .contains("Error: follow-up limit reached — this was the last check.")
-        })
+        r.requests_for("[reminder-bg:c1000003]")
+            .iter()
+            .any(|q| q.tool_results().iter().any(|(_, _, is_error)| *is_error))
     })
     .await;
     rig.settle().await;
+    let asked = rig.requests_for("[reminder-bg:c1000003]");
+    assert!(
+        !asked[0]
+            .tool_names()
+            .contains(&"mcp__discord__follow_up_chain".to_owned()),
+        "{:?}",
+        asked[0].tool_names()
+    );
     let left = std::fs::read_dir(rig.data.reminders()).unwrap().count();
     assert_eq!(left, 0, "no new link was written");
 }

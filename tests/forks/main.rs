@@ -10,6 +10,8 @@ mod budget;
 mod chain;
 mod idle_release;
 mod interactive;
+mod offered;
+mod permissions;
 mod proactive;
 mod reporting;
 mod restrictions;

@@ -61,7 +61,9 @@ async fn a_write_into_state_is_denied_even_when_write_is_allowed() {
         |_| {},
     )
     .await;
-    let extra = "update-main-session: \"freely\"\nallowed-tools:\n  - \"Write\"\n";
+    // A bare `Write` is stripped at validation (it could reach state/), so it is not offered;
+    // a narrower pattern is kept, and the hook still denies a write into state/.
+    let extra = "update-main-session: \"freely\"\nallowed-tools:\n  - \"Write(notes/**)\"\n";
     rig.write(
         "reminders/x.md",
         &bg_reminder("d1000002", 1, extra, "try to write state"),

@@ -11,6 +11,7 @@ use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::job_runner::Runs;
 use ollim_actors::main_session::MainSessionConfig;
+use ollim_actors::permissions::ApprovalRequest;
 use ollim_actors::runtime_config::ConfigStore;
 use ollim_actors::scheduler::Upcoming;
 use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
@@ -69,6 +70,8 @@ pub struct Rig {
     pub screen: Screen,
     pub handles: Handles,
     pub mock: MockModelApi,
+    /// The HOME the CLI runs with.
+    pub home: std::path::PathBuf,
 }
 
 /// 2026-03-02 14:00 UTC, 09:00 in New York.
@@ -79,6 +82,15 @@ pub fn start_instant() -> DateTime<Utc> {
 pub async fn rig(
     script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
     prepare: impl FnOnce(&DataDir),
+) -> Rig {
+    rig_asking(script, prepare, None).await
+}
+
+/// A rig whose conversation asks the owner through `approvals`.
+pub async fn rig_asking(
+    script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    prepare: impl FnOnce(&DataDir),
+    approvals: Option<Recipient<ApprovalRequest>>,
 ) -> Rig {
     let tmp = tempfile::tempdir().unwrap();
     let data = DataDir::new(tmp.path().join("data"));
@@ -100,7 +112,7 @@ pub async fn rig(
         hang_timeout: StdDuration::from_secs(120),
         cli_env: mock.cli_env(&home),
         user_name: "Sam".into(),
-        approvals: None,
+        approvals,
     };
     let supervisor = Supervisor::start(
         SupervisorConfig {
@@ -123,6 +135,7 @@ pub async fn rig(
         screen,
         handles,
         mock,
+        home,
     }
 }
 
@@ -195,7 +208,7 @@ impl Rig {
         let deadline = tokio::time::Instant::now() + LIMIT;
         loop {
             let runs = self.handles.job_runner.send(Runs).await.unwrap();
-            if runs.forks_started > 0 && runs.forks_running() == 0 {
+            if runs.forks_started > 0 && runs.idle() {
                 return;
             }
             assert!(

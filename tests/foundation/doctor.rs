@@ -12,6 +12,9 @@ use crate::fake_claude::FakeClaude;
 /// A token shaped like Discord's (the id part is base64 of a number).
 const TOKEN: &str = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.fakefakefakefakefakefakefakefakefake00";
 
+/// A Desktop-app client file in Google's installed-app format.
+const CREDENTIALS: &str = r#"{"installed":{"client_id":"cid.apps.googleusercontent.com","client_secret":"csecret","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://oauth2.googleapis.com/token","redirect_uris":["http://localhost"]}}"#;
+
 struct Setup {
     _tmp: tempfile::TempDir,
     cwd: PathBuf,
@@ -161,6 +164,12 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
     s.write("state/fork_messages.json", "[]");
     s.write("state/inquiries.json", "{}");
     s.write("state/config.json", r#"{"model_main": "opus"}"#);
+    s.write("state/credentials.json", CREDENTIALS);
+    // The original's token.json (google-auth's to_json), its access token long expired.
+    s.write(
+        "state/token.json",
+        r#"{"token": "ya29.old", "refresh_token": "1//refresh", "token_uri": "https://oauth2.googleapis.com/token", "client_id": "cid.apps.googleusercontent.com", "client_secret": "csecret", "scopes": ["https://www.googleapis.com/auth/tasks", "https://www.googleapis.com/auth/calendar.events", "https://www.googleapis.com/auth/gmail.readonly"], "universe_domain": "googleapis.com", "account": "", "expiry": "2026-02-24T09:00:00.000000Z"}"#,
+    );
     git_init(&s.data);
     let claude = FakeClaude::new(true, "2.1.330", None, &[]);
     let before = s.snapshot();
@@ -202,6 +211,7 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
         ("claude", "claude"),
         ("version", "2.1.330 (Claude Code)"),
         ("signed in", "yes (claude.ai)"),
+        ("google", "the next call refreshes it"),
     ] {
         has(&text, "PASS", name, detail);
     }
@@ -264,6 +274,9 @@ fn a_broken_set_up_fails_with_what_to_do_and_changes_nothing() {
     s.write("state/config.json", "[1, 2]");
     s.write("state/pending_updates.json.corrupt-20260224T090000Z", "{");
     s.write("state/bot.pid", "not a pid");
+    s.write("state/credentials.json", CREDENTIALS);
+    s.write("state/token.json", "{\"token\": ");
+    s.write("state/google_auth_revoked", "");
     let claude = FakeClaude::new(false, "3.0.0", None, &[]);
     let before = s.snapshot();
     let out = s.doctor(
@@ -313,6 +326,8 @@ fn a_broken_set_up_fails_with_what_to_do_and_changes_nothing() {
             "3.0.0 (Claude Code); the bot is tested with 2.1.x",
         ),
         ("FAIL", "signed in", "no"),
+        ("FAIL", "google", "token.json"),
+        ("WARN", "google_auth_revoked", "refused the grant"),
     ] {
         has(&text, status, name, detail);
     }

@@ -12,4 +12,5 @@ mod fixtures;
 mod formats;
 mod gates;
 mod hostile_files;
+mod routine_control;
 mod version;

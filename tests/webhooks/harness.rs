@@ -13,9 +13,10 @@ use ollim_actors::brain::BoxFuture;
 use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::job_runner::{Delivery, JobRunner, JobRunnerConfig, RunCounts, Runs};
-use ollim_actors::main_session::FireJob;
+use ollim_actors::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
 use ollim_actors::ping_budget::PingBudget;
 use ollim_actors::prompts::skill_section::CommandLimits;
+use ollim_actors::runs::RunLog;
 use ollim_actors::webhook_screen::{Field, ScreenError, Screener};
 use ollim_actors::webhook_server::{bind, serve, HookConfig};
 use serde_json::Value;
@@ -36,9 +37,10 @@ impl Actor for Recorder {
 }
 
 impl Handler<FireJob> for Recorder {
-    type Result = ();
-    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) {
+    type Result = MessageResult<FireJob>;
+    fn handle(&mut self, msg: FireJob, _ctx: &mut Self::Context) -> Self::Result {
         self.0.lock().unwrap().push(msg);
+        MessageResult(JobTurnEnd::bare(JobTurnOutcome::Completed, None))
     }
 }
 
@@ -113,11 +115,14 @@ impl Hooks {
         let clock = ManualClock::new(Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap());
         let tz = chrono_tz::America::New_York;
         let budget = PingBudget::in_data_dir(&data, clock.shared(), tz).start();
+        let runs = RunLog::in_data_dir(&data, clock.shared(), tz).start();
         let runner = JobRunner::new(JobRunnerConfig {
             data_dir: data.clone(),
             tz,
+            clock: clock.shared(),
             limits: CommandLimits::default(),
             budget,
+            runs,
             screener: Some(screener.clone()),
             delivery: Delivery::Recipient {
                 jobs: recorder.clone().start().recipient(),

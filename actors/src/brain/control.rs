@@ -172,8 +172,16 @@ impl Control {
                 Err(message) => control_error_line(&id, &message),
             };
             let written = line.and_then(|line| control.write(line, "control response"));
-            if let Err(err) = written {
-                tracing::warn!(label = %control.label, request_id = %id, cause = %err, "control answer not sent");
+            match written {
+                Ok(()) => {}
+                // The process closed (a quit, a restart, an idle release) while the answer was
+                // being worked out: nobody is left to read it.
+                Err(err @ Error::Exited { .. }) => {
+                    tracing::debug!(label = %control.label, request_id = %id, cause = %err, "control answer dropped: the process has exited");
+                }
+                Err(err) => {
+                    tracing::warn!(label = %control.label, request_id = %id, cause = %err, "control answer not sent");
+                }
             }
         });
         inbound.insert(request_id, task.abort_handle());

@@ -101,6 +101,16 @@ impl HookCall {
         json!({"decision": "block", "reason": reason.into()})
     }
 
+    /// The PreToolUse answer that lets the tool run without further permission checks (the
+    /// owner has just allowed it).
+    pub fn allow_tool(reason: impl Into<String>) -> Value {
+        json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": reason.into(),
+        }})
+    }
+
     /// The PreToolUse answer that refuses the tool with `reason` (the model reads it).
     pub fn deny_tool(reason: impl Into<String>) -> Value {
         json!({"hookSpecificOutput": {

@@ -90,6 +90,9 @@ pub struct SpawnOptions {
     pub thinking: Option<Thinking>,
     /// `--permission-mode`.
     pub permission_mode: Option<PermissionMode>,
+    /// `--tools`: the built-in tools offered (comma-joined; an empty list offers none);
+    /// `None` = flag left out, the CLI's default set.
+    pub tools: Option<Vec<String>>,
     /// `--allowedTools` (comma-joined into one value); empty = flag left out.
     pub allowed_tools: Vec<String>,
     /// `--disallowedTools`; empty = flag left out.
@@ -124,6 +127,7 @@ impl SpawnOptions {
             model: None,
             thinking: None,
             permission_mode: None,
+            tools: None,
             allowed_tools: Vec::new(),
             disallowed_tools: Vec::new(),
             session: SessionStart::New,
@@ -149,6 +153,9 @@ impl SpawnOptions {
         };
         if let Some(text) = &self.append_system_prompt {
             flag("--append-system-prompt", text);
+        }
+        if let Some(tools) = &self.tools {
+            flag("--tools", &tools.join(","));
         }
         if !self.allowed_tools.is_empty() {
             flag("--allowedTools", &self.allowed_tools.join(","));
@@ -265,6 +272,16 @@ mod tests {
             Some("Read,Bash(ollim-bot help)")
         );
         assert_eq!(value_after(&args, "--disallowedTools"), Some("WebFetch"));
+        assert!(!args.contains(&"--tools".to_owned()));
+    }
+
+    #[test]
+    fn built_in_tools_are_named_or_emptied_with_tools() {
+        let mut opts = options();
+        opts.tools = Some(vec!["Bash".into(), "Read".into()]);
+        assert_eq!(value_after(&opts.args(), "--tools"), Some("Bash,Read"));
+        opts.tools = Some(Vec::new());
+        assert_eq!(value_after(&opts.args(), "--tools"), Some(""));
     }
 
     #[test]

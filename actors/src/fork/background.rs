@@ -3,7 +3,8 @@
 //! It owns a CLI process forked from the main session (`--resume <main> --fork-session`) or,
 //! for `isolated` jobs and before any conversation exists, a fresh session; the job's model and
 //! thinking overrides; its tool restrictions (the minimal background set merged with the job's
-//! and its skills' tools, minus what `allow-ping: false` and `blocked` take away); its own ping
+//! and its skills' tools, minus what `allow-ping: false` and `blocked` take away: the CLI is
+//! offered exactly that set, [`crate::tools::offer`]); its own ping
 //! count and reported/pinged flags; and its deadline. Plain text output is discarded: the job
 //! talks to the user only through `ping_user` / `discord_embed` and back to the main session
 //! through `report_updates`. A Stop hook keeps the agent going until it has reported when its
@@ -24,6 +25,8 @@ use chrono_tz::Tz;
 
 use super::background_host::ForkHost;
 use super::background_tools::ForkTools;
+use super::end::short_error;
+pub use super::end::{human_name, job_name, spoken, ForkEnd, ForkOutcome};
 use crate::brain::{BrainEvent, Driver, Handlers, Launcher, SessionStart, SpawnOptions, Thinking};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
@@ -32,6 +35,7 @@ use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::PendingUpdates;
 use crate::permissions::file_hooks::{hooks as file_hooks, FileHooks};
 use crate::ping_budget::PingBudget;
+use crate::runs::RunTicket;
 use crate::sessions::records::RecordSession;
 use crate::sessions::{EventKind, SessionRecords};
 use crate::surface::SurfaceEvent;
@@ -69,17 +73,8 @@ pub struct BackgroundJob {
     pub prompt: String,
     /// The job file's path relative to the data directory.
     pub rel_path: String,
-}
-
-/// How a background fork ended, told to whoever started it when the actor stops.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ForkOutcome {
-    /// The job ran to its end.
-    Completed,
-    /// It could not start, its CLI failed or exited mid-job, or the actor stopped otherwise.
-    Failed,
-    /// It passed `bg_fork_timeout`.
-    TimedOut,
+    /// Its run in the run log, marked before each thing the owner will see.
+    pub run: Option<RunTicket>,
 }
 
 /// Who a background fork talks to.
@@ -110,36 +105,18 @@ pub struct BackgroundFork {
     pub(super) refusals: u32,
     pub(super) reported: bool,
     pub(super) output_sent: bool,
+    /// A ping or an embed went out (critical ones too).
+    pub(super) delivered: bool,
     pub(super) stop_blocks: u32,
     driver: Option<Arc<Box<dyn Driver>>>,
     pub(super) session_id: Option<String>,
     /// How it ended, once it has; told through `done` when the actor stops.
     outcome: Option<ForkOutcome>,
-    done: Option<tokio::sync::oneshot::Sender<ForkOutcome>>,
-}
-
-/// `30 minutes`, `1 minute`, or `45 seconds` for limits under a minute.
-pub fn spoken(d: Duration) -> String {
-    let secs = d.as_secs();
-    let (n, unit) = if secs >= 60 {
-        (secs / 60, "minute")
-    } else {
-        (secs, "second")
-    };
-    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
-}
-
-/// The job's name for the user: its description, else its file name in words.
-pub fn human_name(fired: &BackgroundJob) -> String {
-    let description = &fired.job.settings().description;
-    if !description.trim().is_empty() {
-        return description.trim().to_owned();
-    }
-    std::path::Path::new(&fired.rel_path)
-        .file_stem()
-        .map(|s| s.to_string_lossy().replace('-', " "))
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "background task".to_owned())
+    /// The CLI's cost, turns and error text, for the run history.
+    cost_usd: Option<f64>,
+    turns: Option<u32>,
+    error: Option<String>,
+    done: Option<tokio::sync::oneshot::Sender<ForkEnd>>,
 }
 
 impl BackgroundFork {
@@ -150,7 +127,7 @@ impl BackgroundFork {
         peers: BackgroundPeers,
         fired: BackgroundJob,
         parent_session: Option<String>,
-        done: tokio::sync::oneshot::Sender<ForkOutcome>,
+        done: tokio::sync::oneshot::Sender<ForkEnd>,
     ) -> Self {
         Self {
             config,
@@ -161,16 +138,25 @@ impl BackgroundFork {
             refusals: 0,
             reported: false,
             output_sent: false,
+            delivered: false,
             stop_blocks: 0,
             driver: None,
             session_id: None,
             outcome: None,
+            cost_usd: None,
+            turns: None,
+            error: None,
             done: Some(done),
         }
     }
 
     fn isolated(&self) -> bool {
         self.fired.job.settings().isolated || self.parent_session.is_none()
+    }
+
+    /// The rules its tools follow, read now.
+    fn rules(&self) -> crate::tools::BackgroundRules {
+        super::background_tools::rules(&self.fired.job, &self.config.data_dir, false)
     }
 
     fn options(&self) -> SpawnOptions {
@@ -187,9 +173,12 @@ impl BackgroundFork {
             Thinking::Disabled
         });
         o.permission_mode = Some(crate::brain::PermissionMode::DontAsk);
-        o.allowed_tools =
-            super::background_tools::allowed_tools(&self.fired, &self.config.data_dir);
-        o.disallowed_tools = super::background_tools::disallowed_tools(settings);
+        // Offered exactly its effective set: the built-ins it names, the `discord` tools that
+        // apply; the rest (and the CLI's own scheduling) taken away.
+        let kind = crate::tools::SessionKind::Background(self.rules());
+        o.allowed_tools = kind.effective_allowed();
+        o.tools = kind.built_in_tools();
+        o.disallowed_tools = kind.disallowed_tools();
         o.session = match (&self.parent_session, self.isolated()) {
             (Some(main), false) => SessionStart::Fork(main.clone()),
             _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
@@ -210,6 +199,9 @@ impl BackgroundFork {
             return;
         }
         self.outcome = Some(outcome);
+        if outcome == ForkOutcome::TimedOut {
+            self.error = notice.clone();
+        }
         if let Some(text) = notice {
             self.peers.surface.do_send(SurfaceEvent::Notice(text));
         }
@@ -233,7 +225,11 @@ impl BackgroundFork {
                 FileHooks::new(self.config.data_dir.clone()),
                 ctx.address(),
             )),
-            tools: Arc::new(ForkTools::for_fork(&self.fired, ctx.address())),
+            tools: Arc::new(ForkTools::for_fork(
+                self.rules(),
+                &self.config,
+                ctx.address(),
+            )),
         };
         let launcher = Arc::clone(&self.config.launcher);
         let options = self.options();
@@ -249,6 +245,7 @@ impl BackgroundFork {
                     }
                     Err(e) => {
                         tracing::error!(job = %act.fired.job.id(), cause = %e, "could not start the background fork");
+                        act.error = Some(short_error(&format!("could not start: {e}")));
                         let name = human_name(&act.fired);
                         act.finish(
                             ForkOutcome::Failed,
@@ -277,6 +274,7 @@ impl BackgroundFork {
                 .map(|res, act, ctx| {
                     if let Err(e) = res {
                         tracing::error!(cause = %e, "could not send the job's prompt");
+                        act.error = Some(short_error(&format!("could not send the prompt: {e}")));
                         let name = human_name(&act.fired);
                         act.finish(
                             ForkOutcome::Failed,
@@ -303,11 +301,24 @@ impl BackgroundFork {
 
     fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
         match event {
-            BrainEvent::Init { session_id, .. } if self.session_id.is_none() => {
+            BrainEvent::Init {
+                session_id, tools, ..
+            } if self.session_id.is_none() => {
+                crate::tools::note_init_tools(&tools);
                 self.record_history(&session_id);
                 self.session_id = Some(session_id);
             }
             BrainEvent::Result(r) => {
+                self.cost_usd = r.total_cost_usd;
+                self.turns = Some(r.num_turns);
+                if r.is_error {
+                    let detail = if r.errors.is_empty() {
+                        r.result.clone().unwrap_or_else(|| r.subtype.clone())
+                    } else {
+                        r.errors.join("; ")
+                    };
+                    self.error = Some(short_error(&detail));
+                }
                 let name = human_name(&self.fired);
                 let notice = r.is_error.then(|| {
                     tracing::warn!(job = %self.fired.job.id(), errors = ?r.errors, "background job failed");
@@ -323,6 +334,19 @@ impl BackgroundFork {
             }
             BrainEvent::Exited(info) => {
                 tracing::warn!(job = %self.fired.job.id(), code = ?info.code, stderr = ?info.stderr_tail, "background fork's cli exited mid-job");
+                let how = match (info.code, info.signal) {
+                    (Some(code), _) => format!("exit code {code}"),
+                    (None, Some(signal)) => format!("signal {signal}"),
+                    _ => "no exit status".to_owned(),
+                };
+                let last = info
+                    .stderr_tail
+                    .last()
+                    .map(|l| format!(": {l}"))
+                    .unwrap_or_default();
+                self.error = Some(short_error(&format!(
+                    "the claude cli exited mid-job ({how}){last}"
+                )));
                 let name = human_name(&self.fired);
                 self.finish(
                     ForkOutcome::Failed,
@@ -362,8 +386,18 @@ impl Actor for BackgroundFork {
         let outcome = self.outcome.unwrap_or(ForkOutcome::Failed);
         tracing::info!(actor = "background_fork", job = %self.fired.job.id(), ?outcome, "background fork stopped");
         if let Some(done) = self.done.take() {
+            let end = ForkEnd {
+                outcome,
+                pinged: self.delivered,
+                reported: self.reported,
+                cost_usd: self.cost_usd,
+                turns: self.turns,
+                error: self.error.take().or_else(|| {
+                    (outcome != ForkOutcome::Completed).then(|| "the fork stopped".to_owned())
+                }),
+            };
             // Whoever started the fork may have gone (a restart): nothing to tell then.
-            let _ = done.send(outcome);
+            let _ = done.send(end);
         }
     }
 }
@@ -380,12 +414,4 @@ impl Handler<Event> for BackgroundFork {
 /// The job's reporting mode.
 pub(super) fn mode(fired: &BackgroundJob) -> UpdateMode {
     fired.job.settings().update_main_session
-}
-
-/// The chain position of a reminder job, if it is one link of a chain.
-pub(super) fn chain(fired: &BackgroundJob) -> Option<(u32, u32)> {
-    match &fired.job {
-        Job::Reminder(r) if r.max_chain > 0 => Some((r.chain_depth, r.max_chain)),
-        _ => None,
-    }
 }

@@ -1,22 +1,28 @@
-//! What a background fork may use: the tool lists it is started with, and the backend of its
-//! `discord` tools, which hands every call to the fork's mailbox as a [`ToolAction`] (carried out
-//! in [`super::tool_actions`]).
+//! What a background fork may use: the rules its tools follow (its settings and declared tools),
+//! and the backend of its `discord` tools, which hands every call to the fork's mailbox as a
+//! [`ToolAction`] (carried out in [`super::tool_actions`]).
 
 use actix::prelude::*;
 
-use super::background::{chain, BackgroundFork, BackgroundJob};
+use super::background::{BackgroundConfig, BackgroundFork};
 use super::tool_actions::ToolAction;
 use crate::brain::BoxFuture;
 use crate::data_dir::DataDir;
-use crate::jobs::JobSettings;
-use crate::permissions::background::{allowed_tools_for_job, disallowed_tools_for_job};
+use crate::jobs::Job;
+use crate::permissions::background::allowed_tools_for_job;
+use crate::tools::SentFile;
 use crate::tools::{
     BackgroundRules, ChainPosition, DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend,
+    Workspace,
 };
 
-/// The tools a job may use: the minimal background set, then the job's, then its skills'.
-pub fn allowed_tools(fired: &BackgroundJob, data: &DataDir) -> Vec<String> {
-    let settings = fired.job.settings();
+/// What a background run of `job` may use: its settings and its declared tools — the minimal
+/// background set, then the job's `allowed-tools`, then its skills' — read and validated now
+/// (the files may have changed since start-up). `log` reports patterns that were dropped or
+/// are too broad; the job runner does so once per fire, the fork then reads the same again.
+/// What each kind of session is offered follows from these rules ([`crate::tools::offer`]).
+pub fn rules(job: &Job, data: &DataDir, log: bool) -> BackgroundRules {
+    let settings = job.settings();
     let skill_tools: Vec<String> = settings
         .skills
         .iter()
@@ -35,31 +41,43 @@ pub fn allowed_tools(fired: &BackgroundJob, data: &DataDir) -> Vec<String> {
         .chain(&skill_tools)
         .cloned()
         .collect();
-    // Validated again at fire time: the files may have been edited since start-up.
     let checked = crate::permissions::validate(&declared, data);
-    checked.log(&format!("job:{}", fired.job.id()));
-    allowed_tools_for_job(Some(&checked.kept), &[])
-}
-
-/// The tools taken away by `allow-ping: false` and `blocked`.
-pub fn disallowed_tools(settings: &JobSettings) -> Vec<String> {
-    disallowed_tools_for_job(settings.allow_ping, settings.update_main_session)
+    if log {
+        checked.log(&format!("job:{}", job.id()));
+    }
+    let chain = match job {
+        Job::Reminder(r) if r.max_chain > 0 => Some(ChainPosition {
+            depth: r.chain_depth,
+            max: r.max_chain,
+        }),
+        _ => None,
+    };
+    BackgroundRules {
+        allow_ping: settings.allow_ping,
+        update_mode: settings.update_main_session,
+        chain,
+        allowed: allowed_tools_for_job(Some(&checked.kept), &[]),
+    }
 }
 
 /// The `discord` tools of one background fork.
 pub struct ForkTools;
 
 impl ForkTools {
-    /// The tool server for `fired`, answering through the fork at `addr`.
-    pub fn for_fork(fired: &BackgroundJob, addr: Addr<BackgroundFork>) -> DiscordTools {
-        let settings = fired.job.settings();
-        let rules = BackgroundRules {
-            allow_ping: settings.allow_ping,
-            update_mode: settings.update_main_session,
-            chain: chain(fired).map(|(depth, max)| ChainPosition { depth, max }),
+    /// The tool server for `fired` under `rules`, answering through the fork at `addr`.
+    pub fn for_fork(
+        rules: BackgroundRules,
+        config: &BackgroundConfig,
+        addr: Addr<BackgroundFork>,
+    ) -> DiscordTools {
+        let place = Workspace {
+            data_dir: config.data_dir.clone(),
+            tz: config.tz,
+            clock: config.clock.clone(),
         };
         DiscordTools::new(
             SessionKind::Background(rules),
+            place,
             std::sync::Arc::new(ForkBackend { fork: addr }),
         )
     }
@@ -100,5 +118,8 @@ impl ToolBackend for ForkBackend {
     }
     fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         Box::pin(async { Err(Refusal::ExitForkInBackground) })
+    }
+    fn send_file(&self, file: SentFile) -> BoxFuture<'_, Result<(), Refusal>> {
+        ask(&self.fork, ToolAction::File(file))
     }
 }

@@ -9,4 +9,5 @@
 pub mod background;
 mod background_host;
 pub mod background_tools;
+pub mod end;
 pub mod tool_actions;

@@ -1,10 +1,15 @@
 //! What a background fork does for each of its tool calls ([`ToolAction`], sent by its tool
-//! backend): the budget path for pings and embeds — this fork's count, then *(ours)* quiet
-//! hours, then whether the user is mid-turn (the main session), then the ping budget (which
-//! first refuses a text this job sent in the last 24 hours), critical skipping them all — the
-//! snooze a ping's buttons press, reports into pending updates, and chain follow-ups written
-//! as reminder files. The handler is an
+//! backend): the budget path for pings, embeds and files sent with `send_file` — this fork's
+//! count, then *(ours)* quiet hours, then whether the user is mid-turn (the main session), then
+//! the ping budget (which first refuses a ping or embed text this job sent in the last 24
+//! hours), critical skipping them all — the snooze a ping's buttons press, reports into pending
+//! updates, and chain follow-ups written as reminder files. The handler is an
 //! [`AtomicResponse`], so one call's steps complete before the next call is looked at.
+//!
+//! Before each thing the owner will see, the fork's run is marked in the run log and the mark
+//! saved ([`RunTicket::mark`]): a ping before it goes out, a follow-up before its file is
+//! written, a report before it is appended (and again once it is) — so a restart that cuts the
+//! job off never re-runs what already reached the owner.
 
 use actix::prelude::*;
 use chrono::Duration;
@@ -13,7 +18,8 @@ use super::background::BackgroundFork;
 use crate::jobs::{store, Job, JobId, Reminder};
 use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::Append;
-use crate::ping_budget::{NoteSent, PingDecision, RecordCritical, TrySend};
+use crate::ping_budget::{NoteSent, PingDecision, RecordCritical, TrySend, TryUse};
+use crate::runs::RunMark;
 use crate::sessions::records::RegisterSnooze;
 use crate::surface::SurfaceEvent;
 use crate::tools::{Embed, Peer, Refusal};
@@ -40,30 +46,48 @@ pub enum ToolAction {
     Report(String),
     /// `follow_up_chain`.
     FollowUp(u32),
+    /// `send_file`, the file checked and read: it reaches the user like a ping.
+    File(crate::tools::SentFile),
 }
 
 impl BackgroundFork {
     /// Delivers visible output (a ping or an embed) once the budget path allowed it.
     fn deliver(&mut self, event: SurfaceEvent) {
         self.output_sent = true;
+        self.delivered = true;
         self.peers.surface.do_send(event);
     }
 
-    /// The budget path for output whose words are `text`: this fork's count, then quiet hours
-    /// (the main session), then busy (the main session), then the ping budget, which refuses a
-    /// text this job sent in the last 24 hours before it spends a token. Critical skips them
-    /// all and is recorded. The handler's [`AtomicResponse`] keeps the fork's mailbox closed
-    /// until this and the delivery complete, so a second ping is decided only after the first.
+    /// Marks this fork's run (when it has one) and waits until the mark is saved.
+    fn mark(&self, mark: RunMark) -> impl std::future::Future<Output = ()> + 'static {
+        let ticket = self.fired.run.clone();
+        async move {
+            if let Some(ticket) = ticket {
+                ticket.mark(mark).await;
+            }
+        }
+    }
+
+    /// The budget path for output whose words are `text` (`None` for a file, which is never
+    /// held against an earlier one): this fork's count, then quiet hours (the main session),
+    /// then busy (the main session), then the ping budget, which refuses a text this job sent
+    /// in the last 24 hours before it spends a token. Critical skips them all and is recorded.
+    /// Only output that passes marks the run as pinged, before it goes out. The handler's
+    /// [`AtomicResponse`] keeps the fork's mailbox closed until this and the delivery complete,
+    /// so a second ping is decided only after the first.
     fn checks(
         &mut self,
-        text: String,
+        text: Option<String>,
         critical: bool,
     ) -> ResponseActFuture<Self, Result<(), Refusal>> {
+        let marked = self.mark(RunMark::Pinged);
         let job = self.fired.job.id().to_string();
         if critical {
             self.peers.budget.do_send(RecordCritical);
-            self.peers.budget.do_send(NoteSent { job, text });
-            return Box::pin(fut::ready(Ok(())));
+            if let Some(text) = text {
+                self.peers.budget.do_send(NoteSent { job, text });
+            }
+            return Box::pin(marked.into_actor(self).map(|(), _act, _ctx| Ok(())));
         }
         if self.pings_sent >= 1 {
             return Box::pin(fut::ready(Err(Refusal::AlreadyPinged)));
@@ -86,11 +110,17 @@ impl BackgroundFork {
                     Ok(false) => {}
                     Err(_) => return Err(Refusal::ActorGone(Peer::MainSession)),
                 }
-                match budget.send(TrySend { job, text }).await {
-                    Ok(PingDecision::Allowed { .. }) => Ok(()),
-                    Ok(PingDecision::Refused { reason }) => Err(reason.into()),
-                    Err(_) => Err(Refusal::ActorGone(Peer::PingBudget)),
+                let decision = match text {
+                    Some(text) => budget.send(TrySend { job, text }).await,
+                    None => budget.send(TryUse).await,
+                };
+                match decision {
+                    Ok(PingDecision::Allowed { .. }) => {}
+                    Ok(PingDecision::Refused { reason }) => return Err(reason.into()),
+                    Err(_) => return Err(Refusal::ActorGone(Peer::PingBudget)),
                 }
+                marked.await;
+                Ok(())
             }
             .into_actor(self)
             .map(move |res, act, _ctx| {
@@ -126,7 +156,8 @@ impl BackgroundFork {
         }
     }
 
-    fn follow_up(&self, minutes: u32) -> Result<(), Refusal> {
+    /// Whether this fork's job may schedule a follow-up at all.
+    fn may_follow_up(&self) -> Result<&Reminder, Refusal> {
         let Job::Reminder(current) = &self.fired.job else {
             return Err(Refusal::NoReminderContext);
         };
@@ -136,6 +167,11 @@ impl BackgroundFork {
         if current.chain_depth >= current.max_chain {
             return Err(Refusal::ChainLimitReached);
         }
+        Ok(current)
+    }
+
+    fn follow_up(&self, minutes: u32) -> Result<(), Refusal> {
+        let current = self.may_follow_up()?;
         let at = (self.config.clock.now() + Duration::minutes(i64::from(minutes)))
             .with_timezone(&self.config.tz)
             .fixed_offset();
@@ -192,7 +228,7 @@ impl BackgroundFork {
     fn carry_out(&mut self, action: ToolAction) -> ResponseActFuture<Self, Result<(), Refusal>> {
         match action {
             ToolAction::Ping { message, critical } => {
-                Box::pin(self.checks(message.clone(), critical).then(
+                Box::pin(self.checks(Some(message.clone()), critical).then(
                     move |res, act, _ctx| -> ResponseActFuture<Self, Result<(), Refusal>> {
                         if let Err(refusal) = res {
                             return Box::pin(fut::ready(Err(refusal)));
@@ -225,7 +261,7 @@ impl BackgroundFork {
                             match built {
                                 Ok((embed, button_ids)) => {
                                     let text = embed.to_plain_text();
-                                    Box::pin(act.checks(text, critical).map(
+                                    Box::pin(act.checks(Some(text), critical).map(
                                         move |res, act, _ctx| {
                                             res.map(|()| {
                                                 let event = SurfaceEvent::Embed {
@@ -248,18 +284,42 @@ impl BackgroundFork {
                 self.reported = true;
                 self.output_sent = false;
                 let pending = self.peers.pending.clone();
+                let reporting = self.mark(RunMark::Reporting(message.clone()));
+                let reported = self.mark(RunMark::Reported);
                 Box::pin(
                     async move {
+                        reporting.await;
                         pending
                             .send(Append { message })
                             .await
-                            .map(drop)
-                            .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))
+                            .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))?;
+                        reported.await;
+                        Ok(())
                     }
                     .into_actor(self),
                 )
             }
-            ToolAction::FollowUp(minutes) => Box::pin(fut::ready(self.follow_up(minutes))),
+            ToolAction::FollowUp(minutes) => {
+                if let Err(refusal) = self.may_follow_up() {
+                    return Box::pin(fut::ready(Err(refusal)));
+                }
+                Box::pin(
+                    self.mark(RunMark::FollowedUp)
+                        .into_actor(self)
+                        .map(move |(), act, _ctx| act.follow_up(minutes)),
+                )
+            }
+            ToolAction::File(file) => {
+                Box::pin(self.checks(None, false).map(move |res, act, _ctx| {
+                    res.map(|()| {
+                        let event = SurfaceEvent::File {
+                            file,
+                            fork_session: act.session_id.clone(),
+                        };
+                        act.deliver(event);
+                    })
+                }))
+            }
         }
     }
 }

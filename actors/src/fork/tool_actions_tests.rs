@@ -173,9 +173,12 @@ impl Setup {
                     background: true,
                     ..JobSettings::default()
                 },
+                paused: false,
+                catch_up: Default::default(),
             }),
             prompt: format!("[routine-bg:{id}] check in"),
             rel_path: "routines/check-in.md".into(),
+            run: None,
         };
         let (done, _ended) = oneshot::channel();
         BackgroundFork::new(config, peers, job, None, done).start()

@@ -168,6 +168,22 @@ pub struct Skip {
     pub closed: Closed,
 }
 
+impl std::fmt::Display for Skip {
+    /// What the run history says of it: `gate `test -s inbox.txt` said no (exit 1)`, with
+    /// the first line it wrote to stderr.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "gate `{}` said no", self.gate)?;
+        match self.closed.code {
+            Some(code) => write!(f, " (exit {code})")?,
+            None => write!(f, " (ended by a signal)")?,
+        }
+        if let Some(said) = &self.closed.said {
+            write!(f, ": {said}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Runs the job's gate, if it has one: `Ok` with its output when the run goes on (`None`
 /// without a gate), `Err` with the run's outcome when it stops here.
 pub(super) async fn open(data: &DataDir, run: &RunJob) -> Result<Option<String>, RunOutcome> {

@@ -1,165 +1,70 @@
-//! The JobRunner actor: the one fire path (SPEC §3, §6, §9, §13). Whatever makes a job run now —
-//! the scheduler's timer, an accepted webhook — sends it a [`RunJob`]; nothing else builds a
-//! job's prompt or starts a background fork.
+//! The JobRunner actor: the one fire path (SPEC §3, §6, §9, §13, §16). Whatever makes a job run
+//! now — the scheduler's timer, `routine run`, an accepted webhook, a run cut off by a restart —
+//! sends it a [`RunJob`]; nothing else builds a job's prompt or starts a background fork.
 //!
-//! For each job, in order: *(ours)* its condition gate runs ([`gate`]; closed → the run is
-//! skipped, reported in [`JobRunner::report_skipped`]; broken → the run fails), then
-//! ([`prepare`]) untrusted webhook fields are screened (a flagged
+//! For each job, in order: a routine fired late decides whether it still runs ([`catch_up`]:
+//! its catch-up window; every missed time gets a line in the run history); the run is opened in
+//! the run log ([`crate::runs`]) — before a reminder's file is deleted, so a crash from here on
+//! leaves a record the next start acts on ([`recovery`]); then a foreground job is prepared and
+//! goes to the main session as a [`FireJob`] turn, and a background job takes one of
+//! `bg_fork_limit` slots or waits in line in fire order ([`queue`]). Preparing ([`prepare`]),
+//! when the job starts: *(ours)* its condition gate runs ([`gate`]; closed → the run is
+//! recorded `skipped`; broken → `failed`), untrusted webhook fields are screened (a flagged
 //! payload is dropped; a screening that fails lets it through), the facts the prompt needs are
-//! asked of their owners — the ping budget's [`Snapshot`] and whether the user [`IsBusy`], for
-//! background jobs — and the prompt is built by [`crate::prompts`]. Then a foreground job goes to
-//! the main session as a [`FireJob`] turn, and a background job gets a [`BackgroundFork`] of the
-//! saved main session (a fresh session when the job is isolated or no conversation exists yet),
-//! limited to [`ForkTimeout`] as configured now. An owner that has stopped fails the run
-//! ([`RunError::ActorGone`]), logged; it is never read as "not busy" or "no budget".
+//! asked of their owners — the ping budget's [`Snapshot`](crate::ping_budget::Snapshot),
+//! whether the user [`IsBusy`] and *(ours)* [`QuietHoursNow`], for background jobs — and the
+//! prompt is built by [`crate::prompts`]. A background job gets a
+//! [`BackgroundFork`] of the saved main session (a fresh session when the job is isolated or no
+//! conversation exists yet), limited to [`ForkTimeout`] as configured now. When the turn or the
+//! fork ends, the run is closed with its outcome, cost and turns ([`records`]), and a failure
+//! alert or "working again" goes to the owner when one is due. An owner that has stopped fails
+//! the run ([`RunError::ActorGone`]), logged; it is never read as "not busy" or "no budget".
 //!
-//! Messages: [`RunJob`] (answered with the [`RunOutcome`] once the job has been handed on or its
-//! fork started) and [`Runs`] (what has run so far, as [`RunCounts`]; a fork counts as finished
-//! when its actor has stopped). The runner is where a queue with a limit and per-run records
-//! belong; today it keeps counts only.
+//! Messages: [`RunJob`] (answered once the job has been handed on, its fork started, or it
+//! waits in line), [`Runs`] (counts so far, [`RunCounts`]), [`Activity`] (what runs and what
+//! waits, for `/routines`), [`Stopping`] (the bot is going down: runs cut off now stay open and
+//! run again after the restart).
 //!
 //! Tests and tools without a conversation run it with [`Delivery::Recipient`]: every built job
-//! (foreground or background) goes to one recipient instead.
+//! (foreground or background) goes to one recipient instead, without slots.
 
+mod catch_up;
+mod dispatch;
 pub mod gate;
+mod messages;
 mod prepare;
+mod queue;
+mod records;
+mod recovery;
 
-pub use gate::Skip;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use actix::prelude::*;
-use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use serde_json::{Map, Value};
 
+use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
-use crate::fork::background::{BackgroundConfig, BackgroundFork, BackgroundJob, BackgroundPeers};
-use crate::jobs::Job;
-use crate::main_session::{FireJob, ForkTimeout, IsBusy, MainSession, QuietHoursNow};
+use crate::fork::background::{job_name, BackgroundConfig, BackgroundPeers};
+use crate::main_session::{FireJob, IsBusy, MainSession, QuietHoursNow};
 use crate::ping_budget::PingBudget;
-use crate::prompts::forward::ScheduledItem;
 use crate::prompts::skill_section::CommandLimits;
-use crate::sessions::MainSessionFile;
-use crate::webhook_screen::{Field, Screener};
-
-/// Run this job now.
-#[derive(Debug, Clone, Message)]
-#[rtype(result = "RunOutcome")]
-pub struct RunJob {
-    /// The job (a webhook job carries its spec's settings and template).
-    pub job: Job,
-    /// When it was due.
-    pub due_at: DateTime<Utc>,
-    /// When it fired.
-    pub fired_at: DateTime<Utc>,
-    /// For an overdue reminder, when it was scheduled (it gets the `[late: …]` marker).
-    pub late_since: Option<DateTime<Utc>>,
-    /// The job's file relative to the data directory.
-    pub rel_path: String,
-    /// Background jobs around now, for the preamble's forward schedule (the scheduler's index as
-    /// it stood when the job fired).
-    pub schedule: Vec<ScheduledItem>,
-    /// A webhook's payload (empty for routines and reminders).
-    pub payload: Map<String, Value>,
-    /// Untrusted free-form fields to screen before anything runs (webhooks).
-    pub screen: Vec<Field>,
-}
-
-impl RunJob {
-    /// A job due at `due_at` and firing at `fired_at`, with nothing to screen and no payload.
-    pub fn new(job: Job, rel_path: String, due_at: DateTime<Utc>, fired_at: DateTime<Utc>) -> Self {
-        Self {
-            job,
-            due_at,
-            fired_at,
-            late_since: None,
-            rel_path,
-            schedule: Vec::new(),
-            payload: Map::new(),
-            screen: Vec::new(),
-        }
-    }
-}
-
-/// What became of a [`RunJob`].
-#[derive(Debug)]
-pub enum RunOutcome {
-    /// Handed to the main session as a turn (or to the recipient that stands in for it).
-    Handed,
-    /// A background fork was started.
-    ForkStarted,
-    /// Screening flagged these fields; nothing ran.
-    Dropped {
-        /// The flagged fields.
-        flagged: Vec<String>,
-    },
-    /// *(ours)* Its gate said no (exited non-zero): nothing ran.
-    Skipped(Skip),
-    /// It could not run.
-    Failed(RunError),
-}
-
-/// Why a job could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// An actor the run needed has stopped (its mailbox is closed).
-    #[error("the {actor} actor has stopped, so job {job} did not run")]
-    ActorGone {
-        /// Which actor.
-        actor: &'static str,
-        /// The job.
-        job: String,
-    },
-    /// *(ours)* The job's gate could not decide (it could not start, or ran too long).
-    #[error("job {job} did not run: {failure}")]
-    GateFailed {
-        /// The job.
-        job: String,
-        /// What went wrong.
-        failure: gate::GateFailure,
-    },
-}
-
-/// Asks what has run so far.
-#[derive(Debug, Clone, Copy, Message)]
-#[rtype(result = "RunCounts")]
-pub struct Runs;
-
-/// Runs since the runner started.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RunCounts {
-    /// Jobs handed to the main session (or the recipient).
-    pub handed: u64,
-    /// Background forks started.
-    pub forks_started: u64,
-    /// Background forks whose actor has stopped (done, failed or timed out).
-    pub forks_finished: u64,
-    /// Jobs dropped by screening.
-    pub dropped: u64,
-    /// Jobs whose gate skipped the run.
-    pub skipped: u64,
-    /// Jobs that could not run.
-    pub failed: u64,
-}
-
-impl RunCounts {
-    /// Background forks still running.
-    pub fn forks_running(&self) -> u64 {
-        self.forks_started - self.forks_finished
-    }
-
-    /// Jobs whose run has been decided (handed, started, dropped, skipped or failed).
-    pub fn decided(&self) -> u64 {
-        self.handed + self.forks_started + self.dropped + self.skipped + self.failed
-    }
-}
+use crate::runs::{Record, RunLog};
+use crate::runtime_config::RuntimeConfig;
+use crate::surface::SurfaceEvent;
+use crate::webhook_screen::Screener;
+pub use gate::Skip;
+pub use messages::{
+    ActiveJob, Activity, ActivityReport, Reopened, RunCounts, RunError, RunJob, RunOutcome, Runs,
+    Stopping,
+};
 
 /// Where built jobs go.
 #[derive(Clone)]
 pub enum Delivery {
     /// Foreground jobs become turns of `main`; background jobs get a fork set up from `forks`.
     Conversation {
-        /// The main session (turns, busy, the fork time limit).
+        /// The main session (turns, busy, settings, the fork time limit).
         main: Addr<MainSession>,
         /// What every background fork shares.
         forks: Box<BackgroundSetup>,
@@ -186,24 +91,48 @@ pub struct BackgroundSetup {
 /// What the runner needs.
 #[derive(Clone)]
 pub struct JobRunnerConfig {
-    /// The data directory (skills, the saved main session id).
+    /// The data directory (skills, the saved main session id, reminder files).
     pub data_dir: DataDir,
     /// The configured zone.
     pub tz: Tz,
+    /// The clock.
+    pub clock: SharedClock,
     /// Bounds on `` !`command` `` expansion in skills.
     pub limits: CommandLimits,
     /// The ping budget, for the preamble.
     pub budget: Addr<PingBudget>,
+    /// The run history.
+    pub runs: Addr<RunLog>,
     /// Judges untrusted webhook fields; `None` lets them through unscreened (logged).
     pub screener: Option<Arc<dyn Screener>>,
     /// Where built jobs go.
     pub delivery: Delivery,
 }
 
+/// Whether a job runs or waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ActiveState {
+    Running,
+    Waiting,
+}
+
+/// A run the runner is looking after.
+#[derive(Debug, Clone)]
+struct Active {
+    job: ActiveJob,
+    state: ActiveState,
+}
+
 /// The actor.
 pub struct JobRunner {
     config: JobRunnerConfig,
     counts: RunCounts,
+    /// The runtime settings as last asked of the main session (defaults without one).
+    settings: RuntimeConfig,
+    slots: queue::Slots,
+    /// Runs in progress, by run id.
+    active: HashMap<String, Active>,
+    stopping: bool,
 }
 
 impl JobRunner {
@@ -212,6 +141,10 @@ impl JobRunner {
         Self {
             config,
             counts: RunCounts::default(),
+            settings: RuntimeConfig::default(),
+            slots: queue::Slots::default(),
+            active: HashMap::new(),
+            stopping: false,
         }
     }
 
@@ -230,77 +163,40 @@ impl JobRunner {
         }
     }
 
-    /// Hands a built job on: a turn for the conversation (or the recipient), a fork for a
-    /// background job.
-    fn deliver(&mut self, fired: FireJob) -> ResponseActFuture<Self, RunOutcome> {
-        let job = fired.job.id().to_string();
-        let gone = move |actor| RunOutcome::Failed(RunError::ActorGone { actor, job });
-        match self.config.delivery.clone() {
-            Delivery::Recipient { jobs, .. } => Box::pin(
-                async move {
-                    match jobs.send(fired).await {
-                        Ok(()) => RunOutcome::Handed,
-                        Err(_) => gone("job recipient"),
-                    }
-                }
-                .into_actor(self),
-            ),
-            Delivery::Conversation { main, .. } if !fired.job.settings().background => Box::pin(
-                async move {
-                    match main.send(fired).await {
-                        Ok(()) => RunOutcome::Handed,
-                        Err(_) => gone("main_session"),
-                    }
-                }
-                .into_actor(self),
-            ),
-            Delivery::Conversation { main, forks } => Box::pin(
-                async move { main.send(ForkTimeout).await }
-                    .into_actor(self)
-                    .map(move |timeout, act, ctx| match timeout {
-                        Ok(timeout) => {
-                            act.start_fork(*forks, fired, timeout, ctx);
-                            RunOutcome::ForkStarted
-                        }
-                        Err(_) => gone("main_session"),
-                    }),
-            ),
+    /// Where the owner hears about failures (none without a conversation).
+    fn notices(&self) -> Option<Recipient<SurfaceEvent>> {
+        match &self.config.delivery {
+            Delivery::Conversation { forks, .. } => Some(forks.peers.surface.clone()),
+            Delivery::Recipient { .. } => None,
         }
     }
 
-    /// Starts the fork for `fired`, branching from the saved main session; counts it finished
-    /// when its actor stops.
-    fn start_fork(
-        &mut self,
-        setup: BackgroundSetup,
-        fired: FireJob,
-        timeout: std::time::Duration,
-        ctx: &mut Context<Self>,
-    ) {
-        // Only a session the CLI has written can be forked: before the first turn, isolate.
-        let parent = MainSessionFile::in_data_dir(&self.config.data_dir)
-            .load()
-            .unwrap_or_else(|e| {
-                tracing::warn!(cause = %e, "could not read the saved main session id; running isolated");
-                None
-            });
-        let mut config = setup.config;
-        config.timeout = timeout;
-        let job = BackgroundJob {
-            job: fired.job,
-            prompt: fired.prompt,
-            rel_path: fired.rel_path,
-        };
-        let (done, ended) = tokio::sync::oneshot::channel();
-        BackgroundFork::new(config, setup.peers, job, parent, done).start();
-        ctx.spawn(ended.into_actor(self).map(|outcome, act, _ctx| {
-            act.counts.forks_finished += 1;
-            tracing::debug!(outcome = ?outcome.ok(), running = act.counts.forks_running(), "background fork ended");
-        }));
+    fn prepare_inputs(&self) -> prepare::Inputs {
+        prepare::Inputs {
+            data_dir: self.config.data_dir.clone(),
+            tz: self.config.tz,
+            limits: self.config.limits,
+            budget: self.config.budget.clone(),
+            busy: self.busy_asker(),
+            quiet: self.quiet_asker(),
+            screener: self.config.screener.clone(),
+        }
     }
 
-    /// The one place a run its gate skipped is reported. Logged for now; the run history
-    /// records it as `skipped` (issue 15).
+    /// Notes `run` as running or waiting, for [`Activity`].
+    fn note_active(&mut self, run_id: &str, run: &RunJob, state: ActiveState) {
+        let job = ActiveJob {
+            job: run.job.id().clone(),
+            name: job_name(&run.job, &run.rel_path),
+            file: run.rel_path.clone(),
+            background: run.job.settings().background,
+            since: self.config.clock.now(),
+        };
+        self.active.insert(run_id.to_owned(), Active { job, state });
+    }
+
+    /// The one place a run its gate skipped is counted and logged (its run is closed as
+    /// `skipped` where the preparation stopped).
     fn report_skipped(&mut self, skip: &Skip) {
         self.counts.skipped += 1;
         tracing::info!(
@@ -317,6 +213,8 @@ impl JobRunner {
         match outcome {
             RunOutcome::Handed => counts.handed += 1,
             RunOutcome::ForkStarted => counts.forks_started += 1,
+            RunOutcome::Queued { .. } => {}
+            RunOutcome::Missed => counts.missed += 1,
             RunOutcome::Dropped { .. } => counts.dropped += 1,
             RunOutcome::Skipped(skip) => self.report_skipped(skip),
             RunOutcome::Failed(e) => {
@@ -325,13 +223,31 @@ impl JobRunner {
             }
         }
     }
+
+    /// The runtime settings now: asked of the main session, defaults without one.
+    fn fetch_settings(&self) -> impl std::future::Future<Output = Option<RuntimeConfig>> {
+        let main = match &self.config.delivery {
+            Delivery::Conversation { main, .. } => Some(main.clone()),
+            Delivery::Recipient { .. } => None,
+        };
+        async move {
+            match main {
+                Some(main) => main
+                    .send(crate::main_session::quiet::RuntimeSettings)
+                    .await
+                    .ok(),
+                None => Some(RuntimeConfig::default()),
+            }
+        }
+    }
 }
 
 impl Actor for JobRunner {
     type Context = Context<Self>;
 
-    fn started(&mut self, _ctx: &mut Self::Context) {
+    fn started(&mut self, ctx: &mut Self::Context) {
         tracing::info!(actor = "job_runner", "job runner started");
+        self.recover(ctx);
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
@@ -349,32 +265,36 @@ impl Handler<RunJob> for JobRunner {
     type Result = ResponseActFuture<Self, RunOutcome>;
 
     fn handle(&mut self, run: RunJob, _ctx: &mut Self::Context) -> Self::Result {
-        let inputs = prepare::Inputs {
-            data_dir: self.config.data_dir.clone(),
-            tz: self.config.tz,
-            limits: self.config.limits,
-            budget: self.config.budget.clone(),
-            busy: self.busy_asker(),
-            quiet: self.quiet_asker(),
-            screener: self.config.screener.clone(),
-        };
         Box::pin(
-            async move {
-                let gate_output = match gate::open(&inputs.data_dir, &run).await {
-                    Ok(output) => output,
-                    Err(outcome) => return Err(outcome),
-                };
-                prepare::prepare(inputs, run, gate_output).await
-            }
-            .into_actor(self)
-            .then(|prepared, act, _ctx| match prepared {
-                Ok(fired) => act.deliver(fired),
-                Err(outcome) => Box::pin(fut::ready(outcome)),
-            })
-            .map(|outcome, act, _ctx| {
-                act.count(&outcome);
-                outcome
-            }),
+            self.fetch_settings()
+                .into_actor(self)
+                .then(move |settings, act, ctx| match settings {
+                    Some(settings) => {
+                        act.settings = settings;
+                        act.begin(run, ctx)
+                    }
+                    None => {
+                        let job = run.job.id().to_string();
+                        let err = RunError::ActorGone {
+                            actor: "main_session",
+                            job,
+                        };
+                        let now = act.config.clock.now();
+                        let line = records::unopened_record(
+                            &run,
+                            crate::runs::Outcome::Failed,
+                            err.to_string(),
+                            now,
+                            act.config.tz,
+                        );
+                        act.config.runs.do_send(Record(vec![line]));
+                        Box::pin(fut::ready(RunOutcome::Failed(err)))
+                    }
+                })
+                .map(|outcome, act, _ctx| {
+                    act.count(&outcome);
+                    outcome
+                }),
         )
     }
 }
@@ -383,6 +303,47 @@ impl Handler<Runs> for JobRunner {
     type Result = MessageResult<Runs>;
 
     fn handle(&mut self, _msg: Runs, _ctx: &mut Self::Context) -> Self::Result {
-        MessageResult(self.counts)
+        let mut counts = self.counts;
+        counts.slots_busy = self.slots.busy() as u64;
+        counts.waiting = self.slots.waiting() as u64;
+        MessageResult(counts)
+    }
+}
+
+impl Handler<Activity> for JobRunner {
+    type Result = MessageResult<Activity>;
+
+    fn handle(&mut self, _msg: Activity, _ctx: &mut Self::Context) -> Self::Result {
+        let mut running: Vec<ActiveJob> = self
+            .active
+            .values()
+            .filter(|a| a.state == ActiveState::Running)
+            .map(|a| a.job.clone())
+            .collect();
+        running.sort_by(|a, b| a.since.cmp(&b.since).then(a.job.cmp(&b.job)));
+        let waiting = self
+            .slots
+            .line()
+            .map(|(run, since)| ActiveJob {
+                job: run.job.id().clone(),
+                name: job_name(&run.job, &run.rel_path),
+                file: run.rel_path.clone(),
+                background: true,
+                since,
+            })
+            .collect();
+        MessageResult(ActivityReport {
+            limit: self.settings.bg_fork_limit(),
+            running,
+            waiting,
+        })
+    }
+}
+
+impl Handler<Stopping> for JobRunner {
+    type Result = ();
+
+    fn handle(&mut self, _msg: Stopping, _ctx: &mut Self::Context) {
+        self.stopping = true;
     }
 }

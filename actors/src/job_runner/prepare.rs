@@ -1,6 +1,7 @@
-//! Preparing one job to run: the screening gate, the facts its prompt needs (asked of their
-//! owners: the budget, busy, *(ours)* quiet hours), and the prompt itself (with the condition
-//! gate's output, when the job has one). Nothing here keeps state; the runner hands the result on.
+//! Preparing one job to run: *(ours)* its condition gate, the screening gate, the facts its
+//! prompt needs (asked of their owners: the budget, busy, *(ours)* quiet hours), and the prompt
+//! itself (with the condition gate's output, when the job has one). Nothing here keeps state;
+//! the runner hands the result on.
 
 use std::sync::Arc;
 
@@ -29,13 +30,13 @@ pub(super) struct Inputs {
     pub screener: Option<Arc<dyn Screener>>,
 }
 
-/// Screens, gathers the facts and builds the prompt; `Err` is the run's outcome when it stops
-/// here (dropped by screening, or an owner that has stopped).
-pub(super) async fn prepare(
-    inputs: Inputs,
-    run: RunJob,
-    gate_output: Option<String>,
-) -> Result<FireJob, RunOutcome> {
+/// Runs the job's gate, screens, gathers the facts and builds the prompt; `Err` is the run's
+/// outcome when it stops here (skipped by its gate, dropped by screening, a gate that failed,
+/// or an owner that has stopped).
+pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunOutcome> {
+    // The gate runs first, when the job starts (after any wait for a slot): it is cheaper than
+    // screening, and its answer is about now.
+    let gate_output = super::gate::open(&inputs.data_dir, &run).await?;
     if let Some(flagged) = screen(inputs.screener.as_deref(), &run).await {
         return Err(RunOutcome::Dropped { flagged });
     }
@@ -69,6 +70,12 @@ pub(super) async fn prepare(
         _ => None,
     };
     let skills = job_skills(&inputs.data_dir, &run.job);
+    // A background job is always restricted (the minimal set counts): its preamble lists the
+    // set its fork is offered, read as the fork will read it.
+    let tools = background.then(|| {
+        let rules = crate::fork::background_tools::rules(&run.job, &inputs.data_dir, true);
+        crate::tools::SessionKind::Background(rules).effective_allowed()
+    });
     let ctx = JobPromptContext {
         background: BackgroundContext {
             now: run.fired_at,
@@ -77,18 +84,20 @@ pub(super) async fn prepare(
             quiet_until: quiet_until.as_deref(),
             budget,
             schedule_items: &run.schedule,
-            allowed_tools: run.job.settings().allowed_tools.as_deref(),
+            allowed_tools: tools.as_deref(),
         },
         skills: &skills,
         data_dir: inputs.data_dir.root(),
         limits: inputs.limits,
         late_since: run.late_since,
+        interrupted_since: run.reopened.as_ref().map(|r| r.interrupted_since),
         payload: Some(&run.payload),
         gate_output: gate_output.as_deref(),
     };
     let prompt = assemble_job_prompt(&run.job, &ctx).await;
     let late = run.late_since.is_some();
-    tracing::info!(job = %run.job.id(), file = %run.rel_path, late, "job fired");
+    let again = run.reopened.is_some();
+    tracing::info!(job = %run.job.id(), file = %run.rel_path, late, again, "job fired");
     Ok(FireJob {
         job: run.job,
         prompt,

@@ -115,6 +115,9 @@ pub enum ParseError {
         /// Why.
         reason: super::gate::GateError,
     },
+    /// A routine's `catch-up` is not a window.
+    #[error(transparent)]
+    BadCatchUp(super::catch_up::BadCatchUp),
     /// A webhook spec's `fields` is not a JSON Schema object.
     #[error("`fields` must be a JSON Schema object: {reason}")]
     BadWebhookFields {

@@ -4,11 +4,15 @@
 //! holds the validated types every other part uses. Disk shapes and parsing live in
 //! [`routine`] and [`reminder`] (with [`settings_file`] and [`yaml_scalars`] for what they
 //! share); file names in [`slug`]; which entries are job files in [`entry`]; reading and writing a
-//! whole directory in [`store`].
+//! whole directory in [`store`]; a new reminder's rules in [`new_reminder`] (shared by the command
+//! line and the agent's tool).
 
+pub mod catch_up;
 pub mod entry;
 pub mod frontmatter;
 pub mod gate;
+pub mod new_reminder;
+pub mod pause;
 pub mod reminder;
 pub mod routine;
 pub mod settings_file;
@@ -116,7 +120,10 @@ impl FromStr for ModelChoice {
 
 /// A job's id: 8 lowercase hex characters when we make it. Read from outside (a file, the
 /// command line, a URL) it must pass [`JobId::parse`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct JobId(pub String);
 
 /// The longest id accepted.
@@ -223,6 +230,11 @@ pub struct Routine {
     pub cron: String,
     /// Shared settings.
     pub settings: JobSettings,
+    /// *(ours)* Listed but never fired while true (`paused: true`; written only when true, so
+    /// the original still reads every file it could read before).
+    pub paused: bool,
+    /// *(ours)* How late a missed fire time may still run (`catch-up`).
+    pub catch_up: catch_up::CatchUp,
 }
 
 /// A one-shot prompt at a given time, optionally one link of a follow-up chain.

@@ -3,13 +3,15 @@
 //! [`RoutineFile`] is the raw YAML (kebab-case keys, snake_case accepted, unknown keys
 //! ignored); [`RoutineFile::validate`] checks it once into a [`Routine`]. Writing follows the
 //! original's key order — id, cron, background, model, thinking, isolated, description,
-//! update-main-session, allow-ping, allowed-tools, skills, then (ours) gate — leaving out defaults.
+//! update-main-session, allow-ping, allowed-tools, skills — leaving out defaults. Our keys
+//! follow them, and only when set: `gate`, `catch-up` and `paused` (SPEC §16).
 //!
 //! Only the shape of `cron` is checked here (five fields); whether each field is a valid cron
 //! term is the scheduler's question.
 
 use serde::Deserialize;
 
+use super::catch_up::CatchUp;
 use super::frontmatter::{self, ParseError, Writer};
 use super::settings_file::{self, SettingsFile};
 use super::yaml_scalars::{Flag, Text, TextList};
@@ -46,6 +48,11 @@ pub struct RoutineFile {
     pub skills: Option<TextList>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
+    /// `catch-up` *(ours)*.
+    #[serde(alias = "catch_up")]
+    pub catch_up: Option<Text>,
+    /// `paused` *(ours)*.
+    pub paused: Option<Flag>,
 }
 
 impl RoutineFile {
@@ -70,11 +77,17 @@ impl RoutineFile {
             gate: self.gate,
         }
         .validate()?;
+        let catch_up = match self.catch_up {
+            None => CatchUp::Default,
+            Some(Text(raw)) => raw.parse().map_err(ParseError::BadCatchUp)?,
+        };
         Ok(Routine {
             id,
             message: message.to_owned(),
             cron,
             settings,
+            paused: self.paused.is_some_and(|f| f.0),
+            catch_up,
         })
     }
 }
@@ -101,6 +114,12 @@ pub fn to_markdown(routine: &Routine) -> String {
     w.text("cron", &routine.cron);
     settings_file::write_background(&mut w, &routine.settings);
     settings_file::write_model_onwards(&mut w, &routine.settings);
+    if routine.catch_up != CatchUp::Default {
+        w.text("catch-up", &routine.catch_up.to_string());
+    }
+    if routine.paused {
+        w.flag("paused", true);
+    }
     w.finish(&routine.message)
 }
 
@@ -112,6 +131,8 @@ impl Routine {
             message: message.into(),
             cron: cron.into(),
             settings,
+            paused: false,
+            catch_up: CatchUp::Default,
         }
     }
 }
@@ -181,11 +202,33 @@ mod tests {
             message: "Do it.".into(),
             cron: "30 8 * * *".into(),
             settings,
+            paused: false,
+            catch_up: CatchUp::Default,
         };
         assert_eq!(
             to_markdown(&r),
             "---\nid: \"a1b2c3d4\"\ncron: \"30 8 * * *\"\nbackground: true\nmodel: \"haiku\"\ndescription: \"Morning\"\nskills:\n  - \"email-triage\"\n---\nDo it.\n"
         );
+    }
+
+    #[test]
+    fn catch_up_and_paused_read_and_are_written_only_when_set() {
+        let text = "---\nid: \"a1b2c3d4\"\ncron: \"0 9 * * *\"\ncatch-up: \"30m\"\npaused: true\n---\nGo.\n";
+        let r = parse(text).unwrap();
+        assert!(r.paused);
+        assert_eq!(r.catch_up, CatchUp::Within(30));
+        assert_eq!(to_markdown(&r), text);
+        let r = parse("---\nid: x\ncron: \"0 9 * * *\"\ncatch_up: none\npaused: false\n---\nGo.\n")
+            .unwrap();
+        assert!(!r.paused);
+        assert_eq!(r.catch_up, CatchUp::Never);
+        assert_eq!(
+            to_markdown(&r),
+            "---\nid: \"x\"\ncron: \"0 9 * * *\"\ncatch-up: \"none\"\n---\nGo.\n",
+            "paused: false is left out"
+        );
+        let err = parse("---\nid: x\ncron: \"0 9 * * *\"\ncatch-up: soon\n---\nGo.\n").unwrap_err();
+        assert!(err.to_string().contains("`catch-up` \"soon\""), "{err}");
     }
 
     #[test]

@@ -164,6 +164,28 @@ pub fn load_dir_with<T>(
     kind: &str,
     parse: impl Fn(&str) -> Result<T, ParseError>,
 ) -> Result<Loaded<T>, Error> {
+    let loaded = read_dir_with(dir, parse)?;
+    for (path, err) in &loaded.skipped {
+        let what = if matches!(err, Error::NotAFile { .. }) {
+            "skipping entry"
+        } else {
+            "skipping file"
+        };
+        tracing::warn!(kind, file = %path.display(), reason = %err, "{what}");
+    }
+    Ok(loaded)
+}
+
+/// Like [`load_dir`], but leaves the skipped files unlogged: for a second look at a directory
+/// whose owner (the scheduler) already warns about each bad file, so the owner hears it once.
+pub fn load_dir_unlogged<T: Item>(dir: &Path) -> Result<Loaded<T>, Error> {
+    read_dir_with(dir, T::from_markdown)
+}
+
+fn read_dir_with<T>(
+    dir: &Path,
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+) -> Result<Loaded<T>, Error> {
     let mut loaded = Loaded::default();
     for (path, checked) in markdown_entries(dir)? {
         if let Err(reason) = checked {
@@ -171,16 +193,12 @@ pub fn load_dir_with<T>(
                 path: path.clone(),
                 reason,
             };
-            tracing::warn!(kind, file = %path.display(), reason = %err, "skipping entry");
             loaded.skipped.push((path, err));
             continue;
         }
         match read_and_parse(&path, &parse) {
             Ok(item) => loaded.items.push((path, item)),
-            Err(err) => {
-                tracing::warn!(kind, file = %path.display(), reason = %err, "skipping file");
-                loaded.skipped.push((path, err));
-            }
+            Err(err) => loaded.skipped.push((path, err)),
         }
     }
     Ok(loaded)
@@ -317,6 +335,8 @@ mod tests {
             message: message.to_owned(),
             cron: "0 9 * * *".to_owned(),
             settings: JobSettings::default(),
+            paused: false,
+            catch_up: Default::default(),
         }
     }
 

@@ -72,6 +72,7 @@ impl MainSession {
                 images: Vec::new(),
                 kind,
                 resent: false,
+                job: None,
                 snooze: None,
             },
             ctx,
@@ -287,7 +288,10 @@ impl MainSession {
                     }
                 }
                 if after.permission_mode != before.permission_mode {
-                    if let Err(e) = driver.set_permission_mode(after.permission_mode).await {
+                    if let Err(e) = driver
+                        .set_permission_mode(super::host::cli_mode(after.permission_mode))
+                        .await
+                    {
                         tracing::warn!(cause = %e, "set_permission_mode failed");
                         return format!("{confirmation} (the running session refused it: {e})");
                     }

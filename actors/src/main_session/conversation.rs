@@ -9,6 +9,7 @@ use actix::prelude::*;
 
 use super::fork_role::Role;
 use super::host::SessionHost;
+use super::job_turns::{self, JobTurnEnd, JobTurnOutcome};
 use super::turn::{self, Outcome, Turn, TurnKind};
 use super::{launch, tools_backend, Live, MainSession, Outgoing, ProcessEvent};
 use crate::brain::{BrainEvent, TurnResult, UserMessage};
@@ -80,6 +81,7 @@ impl MainSession {
                     Ok(uuid) => {
                         let mut turn = Turn::new(uuid, out.text, out.kind);
                         turn.resent = out.resent;
+                        turn.job = out.job;
                         turn.snooze = out.snooze;
                         if out.kind == TurnKind::Message {
                             act.turns_since_compact += 1;
@@ -88,6 +90,13 @@ impl MainSession {
                     }
                     Err(e) => {
                         tracing::error!(cause = %e, "sending to the cli failed");
+                        act.job_turns.answer(
+                            out.job,
+                            JobTurnEnd::bare(
+                                JobTurnOutcome::Failed,
+                                format!("sending to the cli failed: {e}"),
+                            ),
+                        );
                         act.show(SurfaceEvent::Error(
                             "-# couldn't reach the assistant — try again.".into(),
                         ));
@@ -181,7 +190,15 @@ impl MainSession {
                     act.show(SurfaceEvent::Error(format!(
                         "-# couldn't start the assistant: {e}"
                     )));
-                    act.waiting.clear();
+                    for out in act.waiting.drain(..) {
+                        act.job_turns.answer(
+                            out.job,
+                            JobTurnEnd::bare(
+                                JobTurnOutcome::Failed,
+                                format!("could not start the claude cli: {e}"),
+                            ),
+                        );
+                    }
                 }
             }
         }));
@@ -197,6 +214,7 @@ impl MainSession {
             .filter(|(_, t)| result.user_message_uuids.contains(&t.uuid))
             .map(|(i, _)| i)
             .collect();
+        let mut merged = Vec::new();
         let turn = if answered.is_empty() {
             self.inflight.pop_front()
         } else {
@@ -207,6 +225,8 @@ impl MainSession {
                 snooze = snooze.or_else(|| t.as_ref().and_then(|t| t.snooze.clone()));
                 if last.is_none() {
                     last = t;
+                } else {
+                    merged.extend(t);
                 }
             }
             // Lines merged into one turn: a reminder's snooze stays with the answer.
@@ -226,7 +246,15 @@ impl MainSession {
         if matches!(self.role, Role::Main) {
             self.persist_session_id(turn.kind);
         }
-        match turn.outcome(&result) {
+        let outcome = turn.outcome(&result);
+        // Lines the CLI merged into this turn ended with it.
+        for t in merged.iter().chain(std::iter::once(&turn)) {
+            if !matches!(outcome, Outcome::Resend(_)) || t.uuid != turn.uuid {
+                let end = job_turns::end_of(&outcome, &result, self.last_result.as_ref());
+                self.job_turns.answer(t.job, end);
+            }
+        }
+        match outcome {
             Outcome::Reply(text) => {
                 self.show(SurfaceEvent::Reply(text));
                 if let Some(snooze) = turn.snooze.clone() {
@@ -240,6 +268,7 @@ impl MainSession {
                     images: Vec::new(),
                     kind: TurnKind::Message,
                     resent: true,
+                    job: turn.job,
                     snooze: turn.snooze.clone(),
                 });
             }
@@ -302,6 +331,8 @@ impl MainSession {
                 }
             }
             BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
+            // The conversation keeps the CLI's default built-ins: a release with new ones shows.
+            BrainEvent::Init { tools, .. } => crate::tools::note_init_tools(&tools),
             BrainEvent::ToolUse { name, input, .. } => {
                 self.show(SurfaceEvent::ToolUse(crate::permissions::tool_label(
                     &name,
@@ -361,7 +392,7 @@ impl MainSession {
                 tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");
                 self.live = None;
                 if !self.inflight.is_empty() {
-                    self.inflight.clear();
+                    self.end_job_turns("the claude cli exited mid-turn");
                     self.show(SurfaceEvent::Error(
                         "-# the assistant stopped unexpectedly — send that again.".into(),
                     ));
@@ -385,7 +416,7 @@ impl MainSession {
         );
         // Dropping the last handle kills the process; its late events carry an old generation.
         self.live = None;
-        self.inflight.clear();
+        self.end_job_turns("the claude cli stopped responding");
         self.show(SurfaceEvent::Error(
             "-# the assistant stopped responding — send that again.".into(),
         ));

@@ -233,6 +233,7 @@ impl MainSession {
                 images: Vec::new(),
                 kind: TurnKind::Message,
                 resent: false,
+                job: None,
                 snooze: None,
             },
             ctx,

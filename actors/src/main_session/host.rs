@@ -4,10 +4,14 @@
 //!   host asks it ([`DecidePermission`], then [`SettlePermission`] with the user's answer).
 //!   `dontAsk` (the default) denies and shows the call struck through (`~~Bash(rm x)~~ —
 //!   denied`); `default` asks on the surface (✅ ❌ 🔓, 60 s, 🔓 allows the tool for the rest of
-//!   the session); `acceptEdits` and `bypassPermissions` let the CLI decide what it covers. The
-//!   policy is per session, so a fork's `/permissions` leaves the main session's alone.
-//! - The file hooks (writes into `state/` denied, markdown committed) are every session's:
-//!   [`FileHooks`].
+//!   the session); `acceptEdits` allows file edits inside the data directory and asks about the
+//!   rest (the CLI runs in `default` for it: its own `acceptEdits` would also let file-changing
+//!   Bash commands through); `bypassPermissions` lets the CLI decide. The policy is per
+//!   session, so a fork's `/permissions` leaves the main session's alone.
+//! - The file hooks (file writes into `state/` denied, markdown committed) are every session's:
+//!   [`FileHooks`]. A Bash command that could write into `state/` is asked about here, in its
+//!   PreToolUse hook, whatever the mode ([`DecideStateWrite`]): the hook runs before the CLI's
+//!   own allow rules and modes, so none of them can let one through unasked.
 
 use actix::prelude::*;
 use serde_json::Value;
@@ -23,13 +27,25 @@ use crate::surface::SurfaceEvent;
 
 use super::MainSession;
 
-/// The mode the CLI itself runs in for a session mode: `dontAsk` and `default` both let the
-/// CLI ask us (we deny or ask the user), the others are the CLI's own.
+/// The mode the CLI itself runs in for a session mode: `dontAsk`, `default` and `acceptEdits`
+/// let the CLI ask us (we deny, ask the user, or allow edits that stay in the data directory);
+/// the others are the CLI's own.
 pub fn cli_mode(mode: PermissionMode) -> PermissionMode {
     match mode {
-        PermissionMode::DontAsk => PermissionMode::Default,
+        PermissionMode::DontAsk | PermissionMode::AcceptEdits => PermissionMode::Default,
         other => other,
     }
+}
+
+/// Asks the session's policy about a Bash command that could write into `state/` (`why` says
+/// how): asked in every mode that asks, denied in `dontAsk`.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Decision")]
+pub struct DecideStateWrite {
+    /// The call, as a permission prompt.
+    pub request: PermissionRequest,
+    /// How it could write into `state/`.
+    pub why: String,
 }
 
 /// Asks the session's policy about one permission prompt.
@@ -52,6 +68,16 @@ impl Handler<DecidePermission> for MainSession {
     type Result = MessageResult<DecidePermission>;
     fn handle(&mut self, msg: DecidePermission, _ctx: &mut Self::Context) -> Self::Result {
         MessageResult(self.policy.decide(&msg.0, &self.config.data_dir))
+    }
+}
+
+impl Handler<DecideStateWrite> for MainSession {
+    type Result = MessageResult<DecideStateWrite>;
+    fn handle(&mut self, msg: DecideStateWrite, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(
+            self.policy
+                .decide_state_write(&msg.request, &msg.why, &self.config.data_dir),
+        )
     }
 }
 
@@ -112,6 +138,59 @@ impl SessionHost {
     fn show_denied(&self, label: &str) {
         self.surface.do_send(SurfaceEvent::Denied(label.to_owned()));
     }
+
+    /// The PreToolUse answer for a Bash `call` that could write into `state/`: the owner's
+    /// ✅ or 🔓 lets it run (a 🔓 is remembered for Bash as usual, though it never covers the
+    /// next such command); anything else refuses it.
+    async fn state_write_hook(&self, call: HookCall, why: String) -> Value {
+        let input = call.input.get("tool_input").cloned().unwrap_or(Value::Null);
+        let request = PermissionRequest {
+            tool_name: "Bash".into(),
+            input,
+            tool_use_id: call
+                .input
+                .get("tool_use_id")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            raw: call.input.clone(),
+        };
+        let asked = DecideStateWrite {
+            request: request.clone(),
+            why: why.clone(),
+        };
+        let decision = self.ask_session(asked, "Bash").await;
+        let (label, refusal) = match (decision, &self.approvals) {
+            (Decision::Ask { label }, Some(approvals)) => {
+                let ask = ApprovalRequest::new(label.clone(), "Bash");
+                match ask_surface(approvals, ask, APPROVAL_TIMEOUT).await {
+                    ApprovalAnswer::Deny => (
+                        label,
+                        format!("Bash was not run: the owner did not allow it ({why})"),
+                    ),
+                    answer => {
+                        if answer == ApprovalAnswer::AllowForSession {
+                            self.ask_session(SettlePermission { request, answer }, "Bash")
+                                .await;
+                        }
+                        tracing::info!(%why, "Bash that may write into state/ allowed by the owner");
+                        return HookCall::allow_tool("allowed by the owner");
+                    }
+                }
+            }
+            (Decision::Ask { label }, None) => (
+                label,
+                format!("Bash was not run: it may write into state/ ({why}), and nobody can be asked here"),
+            ),
+            (Decision::Deny { label, message }, _) => (label, message),
+            (Decision::Allow, _) => {
+                // The policy never allows these unasked; refuse rather than trust a change.
+                ("Bash".into(), format!("Bash was not run: it may write into state/ ({why})"))
+            }
+        };
+        tracing::info!(%label, %why, "Bash that may write into state/ denied");
+        self.show_denied(&label);
+        HookCall::deny_tool(refusal)
+    }
 }
 
 impl Host for SessionHost {
@@ -150,6 +229,11 @@ impl Host for SessionHost {
     }
 
     fn hook(&self, call: HookCall) -> BoxFuture<'_, Value> {
-        Box::pin(self.files.answer(call))
+        Box::pin(async move {
+            match self.files.bash_state_write(&call) {
+                Some(why) => self.state_write_hook(call, why).await,
+                None => self.files.answer(call).await,
+            }
+        })
     }
 }

@@ -1,10 +1,12 @@
-//! Lines for the conversation: the user's ([`Say`]) and foreground jobs' ([`FireJob`]), each
-//! with the timestamp header and the pending updates popped (a fork only peeks at them), and —
-//! for a foreground reminder — the snooze its answer's buttons press, stored before the turn.
+//! Lines for the conversation: the user's ([`Say`]) and foreground jobs' ([`FireJob`], answered
+//! when the turn ends, see `job_turns`), each with the timestamp header and the pending updates
+//! popped (a fork only peeks at them), and — for a foreground reminder — the snooze its answer's
+//! buttons press, stored before the turn.
 
 use actix::prelude::*;
 
 use super::fork_role::Role;
+use super::job_turns::{JobTurnEnd, JobTurnOutcome};
 use super::turn::TurnKind;
 use super::{header, FireJob, MainSession, Outgoing, Say, CATCHING_UP};
 use crate::jobs::Job;
@@ -15,14 +17,14 @@ use crate::surface::SurfaceEvent;
 impl Handler<Say> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: Say, ctx: &mut Self::Context) {
-        self.say(msg, None, ctx);
+        self.say(msg, None, None, ctx);
     }
 }
 
 impl MainSession {
-    /// A line for the conversation (the user's, a button's, a foreground job's); `snooze` is
-    /// the snooze its answer's buttons press.
-    fn say(&mut self, msg: Say, snooze: Option<String>, ctx: &mut Context<Self>) {
+    /// A line for the conversation (the user's, a button's, a foreground job's with its
+    /// ticket); `snooze` is the snooze its answer's buttons press.
+    fn say(&mut self, msg: Say, job: Option<u64>, snooze: Option<String>, ctx: &mut Context<Self>) {
         if self.in_fork() {
             if let Some(fork) = &self.fork {
                 fork.do_send(msg);
@@ -64,6 +66,7 @@ impl MainSession {
                         images: msg.images,
                         kind: TurnKind::Message,
                         resent: false,
+                        job,
                         snooze,
                     },
                     ctx,
@@ -74,19 +77,50 @@ impl MainSession {
 }
 
 impl Handler<FireJob> for MainSession {
-    type Result = ();
-    fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) {
+    type Result = ResponseFuture<JobTurnEnd>;
+    fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) -> Self::Result {
         if msg.job.settings().background {
             // Background jobs get a fork from the job runner; they never take the conversation.
             tracing::error!(job = %msg.job.id(), "a background job reached the main session; not run");
-            return;
+            return Box::pin(async {
+                JobTurnEnd::bare(
+                    JobTurnOutcome::Failed,
+                    "a background job reached the conversation".to_owned(),
+                )
+            });
         }
+        if self.in_fork() {
+            // The user is talking to an interactive fork: the job's turn runs there.
+            if let Some(fork) = self.fork.clone() {
+                return Box::pin(async move {
+                    fork.send(msg).await.unwrap_or_else(|_| {
+                        JobTurnEnd::bare(JobTurnOutcome::Dropped, "the fork ended".to_owned())
+                    })
+                });
+            }
+        }
+        let (ticket, rx) = self.job_turns.issue();
+        self.say_job(msg, ticket, ctx);
+        Box::pin(async move {
+            rx.await.unwrap_or_else(|_| {
+                JobTurnEnd::bare(
+                    JobTurnOutcome::Dropped,
+                    "the conversation stopped before the turn ended".to_owned(),
+                )
+            })
+        })
+    }
+}
+
+impl MainSession {
+    /// A foreground job's prompt as a line carrying its ticket. A reminder's answer gets snooze
+    /// buttons (stored first, so they work after a restart); waited for, so lines that come
+    /// after it stay after it.
+    fn say_job(&mut self, msg: FireJob, ticket: u64, ctx: &mut Context<Self>) {
         let say = Say {
             text: msg.prompt,
             images: Vec::new(),
         };
-        // A foreground reminder's answer gets snooze buttons (stored first, so they work after
-        // a restart); waited for, so lines that come after it stay after it.
         let template = match &msg.job {
             Job::Reminder(_) => {
                 crate::snooze::template_for(&msg.job, self.config.clock.now(), self.config.tz)
@@ -94,7 +128,7 @@ impl Handler<FireJob> for MainSession {
             _ => None,
         };
         let Some(template) = template else {
-            self.say(say, None, ctx);
+            self.say(say, Some(ticket), None, ctx);
             return;
         };
         let records = self.records.clone();
@@ -114,7 +148,7 @@ impl Handler<FireJob> for MainSession {
                             None
                         }
                     };
-                    act.say(say, snooze, ctx);
+                    act.say(say, Some(ticket), snooze, ctx);
                 }),
         );
     }

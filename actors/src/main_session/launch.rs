@@ -2,8 +2,9 @@
 //! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
 
 use crate::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
-use crate::permissions::MAIN_SESSION_TOOLS;
+use crate::permissions::conversation_tools;
 use crate::runtime_config::RuntimeConfig;
+use crate::tools::SessionKind;
 
 use super::host;
 use super::MainSessionConfig;
@@ -25,13 +26,16 @@ fn options(
     runtime: &RuntimeConfig,
     mode: PermissionMode,
     session: SessionStart,
+    kind: &SessionKind,
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
     o.append_system_prompt = Some(config.system_prompt.clone());
     o.model = runtime.model_main.map(|m| m.as_str().to_owned());
     o.thinking = Some(runtime.thinking_main);
     o.permission_mode = Some(host::cli_mode(mode));
-    o.allowed_tools = MAIN_SESSION_TOOLS.iter().map(|t| (*t).to_owned()).collect();
+    // The CLI's built-ins stay (its scheduling aside); only this kind's `discord` tools.
+    o.allowed_tools = conversation_tools(kind);
+    o.disallowed_tools = kind.disallowed_tools();
     o.session = session;
     o.setting_sources = Some(vec!["project".to_owned()]);
     o.hooks = crate::permissions::file_hooks::hooks();
@@ -54,7 +58,16 @@ pub async fn start(
         // arrives with the first turn.
         let launched = config
             .launcher
-            .launch(options(&config, &runtime, mode, start), handlers)
+            .launch(
+                options(
+                    &config,
+                    &runtime,
+                    mode,
+                    start,
+                    &SessionKind::InteractiveFork,
+                ),
+                handlers,
+            )
             .await?;
         return Ok(Started {
             launched,
@@ -67,7 +80,13 @@ pub async fn start(
         match config
             .launcher
             .launch(
-                options(&config, &runtime, mode, SessionStart::Resume(id.clone())),
+                options(
+                    &config,
+                    &runtime,
+                    mode,
+                    SessionStart::Resume(id.clone()),
+                    &SessionKind::Main,
+                ),
                 handlers.clone(),
             )
             .await
@@ -104,7 +123,13 @@ async fn start_new(
     let launched = config
         .launcher
         .launch(
-            options(config, runtime, mode, SessionStart::NewWithId(id.clone())),
+            options(
+                config,
+                runtime,
+                mode,
+                SessionStart::NewWithId(id.clone()),
+                &SessionKind::Main,
+            ),
             handlers,
         )
         .await?;

@@ -22,6 +22,7 @@ pub mod header;
 pub mod host;
 pub mod idle_release;
 mod incoming;
+mod job_turns;
 mod launch;
 pub mod quiet;
 pub mod quiet_hours;
@@ -43,6 +44,7 @@ pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 pub use idle_release::ProcessRunning;
+pub use job_turns::{JobTurnEnd, JobTurnOutcome};
 pub use quiet_hours::QuietHoursNow;
 use turn::{Turn, TurnKind};
 
@@ -93,9 +95,10 @@ pub struct MainSessionConfig {
 }
 
 /// A foreground job whose time has come, with its prompt built: the main session runs it as a
-/// turn, like a line from the user. Sent by the job runner.
+/// turn, like a line from the user, and answers when that turn has ended. Sent by the job
+/// runner.
 #[derive(Debug, Clone, Message)]
-#[rtype(result = "()")]
+#[rtype(result = "JobTurnEnd")]
 pub struct FireJob {
     /// The job as read from disk.
     pub job: Job,
@@ -148,6 +151,8 @@ struct Outgoing {
     images: Vec<crate::brain::ImageBlock>,
     kind: TurnKind,
     resent: bool,
+    /// The foreground job this line runs, answered when its turn ends.
+    job: Option<u64>,
     /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
     snooze: Option<String>,
 }
@@ -184,6 +189,8 @@ pub struct MainSession {
     policy: crate::permissions::Policy,
     /// Counts activity; an idle-release timer armed at another count is stale.
     idle_epoch: u64,
+    /// Foreground jobs waiting for their turn to end.
+    job_turns: job_turns::JobTurns,
 }
 
 impl MainSession {
@@ -220,6 +227,7 @@ impl MainSession {
             fork: None,
             policy: crate::permissions::Policy::new(policy_mode),
             idle_epoch: 0,
+            job_turns: job_turns::JobTurns::default(),
         }
     }
 }
@@ -254,6 +262,7 @@ impl Actor for MainSession {
                     images: Vec::new(),
                     kind: TurnKind::Message,
                     resent: false,
+                    job: None,
                     snooze: None,
                 },
                 ctx,
@@ -286,6 +295,7 @@ impl Supervised for MainSession {
         tracing::info!(actor = "main_session", "actor restarting");
         self.live = None;
         self.inflight.clear();
+        self.job_turns.drop_all();
     }
 }
 
@@ -301,6 +311,7 @@ impl Handler<Close> for MainSession {
         let live = self.live.take();
         self.inflight.clear();
         self.waiting.clear();
+        self.job_turns.drop_all();
         Box::pin(async move {
             let Some(live) = live else { return };
             match Arc::try_unwrap(live.driver) {

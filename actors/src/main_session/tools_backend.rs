@@ -1,5 +1,5 @@
-//! The `discord` tools of the main session and of interactive forks: embeds go straight to the
-//! surface (no budget: the user started this conversation), `enter_fork` starts a fork, and a
+//! The `discord` tools of the main session and of interactive forks: embeds and files go
+//! straight to the surface (no budget: the user started this conversation), `enter_fork` starts a fork, and a
 //! fork's `report_updates`, `exit_fork` and `save_context` choose how it ends. Context checks
 //! and refusals live in [`crate::tools::DiscordTools`]; this is the part that acts.
 
@@ -13,7 +13,8 @@ use crate::brain::{BoxFuture, ToolHandler};
 use crate::pending_updates::{Append, PendingUpdates};
 use crate::sessions::SessionRecords;
 use crate::surface::{ExitAction, SurfaceEvent};
-use crate::tools::{DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend};
+use crate::tools::SentFile;
+use crate::tools::{DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend, Workspace};
 
 /// The tool server for `session`, acting through `addr`.
 pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHandler> {
@@ -28,7 +29,12 @@ pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHan
         pending: session.pending.clone(),
         records: session.records.clone(),
     };
-    Arc::new(DiscordTools::new(kind, Arc::new(backend)).with_fork_idle_timeout(idle))
+    let place = Workspace {
+        data_dir: session.config.data_dir.clone(),
+        tz: session.config.tz,
+        clock: session.config.clock.clone(),
+    };
+    Arc::new(DiscordTools::new(kind, place, Arc::new(backend)).with_fork_idle_timeout(idle))
 }
 
 struct SessionBackend {
@@ -105,5 +111,13 @@ impl ToolBackend for SessionBackend {
 
     fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         self.mark(ExitAction::Discard)
+    }
+
+    fn send_file(&self, file: SentFile) -> BoxFuture<'_, Result<(), Refusal>> {
+        self.surface.do_send(SurfaceEvent::File {
+            file,
+            fork_session: None,
+        });
+        Box::pin(async { Ok(()) })
     }
 }

@@ -42,6 +42,8 @@ pub struct Turn {
     pub resent: bool,
     /// The error kind of the CLI's synthetic message when a model call failed.
     pub api_error: Option<String>,
+    /// The foreground job this turn runs (its ticket), if any.
+    pub job: Option<u64>,
     /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
     pub snooze: Option<String>,
 }
@@ -78,6 +80,7 @@ impl Turn {
             interrupted: false,
             resent: false,
             api_error: None,
+            job: None,
             snooze: None,
         }
     }

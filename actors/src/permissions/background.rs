@@ -1,41 +1,27 @@
 //! The tools a background fork gets (SPEC §6 "Tool restrictions" and reporting modes).
 //!
 //! Every background fork can always talk back through the minimal set; a job's `allowed-tools`
-//! and its skills' `allowed-tools` are added after it. `allow-ping: false` and
-//! `update-main-session: blocked` take tools away through the CLI's disallowed list, which wins
-//! over any allow rule. Validate declarations with [`super::validate`] before merging them.
+//! and its skills' `allowed-tools` are added after it. What `allow-ping: false` and
+//! `update-main-session: blocked` take away, and which tools each kind of session is offered at
+//! all, is the table in [`crate::tools::offer`]. Validate declarations with [`super::validate`]
+//! before merging them.
 
-use crate::jobs::UpdateMode;
+use crate::tools::SessionKind;
 
-/// Tools every background fork has, whatever the job declares: its only ways back to the user.
-pub const MINIMAL_BG_TOOLS: [&str; 5] = [
-    "mcp__discord__report_updates",
-    "mcp__discord__ping_user",
-    "mcp__discord__discord_embed",
-    "mcp__discord__follow_up_chain",
-    "Bash(ollim-bot help)",
-];
-
-/// The tools that reach the user directly; removed by `allow-ping: false`.
-pub const PING_TOOLS: [&str; 2] = ["mcp__discord__ping_user", "mcp__discord__discord_embed"];
-
-/// The tools that feed the main session; removed by `update-main-session: blocked`.
-pub const REPORTING_TOOLS: [&str; 2] = [
-    "mcp__discord__report_updates",
-    "mcp__discord__follow_up_chain",
-];
+pub use crate::tools::MINIMAL_BG_TOOLS;
 
 /// What the conversation (main session and interactive forks) may use without asking: the
-/// bot's own CLI, markdown files in the data directory, the web, the `discord` tools, subagents
-/// and skills. Anything else goes through the permission policy.
-pub const MAIN_SESSION_TOOLS: [&str; 23] = [
+/// bot's own CLI, markdown files in the data directory, the web, subagents and skills; the
+/// `discord` tools of its kind are added by [`conversation_tools`]. Anything else goes through
+/// the permission policy.
+pub const MAIN_SESSION_TOOLS: [&str; 16] = [
     "Bash(ollim-bot tasks *)",
     "Bash(ollim-bot cal *)",
     "Bash(ollim-bot routine *)",
     "Bash(ollim-bot reminder *)",
     "Bash(ollim-bot gmail *)",
     "Bash(ollim-bot help)",
-    "Bash(claude-history *)",
+    "Bash(ollim-bot history *)",
     "Read(**.md)",
     "Write(**.md)",
     "Edit(**.md)",
@@ -43,13 +29,6 @@ pub const MAIN_SESSION_TOOLS: [&str; 23] = [
     "Grep(**.md)",
     "WebFetch",
     "WebSearch",
-    "mcp__discord__discord_embed",
-    "mcp__discord__ping_user",
-    "mcp__discord__follow_up_chain",
-    "mcp__discord__save_context",
-    "mcp__discord__report_updates",
-    "mcp__discord__enter_fork",
-    "mcp__discord__exit_fork",
     "Task",
     "Skill",
 ];
@@ -69,17 +48,14 @@ pub fn allowed_tools_for_job(job_tools: Option<&[String]>, skill_tools: &[String
     out
 }
 
-/// The disallowed list for a background job: the ping tools when pinging is off, the reporting
-/// tools when reporting is blocked.
-pub fn disallowed_tools_for_job(allow_ping: bool, update_mode: UpdateMode) -> Vec<String> {
-    let mut out = Vec::new();
-    if !allow_ping {
-        out.extend(PING_TOOLS.iter().map(|t| t.to_string()));
-    }
-    if update_mode == UpdateMode::Blocked {
-        out.extend(REPORTING_TOOLS.iter().map(|t| t.to_string()));
-    }
-    out
+/// The conversation's allow list for a session of `kind`: [`MAIN_SESSION_TOOLS`], then the
+/// `discord` tools that kind is offered.
+pub fn conversation_tools(kind: &SessionKind) -> Vec<String> {
+    MAIN_SESSION_TOOLS
+        .iter()
+        .map(|t| (*t).to_owned())
+        .chain(kind.listed_tools().into_iter().map(|t| t.qualified()))
+        .collect()
 }
 
 #[cfg(test)]
@@ -131,26 +107,15 @@ mod tests {
     }
 
     #[test]
-    fn disallowed_lists_follow_ping_and_update_mode() {
-        assert!(disallowed_tools_for_job(true, UpdateMode::OnPing).is_empty());
-        assert!(disallowed_tools_for_job(true, UpdateMode::Always).is_empty());
-        assert!(disallowed_tools_for_job(true, UpdateMode::Freely).is_empty());
-        assert_eq!(
-            disallowed_tools_for_job(false, UpdateMode::OnPing),
-            strings(&PING_TOOLS)
-        );
-        assert_eq!(
-            disallowed_tools_for_job(true, UpdateMode::Blocked),
-            strings(&REPORTING_TOOLS)
-        );
-        assert_eq!(
-            disallowed_tools_for_job(false, UpdateMode::Blocked),
-            strings(&[
-                "mcp__discord__ping_user",
-                "mcp__discord__discord_embed",
-                "mcp__discord__report_updates",
-                "mcp__discord__follow_up_chain",
-            ])
-        );
+    fn the_conversation_allows_its_own_discord_tools_and_the_history_reader() {
+        let main = conversation_tools(&SessionKind::Main);
+        assert!(main.contains(&"Bash(ollim-bot history *)".to_owned()));
+        assert!(!main.iter().any(|t| t.contains("claude-history")));
+        assert!(main.contains(&"mcp__discord__enter_fork".to_owned()));
+        assert!(main.contains(&"mcp__discord__add_reminder".to_owned()));
+        assert!(!main.contains(&"mcp__discord__exit_fork".to_owned()));
+        let fork = conversation_tools(&SessionKind::InteractiveFork);
+        assert!(fork.contains(&"mcp__discord__exit_fork".to_owned()));
+        assert!(!fork.contains(&"mcp__discord__enter_fork".to_owned()));
     }
 }

@@ -3,6 +3,11 @@
 //! - PreToolUse on file writes: a write into `state/` is always denied, whatever the permission
 //!   mode (the CLI does not ask us under `bypassPermissions`, so this cannot be left to the
 //!   policy alone);
+//! - PreToolUse on Bash: a command that could write into `state/` ([`bash_state_write`], read
+//!   against the shell's current directory, which the hook input carries) is denied here — a
+//!   conversation's host asks the owner instead ([`FileHooks::bash_state_write`]), so that an
+//!   allow rule (`Bash(ollim-bot reminder *)`), a 🔓, `acceptEdits` or `bypassPermissions` never
+//!   let one through unasked;
 //! - PostToolUse on file writes: a markdown file the agent wrote inside the data directory is
 //!   committed (`auto: write routines/x.md`).
 //!
@@ -12,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{is_state_path, state_write_denial};
+use super::{bash_state_write, is_state_path, state_write_denial, APPROVAL_TIMEOUT};
 use crate::brain::{HookCall, HookEvent, HookRegistration};
 use crate::data_dir::DataDir;
 
@@ -21,9 +26,15 @@ pub const FILE_WRITERS: &str = "Write|Edit|MultiEdit|NotebookEdit";
 
 /// The hooks every session registers.
 pub fn hooks() -> Vec<HookRegistration> {
+    // The Bash hook may wait for the owner's answer: give it the approval time and a margin.
+    let bash_wait = APPROVAL_TIMEOUT.as_secs() as u32 + 30;
     vec![
         HookRegistration::on_tools(HookEvent::PreToolUse, FILE_WRITERS),
         HookRegistration::on_tools(HookEvent::PostToolUse, FILE_WRITERS),
+        HookRegistration {
+            timeout_secs: Some(bash_wait),
+            ..HookRegistration::on_tools(HookEvent::PreToolUse, "Bash")
+        },
     ]
 }
 
@@ -39,8 +50,33 @@ impl FileHooks {
         Self { data_dir }
     }
 
-    /// The answer to a PreToolUse or PostToolUse call; no opinion on anything else.
+    /// Why a PreToolUse call of Bash could write into `state/`, or `None` (for any other call
+    /// too). Relative paths are read from the shell's directory (the input's `cwd`), else from
+    /// the data directory.
+    pub fn bash_state_write(&self, call: &HookCall) -> Option<String> {
+        if call.event != HookEvent::PreToolUse || call.tool_name() != Some("Bash") {
+            return None;
+        }
+        let command = call.input.get("tool_input")?.get("command")?.as_str()?;
+        let root = self.data_dir.root();
+        let cwd = call
+            .input
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map_or_else(|| root.to_path_buf(), PathBuf::from);
+        bash_state_write(command, &cwd, root)
+    }
+
+    /// The answer to a PreToolUse or PostToolUse call; no opinion on anything else. A Bash
+    /// command that could write into `state/` is denied: nobody is asked here.
     pub async fn answer(&self, call: HookCall) -> Value {
+        if let Some(why) = self.bash_state_write(&call) {
+            tracing::warn!(%why, "Bash that may write into state/ denied");
+            return HookCall::deny_tool(format!(
+                "Bash was not run: it may write into state/ ({why}), the bot's own files, which \
+                 only the owner can allow, and nobody can be asked here"
+            ));
+        }
         let tool = call.tool_name().unwrap_or_default().to_owned();
         let input = call.input.get("tool_input").cloned().unwrap_or(Value::Null);
         match call.event {
@@ -117,6 +153,43 @@ mod tests {
             .answer(call(HookEvent::PreToolUse, "routines/x.md"))
             .await;
         assert_eq!(fine, json!({}));
+    }
+
+    fn bash(command: &str, cwd: &Path) -> HookCall {
+        HookCall {
+            event: HookEvent::PreToolUse,
+            callback_id: "hook_2".into(),
+            input: json!({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": cwd}),
+        }
+    }
+
+    #[tokio::test]
+    async fn bash_that_may_write_into_state_is_denied_from_the_shells_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hooks = FileHooks::new(DataDir::new(tmp.path()));
+        let denied = hooks.answer(bash("touch state/x", tmp.path())).await;
+        assert_eq!(denied["hookSpecificOutput"]["permissionDecision"], "deny");
+        let reason = denied["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(reason.contains("touch on state/x"), "{reason}");
+        let routines = tmp.path().join("routines");
+        let moved = hooks.answer(bash("touch ../state/x", &routines)).await;
+        assert_eq!(moved["hookSpecificOutput"]["permissionDecision"], "deny");
+        let fine = hooks
+            .answer(bash("ollim-bot reminder list", tmp.path()))
+            .await;
+        assert_eq!(fine, json!({}));
+    }
+
+    #[test]
+    fn the_bash_hook_waits_longer_than_the_owner_may_take() {
+        let bash = hooks()
+            .into_iter()
+            .find(|h| h.matcher.as_deref() == Some("Bash"))
+            .expect("a Bash hook");
+        assert_eq!(bash.event, HookEvent::PreToolUse);
+        assert!(u64::from(bash.timeout_secs.unwrap_or(60)) > APPROVAL_TIMEOUT.as_secs());
     }
 
     #[tokio::test]

@@ -209,6 +209,22 @@ fn real_location(path: &Path) -> Option<PathBuf> {
     }
 }
 
+/// Where `path` really leads: its longest existing ancestor resolved through symlinks (the
+/// kernel's reading of `..` included), the rest appended with `..` folded.
+pub(crate) fn real_path(path: &Path) -> Option<PathBuf> {
+    let parts: Vec<Component> = path.components().collect();
+    (0..=parts.len()).rev().find_map(|n| {
+        let head: PathBuf = parts[..n].iter().collect();
+        let real = if n == 0 {
+            None
+        } else {
+            head.canonicalize().ok()
+        }?;
+        let tail: PathBuf = parts[n..].iter().collect();
+        Some(lexical(&real.join(tail)))
+    })
+}
+
 /// Removes `.` and `..` components without touching the disk (the file may not exist yet).
 pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -87,7 +87,7 @@ fn relative(path: &str, root: &Path) -> String {
 }
 
 /// Escapes the characters that would turn part of a label into Discord formatting.
-fn escape_markdown(text: &str) -> String {
+pub(crate) fn escape_markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(c, '*' | '_' | '~' | '`' | '|') {

@@ -12,10 +12,17 @@
 //! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
+//! | `bash_writes`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
+//! | `edit_scope` | which file edits `acceptEdits` approves: inside the data directory, not hidden |
 //! | `file_rules`, `glob` | what path rules cover; wildcard matching |
 
 pub mod approval;
 pub mod background;
+mod bash_paths;
+mod bash_quotes;
+mod bash_words;
+mod bash_writes;
+mod edit_scope;
 pub mod file_hooks;
 mod file_rules;
 mod glob;
@@ -30,9 +37,10 @@ pub use approval::{
     APPROVAL_TIMEOUT,
 };
 pub use background::{
-    allowed_tools_for_job, disallowed_tools_for_job, MAIN_SESSION_TOOLS, MINIMAL_BG_TOOLS,
-    PING_TOOLS, REPORTING_TOOLS,
+    allowed_tools_for_job, conversation_tools, MAIN_SESSION_TOOLS, MINIMAL_BG_TOOLS,
 };
+pub use bash_writes::bash_state_write;
+pub use edit_scope::edit_stays_home;
 pub use file_hooks::FileHooks;
 pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};
 pub use label::{struck_through, tool_label};

@@ -78,6 +78,28 @@ pub fn late_marker(scheduled_for: DateTime<Utc>, tz: Tz) -> String {
     )
 }
 
+/// The marker for a run cut off by a restart and run again *(ours)*:
+/// `[interrupted: started at 2:30 PM and cut off by a restart, running again]`.
+pub fn interrupted_marker(started: DateTime<Utc>, tz: Tz) -> String {
+    format!(
+        "[interrupted: started at {} and cut off by a restart, running again]",
+        clock_time(started, tz)
+    )
+}
+
+/// `prompt` with `marker` after its leading tag (`[routine-bg:x] [late: …] …`).
+fn after_tag(prompt: String, marker: Option<&str>) -> String {
+    let Some(marker) = marker else { return prompt };
+    match prompt.find(']') {
+        Some(end) if prompt.starts_with('[') => {
+            let (tag, rest) = prompt.split_at(end + 1);
+            let rest = rest.strip_prefix(' ').unwrap_or(rest);
+            format!("{tag} {marker} {rest}")
+        }
+        _ => format!("{marker} {prompt}"),
+    }
+}
+
 /// Chain context for a reminder with `max-chain > 0`: which check this is and whether
 /// `follow_up_chain` can schedule another. `None` for plain reminders.
 pub fn chain_context(reminder: &Reminder) -> Option<String> {
@@ -209,8 +231,10 @@ pub struct JobPromptContext<'a> {
     pub data_dir: &'a Path,
     /// Bounds on command expansion.
     pub limits: CommandLimits,
-    /// For an overdue reminder, when it was due.
+    /// For an overdue reminder (or a routine run late for a missed time), when it was due.
     pub late_since: Option<DateTime<Utc>>,
+    /// For a run again after a restart cut it off, when the first run started.
+    pub interrupted_since: Option<DateTime<Utc>>,
     /// A webhook job's payload, fenced off as data in its prompt (`None`: no data).
     pub payload: Option<&'a serde_json::Map<String, serde_json::Value>>,
     /// *(ours)* What the job's `gate` command printed, added under `GATE OUTPUT:`.
@@ -241,19 +265,31 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
             settings.update_main_session,
         )
     });
+    let tz = ctx.background.tz;
+    let markers: Vec<String> = [
+        ctx.late_since.map(|due| late_marker(due, tz)),
+        ctx.interrupted_since.map(|at| interrupted_marker(at, tz)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let marker = (!markers.is_empty()).then(|| markers.join(" "));
     let prompt = match job {
-        Job::Routine(routine) => routine_prompt(routine, preamble.as_deref(), &skills),
+        Job::Routine(routine) => after_tag(
+            routine_prompt(routine, preamble.as_deref(), &skills),
+            marker.as_deref(),
+        ),
         Job::Reminder(reminder) => {
-            let late = ctx
-                .late_since
-                .map(|due| late_marker(due, ctx.background.tz));
-            reminder_prompt(reminder, preamble.as_deref(), &skills, late.as_deref())
+            reminder_prompt(reminder, preamble.as_deref(), &skills, marker.as_deref())
         }
-        Job::Webhook(hook) => crate::prompts::webhook::webhook_prompt(
-            hook.id.as_str(),
-            preamble.as_deref().unwrap_or(""),
-            ctx.payload.unwrap_or(&serde_json::Map::new()),
-            &hook.message,
+        Job::Webhook(hook) => after_tag(
+            crate::prompts::webhook::webhook_prompt(
+                hook.id.as_str(),
+                preamble.as_deref().unwrap_or(""),
+                ctx.payload.unwrap_or(&serde_json::Map::new()),
+                &hook.message,
+            ),
+            marker.as_deref(),
         ),
     };
     with_gate_output(prompt, ctx.gate_output)
@@ -398,9 +434,28 @@ mod tests {
             data_dir: dir,
             limits: CommandLimits::default(),
             late_since: None,
+            interrupted_since: None,
             payload: None,
             gate_output: None,
         }
+    }
+
+    #[tokio::test]
+    async fn a_late_routine_and_a_rerun_carry_their_markers_after_the_tag() {
+        let routine = Job::Routine(routine("r1", settings(false)));
+        let dir = std::env::temp_dir();
+        let mut ctx = context(&[], &dir);
+        ctx.late_since = Some(now() - chrono::Duration::minutes(90));
+        assert_eq!(
+            assemble_job_prompt(&routine, &ctx).await,
+            "[routine:r1] [late: was scheduled for 7:30 AM, running now] message of r1"
+        );
+        ctx.late_since = None;
+        ctx.interrupted_since = Some(now() - chrono::Duration::minutes(5));
+        let reminder = Job::Reminder(reminder("m1", 0, 0, settings(false)));
+        assert!(assemble_job_prompt(&reminder, &ctx).await.starts_with(
+            "[reminder:m1]\n[interrupted: started at 8:55 AM and cut off by a restart, running again]\n"
+        ));
     }
 
     #[tokio::test]

@@ -16,4 +16,4 @@ pub mod skill_section;
 pub mod webhook;
 
 #[cfg(test)]
-mod test_jobs;
+pub(crate) mod test_jobs;

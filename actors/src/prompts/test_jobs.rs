@@ -30,6 +30,8 @@ pub fn routine(id: &str, settings: JobSettings) -> Routine {
         message: format!("message of {id}"),
         cron: "0 9 * * *".to_owned(),
         settings,
+        paused: false,
+        catch_up: Default::default(),
     }
 }
 

@@ -26,6 +26,10 @@ pub(super) struct ConfigFile {
     auto_update: bool,
     auto_update_interval: u64,
     auto_update_hour: u8,
+    bg_fork_limit: u64,
+    catch_up_window: u64,
+    failure_alert_after: u64,
+    failure_alert_cooldown: u64,
     quiet_hours: Option<String>,
     main_idle_release: u64,
 }
@@ -48,6 +52,10 @@ impl From<&RuntimeConfig> for ConfigFile {
             auto_update: c.auto_update,
             auto_update_interval: c.auto_update_interval_mins,
             auto_update_hour: c.auto_update_hour,
+            bg_fork_limit: c.bg_fork_limit,
+            catch_up_window: c.catch_up_window_mins,
+            failure_alert_after: c.failure_alert_after,
+            failure_alert_cooldown: c.failure_alert_cooldown_mins,
             quiet_hours: c.quiet_hours.map(|w| w.to_string()),
             main_idle_release: c.main_idle_release_mins,
         }
@@ -130,6 +138,10 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
             config.permission_mode = keys::parse_permission_mode(value.as_str().ok_or(())?)?;
         }
         Key::AutoUpdate => config.auto_update = value.as_bool().ok_or(())?,
+        Key::BgForkLimit => config.bg_fork_limit = as_count(value)?,
+        Key::CatchUpWindow => config.catch_up_window_mins = as_count(value)?,
+        Key::FailureAlertAfter => config.failure_alert_after = as_count(value)?,
+        Key::FailureAlertCooldown => config.failure_alert_cooldown_mins = as_count(value)?,
     }
     Ok(())
 }
@@ -165,8 +177,7 @@ mod tests {
                 auto_update: true,
                 auto_update_interval_mins: 30,
                 auto_update_hour: 4,
-                quiet_hours: None,
-                main_idle_release_mins: 30,
+                ..RuntimeConfig::default()
             }
         );
     }
@@ -256,7 +267,7 @@ mod tests {
         let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"quiet_hours":null,"main_idle_release":30}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

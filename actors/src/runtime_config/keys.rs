@@ -1,5 +1,6 @@
-//! The `/config` keys (SPEC §12; `quiet_hours` and `main_idle_release` are ours, §16): their names, what each accepts when set, and how each
-//! value is shown. Parsing and display live here; storage lives in the parent module.
+//! The `/config` keys (SPEC §12, and ours from §16): their names, what each accepts when set,
+//! and how each value is shown. Parsing and display live here; storage lives in the parent
+//! module.
 
 use std::str::FromStr;
 
@@ -32,9 +33,17 @@ pub enum Key {
     AutoUpdateInterval,
     /// `auto_update_hour`: the hour (0-23) at which updates are applied.
     AutoUpdateHour,
-    /// `quiet_hours`: the local window in which background pings are refused unless critical.
+    /// `bg_fork_limit` *(ours)*: background forks running at once; later ones wait.
+    BgForkLimit,
+    /// `catch_up_window` *(ours)*: minutes a missed routine time may still run late.
+    CatchUpWindow,
+    /// `failure_alert_after` *(ours)*: failed runs in a row before the owner is told.
+    FailureAlertAfter,
+    /// `failure_alert_cooldown` *(ours)*: minutes of quiet after a failure alert.
+    FailureAlertCooldown,
+    /// `quiet_hours` *(ours)*: the local window in which background pings are refused unless critical.
     QuietHours,
-    /// `main_idle_release`: minutes of idleness before the conversation's CLI process is closed.
+    /// `main_idle_release` *(ours)*: minutes of idleness before the conversation's CLI process is closed.
     MainIdleRelease,
 }
 
@@ -53,7 +62,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 12] = [
+    pub const ALL: [Key; 16] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -64,6 +73,10 @@ impl Key {
         Key::AutoUpdate,
         Key::AutoUpdateInterval,
         Key::AutoUpdateHour,
+        Key::BgForkLimit,
+        Key::CatchUpWindow,
+        Key::FailureAlertAfter,
+        Key::FailureAlertCooldown,
         Key::QuietHours,
         Key::MainIdleRelease,
     ];
@@ -81,6 +94,10 @@ impl Key {
             Key::AutoUpdate => "auto_update",
             Key::AutoUpdateInterval => "auto_update_interval",
             Key::AutoUpdateHour => "auto_update_hour",
+            Key::BgForkLimit => "bg_fork_limit",
+            Key::CatchUpWindow => "catch_up_window",
+            Key::FailureAlertAfter => "failure_alert_after",
+            Key::FailureAlertCooldown => "failure_alert_cooldown",
             Key::QuietHours => "quiet_hours",
             Key::MainIdleRelease => "main_idle_release",
         }
@@ -110,6 +127,10 @@ impl Key {
             Key::AutoUpdate => "pull and restart when new commits appear",
             Key::AutoUpdateInterval => "time between update checks (minutes)",
             Key::AutoUpdateHour => "hour of the day at which updates are applied (0-23)",
+            Key::BgForkLimit => "background forks running at once; later ones wait their turn",
+            Key::CatchUpWindow => "how late a missed routine may still run (minutes, 0 = never)",
+            Key::FailureAlertAfter => "failed runs of one job in a row before you are told",
+            Key::FailureAlertCooldown => "quiet time after a failure alert (minutes)",
             Key::QuietHours => "local window in which background pings wait (e.g. 22:00-08:00)",
             Key::MainIdleRelease => {
                 "idle time before the conversation's CLI process is closed (minutes, 0 = never)"
@@ -130,6 +151,10 @@ impl Key {
             Key::PermissionMode => "dontAsk, default, acceptEdits or bypassPermissions",
             Key::AutoUpdate => "on or off",
             Key::AutoUpdateHour => "a whole number from 0 to 23",
+            Key::BgForkLimit => "a whole number from 1 to 20",
+            Key::CatchUpWindow => "a whole number of minutes from 0 (never) to 10080 (a week)",
+            Key::FailureAlertAfter => "a whole number from 1 to 100",
+            Key::FailureAlertCooldown => "a whole number of minutes from 0 to 10080 (a week)",
             Key::QuietHours => {
                 "off, or a local window such as 22:00-08:00 (start and end differ; it may cross midnight)"
             }
@@ -144,6 +169,10 @@ impl Key {
             Key::BgForkTimeout => Some(1..=86_400),
             Key::ForkIdleTimeout => Some(1..=1_440),
             Key::AutoUpdateInterval => Some(1..=10_080),
+            Key::BgForkLimit => Some(1..=20),
+            Key::CatchUpWindow => Some(0..=10_080),
+            Key::FailureAlertAfter => Some(1..=100),
+            Key::FailureAlertCooldown => Some(0..=10_080),
             Key::MainIdleRelease => Some(0..=1_440),
             _ => None,
         }
@@ -173,6 +202,12 @@ pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(
         Key::AutoUpdate => config.auto_update = parse_switch(value)?,
         Key::AutoUpdateInterval => config.auto_update_interval_mins = parse_count(key, value)?,
         Key::AutoUpdateHour => config.auto_update_hour = parse_hour(value)?,
+        Key::BgForkLimit => config.bg_fork_limit = parse_count(key, value)?,
+        Key::CatchUpWindow => config.catch_up_window_mins = parse_count(key, value)?,
+        Key::FailureAlertAfter => config.failure_alert_after = parse_count(key, value)?,
+        Key::FailureAlertCooldown => {
+            config.failure_alert_cooldown_mins = parse_count(key, value)?;
+        }
         Key::QuietHours => config.quiet_hours = parse_quiet_hours(value)?,
         Key::MainIdleRelease => config.main_idle_release_mins = parse_count(key, value)?,
     }
@@ -192,6 +227,10 @@ pub(super) fn label(config: &RuntimeConfig, key: Key) -> String {
         Key::AutoUpdate => if config.auto_update { "on" } else { "off" }.to_owned(),
         Key::AutoUpdateInterval => format!("{}m", config.auto_update_interval_mins),
         Key::AutoUpdateHour => format!("{}:00", config.auto_update_hour),
+        Key::BgForkLimit => config.bg_fork_limit.to_string(),
+        Key::CatchUpWindow => format!("{}m", config.catch_up_window_mins),
+        Key::FailureAlertAfter => config.failure_alert_after.to_string(),
+        Key::FailureAlertCooldown => format!("{}m", config.failure_alert_cooldown_mins),
         Key::QuietHours => config
             .quiet_hours
             .map_or_else(|| "off".to_owned(), |w| w.to_string()),
@@ -332,6 +371,11 @@ mod tests {
         assert_eq!(parse_count(timeout, "86401"), Err(()));
         assert_eq!(parse_count(Key::ForkIdleTimeout, "1441"), Err(()));
         assert_eq!(parse_count(Key::AutoUpdateInterval, "10081"), Err(()));
+        assert_eq!(parse_count(Key::BgForkLimit, "0"), Err(()));
+        assert_eq!(parse_count(Key::BgForkLimit, "21"), Err(()));
+        assert_eq!(parse_count(Key::CatchUpWindow, "0"), Ok(0));
+        assert_eq!(parse_count(Key::FailureAlertAfter, "0"), Err(()));
+        assert_eq!(parse_count(Key::FailureAlertCooldown, "10081"), Err(()));
         assert_eq!(parse_count(Key::MainIdleRelease, "0"), Ok(0));
         assert_eq!(parse_count(Key::MainIdleRelease, "1441"), Err(()));
         assert_eq!(

@@ -5,10 +5,11 @@
 //! (`"off"`, `"adaptive"` or a budget as a string such as `"8000"`; the original's older
 //! `true`/`false` still read as adaptive/off), `bg_fork_timeout` (seconds),
 //! `fork_idle_timeout` (minutes), `permission_mode`, `auto_update`, `auto_update_interval`
-//! (minutes) and `auto_update_hour`; *(ours)* `quiet_hours` (`"22:00-08:00"` or null) and
-//! `main_idle_release` (minutes, 0 = never). Unknown fields are ignored; a field with a value we
-//! cannot use falls back to its default with a warning; a file that is not a JSON object is
-//! moved aside (see [`crate::state_file`]) and the defaults are used.
+//! (minutes) and `auto_update_hour`; ours add `bg_fork_limit`, `catch_up_window` (minutes),
+//! `failure_alert_after`, `failure_alert_cooldown` (minutes), `quiet_hours` (`"22:00-08:00"`
+//! or null) and `main_idle_release` (minutes, 0 = never). Unknown fields are ignored; a field
+//! with a value we cannot use falls back to its default with a warning; a file that is not a
+//! JSON object is moved aside (see [`crate::state_file`]) and the defaults are used.
 //!
 //! [`ConfigStore`] is a plain owner (the MainSession actor holds it): `get`, `show_all`, and
 //! `set`, which validates, then saves atomically before the new value takes effect.
@@ -53,6 +54,14 @@ pub struct RuntimeConfig {
     pub auto_update_interval_mins: u64,
     /// Hour of the day, 0-23, at which updates are applied (default 6).
     pub auto_update_hour: u8,
+    /// Background forks running at once (default 3); later ones wait in fire order.
+    pub bg_fork_limit: u64,
+    /// Minutes a missed routine time may still run late (default 120; 0 = never).
+    pub catch_up_window_mins: u64,
+    /// Failed or timed-out runs of one job in a row before the owner is told (default 2).
+    pub failure_alert_after: u64,
+    /// Minutes after a failure alert before the same job alerts again (default 360).
+    pub failure_alert_cooldown_mins: u64,
     /// Local window in which background pings are refused unless critical (default off).
     pub quiet_hours: Option<QuietHours>,
     /// Minutes of an idle conversation after which its CLI process is closed, to be resumed on
@@ -73,6 +82,10 @@ impl Default for RuntimeConfig {
             auto_update: false,
             auto_update_interval_mins: 60,
             auto_update_hour: 6,
+            bg_fork_limit: 3,
+            catch_up_window_mins: 120,
+            failure_alert_after: 2,
+            failure_alert_cooldown_mins: 360,
             quiet_hours: None,
             main_idle_release_mins: 30,
         }
@@ -88,6 +101,21 @@ impl RuntimeConfig {
     /// The interactive fork idle timeout.
     pub fn fork_idle_timeout(&self) -> Duration {
         Duration::from_secs(self.fork_idle_timeout_mins.saturating_mul(60))
+    }
+
+    /// How late a missed routine time may still run (zero: never).
+    pub fn catch_up_window(&self) -> chrono::Duration {
+        chrono::Duration::minutes(i64::try_from(self.catch_up_window_mins).unwrap_or(0))
+    }
+
+    /// Quiet time after a failure alert.
+    pub fn failure_alert_cooldown(&self) -> chrono::Duration {
+        chrono::Duration::minutes(i64::try_from(self.failure_alert_cooldown_mins).unwrap_or(0))
+    }
+
+    /// Background forks that may run at once (at least one).
+    pub fn bg_fork_limit(&self) -> usize {
+        usize::try_from(self.bg_fork_limit).unwrap_or(1).max(1)
     }
 
     /// How long the conversation may sit idle before its CLI process is closed; `None`: never.
@@ -239,6 +267,10 @@ mod tests {
              auto_update: off (default)\n\
              auto_update_interval: 60m (default)\n\
              auto_update_hour: 6:00 (default)\n\
+             bg_fork_limit: 3 (default)\n\
+             catch_up_window: 120m (default)\n\
+             failure_alert_after: 2 (default)\n\
+             failure_alert_cooldown: 360m (default)\n\
              quiet_hours: off (default)\n\
              main_idle_release: 30m (default)"
         );
@@ -262,6 +294,14 @@ mod tests {
             ("auto_update", "on", "auto_update: on"),
             ("auto_update_interval", "30", "auto_update_interval: 30m"),
             ("auto_update_hour", "0", "auto_update_hour: 0:00"),
+            ("bg_fork_limit", "1", "bg_fork_limit: 1"),
+            ("catch_up_window", "0", "catch_up_window: 0m"),
+            ("failure_alert_after", "5", "failure_alert_after: 5"),
+            (
+                "failure_alert_cooldown",
+                "60",
+                "failure_alert_cooldown: 60m",
+            ),
             ("quiet_hours", "22:00-8:00", "quiet_hours: 22:00-08:00"),
             ("main_idle_release", "0", "main_idle_release: never"),
         ];
@@ -316,6 +356,10 @@ mod tests {
             ),
             ("auto_update", "sometimes", "on or off"),
             ("auto_update_hour", "24", "a whole number from 0 to 23"),
+            ("bg_fork_limit", "0", "from 1 to 20"),
+            ("catch_up_window", "1h", "from 0 (never) to 10080"),
+            ("failure_alert_after", "0", "from 1 to 100"),
+            ("failure_alert_cooldown", "-5", "from 0 to 10080"),
             (
                 "quiet_hours",
                 "22:00",
@@ -351,7 +395,8 @@ mod tests {
             err.to_string(),
             "unknown config key \"colour\" (keys: model.main, model.fork, thinking.main, \
              thinking.fork, bg_fork_timeout, fork_idle_timeout, permission_mode, auto_update, \
-             auto_update_interval, auto_update_hour, quiet_hours, main_idle_release)"
+             auto_update_interval, auto_update_hour, bg_fork_limit, catch_up_window, \
+             failure_alert_after, failure_alert_cooldown, quiet_hours, main_idle_release)"
         );
         assert!(matches!(
             store.get("colour"),

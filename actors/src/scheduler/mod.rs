@@ -4,17 +4,24 @@
 //! changes within a second ([`watch`]), and keeps one timer armed for the earliest due job
 //! (sleeping through the injectable [`Clock`](crate::clock::Clock), so tests move time by hand);
 //! fire-time maths lives in [`cron`] and [`plan`]. When a job is due it sends a [`RunJob`] to the
-//! job runner, with the background jobs around now for the forward schedule; the runner builds
-//! the prompt and runs it. A reminder's file is deleted as it fires, before its job runs, so a
-//! failing job never fires twice. Overdue reminders (their time passed while the bot was down)
-//! fire shortly after start, marked late.
+//! job runner, with the background jobs around now for the forward schedule; the runner records
+//! the run, deletes a reminder's file (so a failing job never fires twice) and runs it. Overdue
+//! reminders (their time passed while the bot was down) fire shortly after start, marked late;
+//! so do routines whose times passed while the bot was down — at start it asks the run log when
+//! each was last considered ([`Considered`](crate::runs::Considered)) — or while the machine
+//! slept (a timer that wakes late), with the runner applying the catch-up window. Paused
+//! routines are listed and never fire.
 //!
 //! Messages: [`Reload`] (from the watcher, or anyone who changed a file), [`Upcoming`] (what is
 //! registered and when it fires next), [`ForwardItems`] (the background jobs around now, for a
 //! webhook's preamble), [`FireDue`] (fire what is due at the clock's now; answered once every
-//! fired job has been handed to the runner).
+//! fired job has been handed to the runner), and in [`control`]: [`RunNow`] (`routine run`, the
+//! Run now button), [`SetPaused`] (the Pause / Resume buttons) and [`Routines`] (for
+//! `/routines`).
 
+pub mod control;
 pub mod cron;
+mod missed;
 pub mod plan;
 pub mod registry;
 pub mod watch;
@@ -28,9 +35,11 @@ use chrono_tz::Tz;
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::job_runner::{RunJob, RunOutcome};
-use crate::jobs::{Job, JobId};
+use crate::jobs::JobId;
 use crate::prompts::forward;
-use plan::{Due, Plan};
+use crate::runs::{Considered, RunLog};
+pub use control::{RoutineEntry, Routines, RunNow, RunNowOutcome, SetPaused};
+use plan::{Baselines, Due, Plan};
 
 /// Re-read the job directories now (coalesced when several arrive together).
 #[derive(Debug, Clone, Copy, Message)]
@@ -59,6 +68,8 @@ pub struct UpcomingJob {
     pub background: bool,
     /// The file, relative to the data directory.
     pub rel_path: String,
+    /// A paused routine (listed, never fired).
+    pub paused: bool,
 }
 
 /// Fire whatever is due at the clock's now; answered once every job fired so far (by this or
@@ -78,6 +89,9 @@ pub struct SchedulerConfig {
     pub clock: SharedClock,
     /// Watch the directories (off in tests that drive [`Reload`] themselves).
     pub watch: bool,
+    /// The run history, asked at start when each routine was last considered (without it,
+    /// times missed while the bot was down are not caught up).
+    pub runs: Option<Addr<RunLog>>,
 }
 
 /// The scheduler actor.
@@ -92,6 +106,8 @@ pub struct Scheduler {
     in_flight: usize,
     /// [`FireDue`] answers waiting for `in_flight` to reach zero.
     fired_waiters: Vec<tokio::sync::oneshot::Sender<()>>,
+    /// The run history's baselines were asked for (once, at the first start).
+    baselined: bool,
 }
 
 impl Scheduler {
@@ -107,6 +123,7 @@ impl Scheduler {
             watcher: None,
             in_flight: 0,
             fired_waiters: Vec::new(),
+            baselined: false,
         }
     }
 
@@ -140,28 +157,9 @@ impl Scheduler {
         self.plan.refresh(now);
         let due = self.plan.take_due(now);
         for d in due {
-            if let Job::Reminder(r) = &d.job {
-                self.delete_reminder_file(&d.path, &r.id);
-            }
             self.spawn_fire(d, now, ctx);
         }
         self.arm(ctx);
-    }
-
-    fn delete_reminder_file(&self, path: &std::path::Path, id: &JobId) {
-        match std::fs::remove_file(path) {
-            Ok(()) => {
-                let data = self.config.data_dir.clone();
-                let path = path.to_path_buf();
-                let msg = format!("fired reminder {id}");
-                // git is a subprocess: keep it off the actor's thread.
-                std::thread::spawn(move || data.commit(&path, &msg));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => {
-                tracing::error!(file = %path.display(), reminder = %id, cause = %e, "could not delete a fired reminder; it will not fire again in this run");
-            }
-        }
     }
 
     fn spawn_fire(&mut self, due: Due, now: DateTime<Utc>, ctx: &mut Context<Self>) {
@@ -171,11 +169,21 @@ impl Scheduler {
             Vec::new()
         };
         let id = due.job.id().to_string();
+        if let Some(late) = due.late_since {
+            tracing::info!(job = %id, late_since = %late, missed = due.missed.len(), "job fires late");
+        }
         let run = RunJob {
             late_since: due.late_since,
+            missed: due.missed,
             schedule,
             ..RunJob::new(due.job, due.rel_path, due.due_at, now)
         };
+        self.send_run(run, ctx);
+    }
+
+    /// Hands `run` to the runner, counted in flight until it answers.
+    fn send_run(&mut self, run: RunJob, ctx: &mut Context<Self>) {
+        let id = run.job.id().to_string();
         let runner = self.runner.clone();
         self.in_flight += 1;
         let fut = async move {
@@ -214,8 +222,27 @@ impl Actor for Scheduler {
             ];
             self.watcher = Some(watch::watch(dirs, move || me.do_send(Reload)));
         }
-        self.reload(ctx);
-        tracing::info!(jobs = self.plan.len(), "scheduler started");
+        let runs = self.config.runs.clone().filter(|_| !self.baselined);
+        let Some(runs) = runs else {
+            self.reload(ctx);
+            tracing::info!(jobs = self.plan.len(), "scheduler started");
+            return;
+        };
+        self.baselined = true;
+        // Nothing fires before the routines are timed from the history.
+        ctx.wait(async move { runs.send(Considered).await }.into_actor(self).map(
+            |considered, act, ctx| {
+                match considered {
+                    Ok(c) => act.plan.set_baselines(Baselines {
+                        since: Some(c.since),
+                        per_job: c.per_job,
+                    }),
+                    Err(e) => tracing::error!(cause = %e, "the run log did not answer; missed routine times are not caught up"),
+                }
+                act.reload(ctx);
+                tracing::info!(jobs = act.plan.len(), "scheduler started");
+            },
+        ));
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {

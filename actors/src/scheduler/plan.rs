@@ -3,9 +3,15 @@
 //! are tested here without an actor system.
 //!
 //! Rules:
-//! - a routine's next fire is computed from its cron when it is first seen or its cron
-//!   changes, and advanced past "now" each time it fires (no catch-up of fires missed while
-//!   the bot was down — cron semantics);
+//! - a routine's next fire is computed from its cron when it is first seen or its cron (or
+//!   `paused`) changes, and advanced past "now" each time it fires;
+//! - *(ours)* at start, a routine's next fire is the first one after the last time it was
+//!   considered (from the run history, [`Baselines`]; never before the file's last change or the
+//!   start of the history), so times that passed while the bot was down come due at once; a
+//!   timer that wakes late (the machine slept) finds the same. Such a routine fires once, for
+//!   its latest passed time, marked late when that is more than [`LATE_AFTER`] ago, with the
+//!   earlier passed times alongside; the job runner applies the catch-up window;
+//! - a paused routine is listed but never due and left out of the forward schedule;
 //! - a reminder is due at `run-at`; one already overdue when the scheduler starts is due
 //!   [`STARTUP_DELAY`] after the start; a reminder that fires more than [`LATE_AFTER`] past its
 //!   time gets the `[late: …]` marker;
@@ -20,6 +26,9 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
 use super::cron::CronSchedule;
+use super::missed::passed_fires;
+pub use super::missed::Baselines;
+use super::missed::MAX_LOOKBACK;
 use super::registry::DirIndex;
 use super::UpcomingJob;
 use crate::data_dir::DataDir;
@@ -46,13 +55,16 @@ pub struct Due {
     pub rel_path: String,
     /// When it was due.
     pub due_at: DateTime<Utc>,
-    /// For a late reminder, when it was scheduled.
+    /// For a late reminder or routine, when it was scheduled.
     pub late_since: Option<DateTime<Utc>>,
+    /// A routine's earlier passed fire times, oldest first.
+    pub missed: Vec<DateTime<Utc>>,
 }
 
 #[derive(Debug, Clone)]
 struct RoutineTimer {
     cron_text: String,
+    paused: bool,
     schedule: CronSchedule,
     next: Option<DateTime<Utc>>,
 }
@@ -90,6 +102,8 @@ pub struct Plan {
     fired: HashSet<JobId>,
     /// Files ignored because an earlier file (by name) holds the same id.
     shadowed: HashSet<PathBuf>,
+    /// Until the first refresh: where the routines' first timers start from.
+    baselines: Option<Baselines>,
 }
 
 fn rel(root: &Path, path: &Path) -> String {
@@ -111,7 +125,39 @@ impl Plan {
             timers: HashMap::new(),
             fired: HashSet::new(),
             shadowed: HashSet::new(),
+            baselines: None,
         }
+    }
+
+    /// Makes the next refresh time new routines from `baselines` (their missed times come due).
+    pub fn set_baselines(&mut self, baselines: Baselines) {
+        self.baselines = Some(baselines);
+    }
+
+    /// The routine `id` (paused or not) and its file, relative to the data directory.
+    pub fn routine(&self, id: &JobId) -> Option<(Routine, String)> {
+        self.routines
+            .items()
+            .filter(|(p, _)| !self.shadowed.contains(*p))
+            .find(|(_, r)| &r.id == id)
+            .map(|(p, r)| (r.clone(), rel(&self.root, p)))
+    }
+
+    /// Every registered routine with its file and next fire time (`None`: paused, or never
+    /// again), by file name.
+    pub fn routines(&self) -> Vec<(Routine, String, Option<DateTime<Utc>>)> {
+        let mut out: Vec<_> = self
+            .routines
+            .items()
+            .filter(|(p, _)| !self.shadowed.contains(*p))
+            .filter_map(|(p, r)| {
+                let timer = self.timers.get(&r.id)?;
+                let next = timer.next.map(|at| self.routine_due(at));
+                Some((r.clone(), rel(&self.root, p), next))
+            })
+            .collect();
+        out.sort_by(|a, b| a.1.cmp(&b.1));
+        out
     }
 
     /// Re-reads changed files; returns whether anything changed.
@@ -124,6 +170,7 @@ impl Plan {
         if r {
             self.retime_routines(now);
         }
+        self.baselines = None;
         if m {
             let present: HashSet<&JobId> = self.reminders.items().map(|(_, r)| &r.id).collect();
             self.fired.retain(|id| present.contains(id));
@@ -152,6 +199,23 @@ impl Plan {
         self.shadowed = now_shadowed;
     }
 
+    /// Where a routine's first timer starts: now, or at start the last time it was considered.
+    fn timer_base(&self, path: &Path, routine: &Routine, now: DateTime<Utc>) -> DateTime<Utc> {
+        let Some(b) = &self.baselines else {
+            return now;
+        };
+        let changed = self
+            .routines
+            .modified(path)
+            .map(DateTime::<Utc>::from)
+            .unwrap_or(now);
+        let considered = b.per_job.get(&routine.id).copied().or(b.since);
+        considered
+            .map_or(now, |at| at.max(changed))
+            .max(now - MAX_LOOKBACK)
+            .min(now)
+    }
+
     fn retime_routines(&mut self, now: DateTime<Utc>) {
         let tz = self.tz;
         let mut next_timers = HashMap::with_capacity(self.routines.len());
@@ -160,11 +224,16 @@ impl Plan {
                 continue;
             }
             let timer = match self.timers.remove(&routine.id) {
-                Some(t) if t.cron_text == routine.cron => t,
+                Some(t) if t.cron_text == routine.cron && t.paused == routine.paused => t,
                 _ => match CronSchedule::parse(&routine.cron) {
                     Ok(schedule) => RoutineTimer {
-                        next: schedule.next_after(now, tz),
+                        next: if routine.paused {
+                            None
+                        } else {
+                            schedule.next_after(self.timer_base(path, routine, now), tz)
+                        },
                         cron_text: routine.cron.clone(),
+                        paused: routine.paused,
                         schedule,
                     },
                     Err(e) => {
@@ -201,9 +270,18 @@ impl Plan {
         }
     }
 
+    /// When a routine whose next fire is `at` is due: not before the start settles.
+    fn routine_due(&self, at: DateTime<Utc>) -> DateTime<Utc> {
+        at.max(self.started_at + STARTUP_DELAY)
+    }
+
     /// The earliest instant at which something is due.
     pub fn earliest(&self) -> Option<DateTime<Utc>> {
-        let routines = self.timers.values().filter_map(|t| t.next);
+        let routines = self
+            .timers
+            .values()
+            .filter_map(|t| t.next)
+            .map(|at| self.routine_due(at));
         let reminders = self
             .reminders
             .items()
@@ -219,19 +297,25 @@ impl Plan {
             if self.shadowed.contains(path) {
                 continue;
             }
+            let due_from = self.started_at + STARTUP_DELAY;
             let Some(timer) = self.timers.get_mut(&routine.id) else {
                 continue;
             };
-            let Some(at) = timer.next.filter(|at| *at <= now) else {
+            let Some(first) = timer.next.filter(|at| (*at).max(due_from) <= now) else {
                 continue;
             };
+            let mut passed = passed_fires(&timer.schedule, first, now, self.tz);
             timer.next = timer.schedule.next_after(now, self.tz);
+            let Some(latest) = passed.pop() else {
+                continue;
+            };
             due.push(Due {
                 job: Job::Routine(routine.clone()),
                 path: path.to_path_buf(),
                 rel_path: rel(&self.root, path),
-                due_at: at,
-                late_since: None,
+                due_at: latest,
+                late_since: (now - latest > LATE_AFTER).then_some(latest),
+                missed: passed,
             });
         }
         let mut fired_now = Vec::new();
@@ -251,6 +335,7 @@ impl Plan {
                 rel_path: rel(&self.root, path),
                 due_at: at,
                 late_since: (now - scheduled > LATE_AFTER).then_some(scheduled),
+                missed: Vec::new(),
             });
         }
         self.fired.extend(fired_now);
@@ -263,7 +348,7 @@ impl Plan {
     pub fn forward_items(&self, now: DateTime<Utc>) -> Vec<ScheduledItem> {
         let mut items = Vec::new();
         for (path, routine) in self.routines.items() {
-            if !routine.settings.background || self.shadowed.contains(path) {
+            if !routine.settings.background || routine.paused || self.shadowed.contains(path) {
                 continue;
             }
             let Some(timer) = self.timers.get(&routine.id) else {
@@ -303,9 +388,10 @@ impl Plan {
                 let t = self.timers.get(&r.id)?;
                 Some(UpcomingJob {
                     id: r.id.clone(),
-                    next: t.next,
+                    next: t.next.map(|at| self.routine_due(at)),
                     background: r.settings.background,
                     rel_path: rel(&self.root, path),
+                    paused: r.paused,
                 })
             })
             .chain(
@@ -317,6 +403,7 @@ impl Plan {
                         next: Some(self.reminder_due(r)),
                         background: r.settings.background,
                         rel_path: rel(&self.root, path),
+                        paused: false,
                     }),
             )
             .collect();

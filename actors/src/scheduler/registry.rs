@@ -111,6 +111,11 @@ impl<T> DirIndex<T> {
             .filter_map(|(p, e)| e.item.as_ref().map(|i| (p.as_path(), i)))
     }
 
+    /// When `path` was last modified, as last seen.
+    pub fn modified(&self, path: &Path) -> Option<SystemTime> {
+        self.entries.get(path).and_then(|e| e.mark.1)
+    }
+
     /// How many files parsed.
     pub fn len(&self) -> usize {
         self.entries.values().filter(|e| e.item.is_some()).count()

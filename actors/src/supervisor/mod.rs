@@ -26,6 +26,7 @@ use crate::job_runner::JobRunner;
 use crate::main_session::MainSession;
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
+use crate::runs::RunLog;
 use crate::scheduler::Scheduler;
 use crate::sessions::SessionRecords;
 
@@ -45,6 +46,8 @@ pub enum Child {
     PendingUpdates,
     /// The session history and button prompts.
     SessionRecords,
+    /// The run history and the runs in progress.
+    RunLog,
     /// The scheduler.
     Scheduler,
     /// The job runner.
@@ -61,6 +64,7 @@ impl fmt::Display for Child {
             Child::PingBudget => "ping_budget",
             Child::PendingUpdates => "pending_updates",
             Child::SessionRecords => "session_records",
+            Child::RunLog => "run_log",
             Child::Scheduler => "scheduler",
             Child::JobRunner => "job_runner",
             Child::MainSession => "main_session",
@@ -91,6 +95,7 @@ macro_rules! restartable {
 restartable!(PingBudget, "ping_budget");
 restartable!(PendingUpdates, "pending_updates");
 restartable!(SessionRecords, "session_records");
+restartable!(RunLog, "run_log");
 restartable!(Scheduler, "scheduler");
 restartable!(JobRunner, "job_runner");
 restartable!(MainSession, "main_session");
@@ -111,6 +116,8 @@ pub struct Handles {
     pub pending_updates: Addr<PendingUpdates>,
     /// The session history and button prompts.
     pub session_records: Addr<SessionRecords>,
+    /// The run history and the runs in progress.
+    pub run_log: Addr<RunLog>,
     /// The scheduler.
     pub scheduler: Addr<Scheduler>,
     /// The job runner (fired jobs and webhooks go here).
@@ -161,6 +168,8 @@ impl Supervisor {
             Some(Child::PendingUpdates)
         } else if !h.session_records.connected() {
             Some(Child::SessionRecords)
+        } else if !h.run_log.connected() {
+            Some(Child::RunLog)
         } else if !h.scheduler.connected() {
             Some(Child::Scheduler)
         } else if !h.job_runner.connected() {
@@ -227,6 +236,7 @@ impl Handler<RestartChild> for Supervisor {
             Child::PingBudget => self.handles.ping_budget.do_send(restart),
             Child::PendingUpdates => self.handles.pending_updates.do_send(restart),
             Child::SessionRecords => self.handles.session_records.do_send(restart),
+            Child::RunLog => self.handles.run_log.do_send(restart),
             Child::Scheduler => self.handles.scheduler.do_send(restart),
             Child::JobRunner => self.handles.job_runner.do_send(restart),
             Child::MainSession => {
@@ -257,12 +267,15 @@ impl Handler<Shutdown> for Supervisor {
             Child::Scheduler,
             Child::JobRunner,
             Child::MainSession,
+            Child::RunLog,
             Child::SessionRecords,
             Child::PendingUpdates,
             Child::PingBudget,
         ] {
             tracing::info!(actor = %child, "stopping actor");
         }
+        // Runs cut off from here on stay open: the next start runs them again.
+        self.handles.job_runner.do_send(crate::job_runner::Stopping);
         let h = self.handles.clone();
         let stop_all = async move {
             if let Some(main) = &h.main_session {

@@ -16,6 +16,7 @@ use crate::main_session::{FireJob, IsBusy, MainSession, MainSessionConfig};
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
 use crate::prompts::skill_section::CommandLimits;
+use crate::runs::RunLog;
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::sessions::SessionRecords;
 use crate::surface::SurfaceEvent;
@@ -89,6 +90,12 @@ impl Supervisor {
         });
         started(Child::SessionRecords);
 
+        let runs_clock = clock.clone();
+        let runs_dir = data_dir.clone();
+        let run_log =
+            actix::Supervisor::start(move |_| RunLog::in_data_dir(&runs_dir, runs_clock, tz));
+        started(Child::RunLog);
+
         let mut google = None;
         let (main_session, delivery, screener) = match sink {
             JobSink::Recipient { jobs, busy } => (None, Delivery::Recipient { jobs, busy }, None),
@@ -139,8 +146,10 @@ impl Supervisor {
         let runner_config = JobRunnerConfig {
             data_dir: data_dir.clone(),
             tz,
+            clock: clock.clone(),
             limits: CommandLimits::default(),
             budget: ping_budget.clone(),
+            runs: run_log.clone(),
             screener,
             delivery,
         };
@@ -152,6 +161,7 @@ impl Supervisor {
             tz,
             clock,
             watch: watch_jobs,
+            runs: Some(run_log.clone()),
         };
         let runner = job_runner.clone().recipient();
         let scheduler = actix::Supervisor::start(move |_| Scheduler::new(sched_config, runner));
@@ -162,6 +172,7 @@ impl Supervisor {
                 ping_budget,
                 pending_updates,
                 session_records,
+                run_log,
                 scheduler,
                 job_runner,
                 main_session,

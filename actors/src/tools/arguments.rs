@@ -184,6 +184,26 @@ impl<'a> Reader<'a> {
             .map_err(|_| self.invalid(field, "is too large"))
     }
 
+    /// A whole number of at least `min`, when given (a float without a fraction is accepted).
+    pub(super) fn whole(&self, field: &str, min: i64) -> Result<Option<i64>, ArgumentError> {
+        let Some(value) = self.present(field) else {
+            return Ok(None);
+        };
+        let number = value
+            .as_i64()
+            .or_else(|| {
+                value
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                    .map(|f| f as i64)
+            })
+            .ok_or_else(|| self.wrong(field, "a whole number"))?;
+        if number < min {
+            return Err(self.invalid(field, format!("must be at least {min}")));
+        }
+        Ok(Some(number))
+    }
+
     pub(super) fn items(&self, field: &str) -> Result<&'a [Value], ArgumentError> {
         match self.present(field) {
             None => Ok(&[]),

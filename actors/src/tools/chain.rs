@@ -48,6 +48,7 @@ mod tests {
             allow_ping: true,
             update_mode,
             chain: Some(ChainPosition { depth, max }),
+            ..BackgroundRules::default()
         })
     }
 

@@ -85,7 +85,7 @@ mod tests {
     use serde_json::json;
 
     use super::super::recording_backend::{call, BackendCall, Recording};
-    use super::super::{BackgroundRules, DiscordTools, Peer, Refusal, SessionKind};
+    use super::super::{BackgroundRules, Peer, Refusal, SessionKind};
     use crate::brain::mcp::ToolOutput;
     use crate::jobs::UpdateMode;
 
@@ -185,9 +185,8 @@ mod tests {
     async fn enter_fork_defaults_to_ten_minutes_or_the_configured_timeout() {
         let (tools, backend) = Recording::tools(SessionKind::Main);
         call(&tools, "enter_fork", json!({})).await;
-        let configured = std::sync::Arc::new(Recording::default());
-        let tools =
-            DiscordTools::new(SessionKind::Main, configured.clone()).with_fork_idle_timeout(30);
+        let (tools, configured) = Recording::tools(SessionKind::Main);
+        let tools = tools.with_fork_idle_timeout(30);
         call(&tools, "enter_fork", json!({"topic": ""})).await;
         assert_eq!(
             backend.calls(),

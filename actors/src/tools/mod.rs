@@ -1,4 +1,4 @@
-//! The in-process MCP server named `discord` (SPEC §10): the seven agent tools, as a handler the
+//! The in-process MCP server named `discord` (SPEC §10, §16): the agent's tools, as a handler the
 //! brain serves (`brain::mcp::ToolHandler`) and a [`ToolBackend`] the session actors implement.
 //!
 //! [`DiscordTools`] owns what does not need an actor: which tools a session lists, the context
@@ -10,11 +10,14 @@
 //! budget, in that order (SPEC §7) — and answers `Err(`[`Refusal`]`)` to refuse; the model reads
 //! its sentence verbatim as an ordinary result.
 //!
-//! Files: [`session_kind`] (kinds, rules, tool lists, footer), [`schema`] (names, descriptions,
-//! JSON Schemas), [`arguments`] and [`embed_arguments`] (argument reading), [`embed`] and
-//! [`button`] (what an embed is), [`replies`] (the sentences), and one file per group of calls:
-//! `messaging.rs` (ping_user, discord_embed), `chain.rs` (follow_up_chain), `fork_control.rs`
-//! (save_context, report_updates, enter_fork, exit_fork).
+//! Files: [`offer`] (the one table of which tool each kind of session is offered, built-ins
+//! included, and the CLI flags that follow), [`session_kind`] (kinds, rules, footer), [`schema`]
+//! (names, descriptions, JSON Schemas), [`arguments`] and [`embed_arguments`] (argument
+//! reading), [`embed`] and [`button`] (what an embed is), [`replies`] (the sentences), and one
+//! file per group of calls: `messaging.rs` (ping_user, discord_embed), `chain.rs`
+//! (follow_up_chain), `fork_control.rs` (save_context, report_updates, enter_fork, exit_fork),
+//! `reminders.rs` (add_reminder, list_reminders, cancel_reminder; files only, no actor),
+//! `files.rs` (send_file).
 
 use std::sync::Arc;
 
@@ -22,14 +25,19 @@ use serde_json::Value;
 
 use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput, ToolSpec};
 use crate::brain::BoxFuture;
+use crate::clock::SharedClock;
+use crate::data_dir::DataDir;
 
 pub mod arguments;
 pub mod button;
 mod chain;
 pub mod embed;
 pub mod embed_arguments;
+pub mod files;
 mod fork_control;
 mod messaging;
+pub mod offer;
+mod reminders;
 pub mod replies;
 pub mod schema;
 pub mod session_kind;
@@ -39,9 +47,23 @@ mod recording_backend;
 
 pub use button::{Button, ButtonAction, ButtonClick, ButtonStyle};
 pub use embed::{Embed, EmbedColor, EmbedField};
+pub use files::{FileBytes, SentFile};
+pub use offer::{note_init_tools, Tool, MINIMAL_BG_TOOLS};
 pub use replies::{Confirmation, Peer, Refusal};
 pub use schema::{ToolName, DEFAULT_FORK_IDLE_TIMEOUT_MINUTES, SERVER_NAME};
 pub use session_kind::{BackgroundRules, ChainPosition, SessionKind};
+
+/// Where the tools that work on files act: the data directory, the configured zone (reminder
+/// times), the clock.
+#[derive(Clone)]
+pub struct Workspace {
+    /// The data directory (the agent's working directory).
+    pub data_dir: DataDir,
+    /// The configured zone.
+    pub tz: chrono_tz::Tz,
+    /// The clock.
+    pub clock: SharedClock,
+}
 
 /// What the session actor does for a tool once [`DiscordTools`] has checked the context and the
 /// arguments. `Err(refusal)` is a refusal the model reads as an ordinary result (the original
@@ -69,6 +91,9 @@ pub trait ToolBackend: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Interactive forks: mark the fork to be discarded after this turn.
     fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>>;
+    /// Send `file` (already checked and read) to the user's DM. A background fork makes the
+    /// same checks as for a ping first.
+    fn send_file(&self, file: SentFile) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Main session: the chain of the foreground chain reminder the current turn answers, if
     /// any (the session actor is the one that would know). No session tracks one yet, so the
     /// default answers `None` and `follow_up_chain` refuses in the main session.
@@ -83,16 +108,19 @@ pub struct DiscordTools {
     kind: SessionKind,
     /// The session actor's side.
     backend: Arc<dyn ToolBackend>,
+    /// Where the file tools act.
+    place: Workspace,
     /// `enter_fork`'s idle timeout when the model gives none (runtime `fork_idle_timeout`).
     default_idle_timeout: u32,
 }
 
 impl DiscordTools {
-    /// The server for a session of `kind`, acting through `backend`.
-    pub fn new(kind: SessionKind, backend: Arc<dyn ToolBackend>) -> Self {
+    /// The server for a session of `kind`, acting through `backend` and on `place`.
+    pub fn new(kind: SessionKind, place: Workspace, backend: Arc<dyn ToolBackend>) -> Self {
         Self {
             kind,
             backend,
+            place,
             default_idle_timeout: DEFAULT_FORK_IDLE_TIMEOUT_MINUTES,
         }
     }
@@ -128,6 +156,10 @@ impl DiscordTools {
             ToolName::ReportUpdates => self.report_updates(arguments).await,
             ToolName::EnterFork => self.enter_fork(arguments).await,
             ToolName::ExitFork => self.exit_fork(arguments).await,
+            ToolName::AddReminder => self.add_reminder(arguments).await,
+            ToolName::ListReminders => self.list_reminders().await,
+            ToolName::CancelReminder => self.cancel_reminder(arguments).await,
+            ToolName::SendFile => self.send_file(arguments).await,
         }
     }
 }
@@ -196,10 +228,7 @@ mod tests {
             ..BackgroundRules::default()
         }));
         let names: Vec<String> = tools.tools().into_iter().map(|t| t.name).collect();
-        assert_eq!(
-            names,
-            ["save_context", "report_updates", "enter_fork", "exit_fork"]
-        );
+        assert_eq!(names, ["report_updates"]);
     }
 
     #[tokio::test]
@@ -212,7 +241,25 @@ mod tests {
 
     #[tokio::test]
     async fn served_through_the_mcp_answerer_a_refusal_is_not_an_error() {
-        let (tools, _) = Recording::tools(SessionKind::Main);
+        let (tools, _) = Recording::tools(SessionKind::InteractiveFork);
+        let reply = crate::brain::mcp::answer(
+            SERVER_NAME,
+            SERVER_NAME,
+            &json!({"jsonrpc":"2.0","id":7,"method":"tools/call",
+                    "params":{"name":"add_reminder","arguments":{"prompt":"stretch"}}}),
+            &tools,
+        )
+        .await;
+        assert_eq!(
+            reply["mcp_response"]["result"],
+            json!({"content":[{"type":"text","text":Refusal::ReminderTimeMissing.text()}],
+                   "isError": false})
+        );
+    }
+
+    #[tokio::test]
+    async fn a_tool_the_session_is_not_offered_is_unknown_to_its_server() {
+        let (tools, backend) = Recording::tools(SessionKind::Main);
         let reply = crate::brain::mcp::answer(
             SERVER_NAME,
             SERVER_NAME,
@@ -221,10 +268,7 @@ mod tests {
             &tools,
         )
         .await;
-        assert_eq!(
-            reply["mcp_response"]["result"],
-            json!({"content":[{"type":"text","text":"Error: not in an interactive fork"}],
-                   "isError": false})
-        );
+        assert_eq!(reply["mcp_response"]["result"]["isError"], json!(true));
+        assert!(backend.calls().is_empty());
     }
 }

@@ -9,7 +9,20 @@ use serde_json::Value;
 use crate::brain::mcp::{ToolCall, ToolHandler, ToolOutput};
 use crate::brain::BoxFuture;
 
-use super::{ChainPosition, DiscordTools, Embed, Refusal, SessionKind, ToolBackend};
+use super::{ChainPosition, DiscordTools, Embed, Refusal, SessionKind, ToolBackend, Workspace};
+
+/// A workspace on `root` in New York, its clock at 2026-03-02 14:00 UTC (09:00 there).
+pub fn workspace(root: &std::path::Path) -> Workspace {
+    use chrono::TimeZone;
+    Workspace {
+        data_dir: crate::data_dir::DataDir::new(root),
+        tz: chrono_tz::America::New_York,
+        clock: crate::clock::ManualClock::new(
+            chrono::Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap(),
+        )
+        .shared(),
+    }
+}
 
 /// One request the backend received.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +43,7 @@ pub enum BackendCall {
         idle_timeout: u32,
     },
     ExitFork,
+    SendFile(crate::tools::SentFile),
 }
 
 /// Records requests; answers `Err(refusal)` to every one when a refusal is set, and reports the
@@ -42,10 +56,19 @@ pub struct Recording {
 }
 
 impl Recording {
-    /// A server of `kind` over a fresh recording backend.
+    /// A server of `kind` over a fresh recording backend, its file tools acting on a data
+    /// directory that does not exist (tests of those tools use [`Recording::tools_in`]).
     pub fn tools(kind: SessionKind) -> (DiscordTools, Arc<Recording>) {
+        Self::tools_in(
+            kind,
+            workspace(std::path::Path::new("/nonexistent-ollim-data")),
+        )
+    }
+
+    /// A server of `kind` over a fresh recording backend, acting on `place`.
+    pub fn tools_in(kind: SessionKind, place: Workspace) -> (DiscordTools, Arc<Recording>) {
         let backend = Arc::new(Recording::default());
-        (DiscordTools::new(kind, backend.clone()), backend)
+        (DiscordTools::new(kind, place, backend.clone()), backend)
     }
 
     /// Makes every later request answer `Err(reason)`.
@@ -104,6 +127,10 @@ impl ToolBackend for Recording {
 
     fn exit_fork(&self) -> BoxFuture<'_, Result<(), Refusal>> {
         self.answer(BackendCall::ExitFork)
+    }
+
+    fn send_file(&self, file: crate::tools::SentFile) -> BoxFuture<'_, Result<(), Refusal>> {
+        self.answer(BackendCall::SendFile(file))
     }
 
     fn foreground_chain(&self) -> BoxFuture<'_, Option<ChainPosition>> {

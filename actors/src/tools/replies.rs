@@ -42,6 +42,36 @@ pub enum Refusal {
     ForkAlreadyOpen,
     /// `exit_fork` in a background fork.
     ExitForkInBackground,
+    /// A tool this session is not offered (a background job's allowed set does not name it).
+    NotOffered(String),
+    /// `add_reminder` with neither `delay_minutes` nor `run_at`.
+    ReminderTimeMissing,
+    /// `add_reminder` with both `delay_minutes` and `run_at`.
+    ReminderTimeTwice,
+    /// `add_reminder`'s `run_at` is not a date-time; carries what was given.
+    ReminderTimeUnreadable(String),
+    /// `add_reminder`'s time has passed; carries the time.
+    ReminderTimePassed(String),
+    /// `add_reminder` refused by the reminder rules; carries the rule's words.
+    ReminderRefused(String),
+    /// `add_reminder` could not write its file; carries the cause.
+    ReminderNotSaved(String),
+    /// `cancel_reminder` with an id no pending reminder has.
+    ReminderNotFound(String),
+    /// `cancel_reminder` with something that is not an id; carries why.
+    ReminderIdInvalid(String),
+    /// `cancel_reminder` or `list_reminders` could not read or remove the files; carries why.
+    RemindersUnreadable(String),
+    /// `send_file`: nothing at that path.
+    FileMissing(String),
+    /// `send_file`: a directory or other non-file.
+    FileNotRegular(String),
+    /// `send_file`: over Discord's limit; carries the size in MB, one decimal.
+    FileTooLarge(String),
+    /// `send_file` from a background fork, for a file outside the data directory.
+    FileOutsideDataDir,
+    /// `send_file`: the file could not be read; carries the cause.
+    FileUnreadable(String),
     /// An actor the tool needed has stopped (its mailbox is closed): the tool did nothing.
     ActorGone(Peer),
     /// *(ours)* A non-critical ping or embed during quiet hours (checked by the fork, asking the
@@ -118,6 +148,55 @@ impl Refusal {
             Refusal::ExitForkInBackground => {
                 "Error: background forks end automatically. Use report_updates to pass findings to the main session."
             }
+            Refusal::NotOffered(tool) => {
+                return Cow::Owned(format!("Error: this session is not offered {tool}"))
+            }
+            Refusal::ReminderTimeMissing => {
+                "Error: say when — give delay_minutes or run_at (one of the two)."
+            }
+            Refusal::ReminderTimeTwice => "Error: give delay_minutes or run_at, not both.",
+            Refusal::ReminderTimeUnreadable(raw) => {
+                return Cow::Owned(format!(
+                    "Error: run_at must look like 2026-03-02T15:30 (the user's local time) or carry an offset (2026-03-02T15:30:00+01:00); got {raw}"
+                ))
+            }
+            Refusal::ReminderTimePassed(at) => {
+                return Cow::Owned(format!(
+                    "Error: that time has already passed, so nothing was scheduled: {at}"
+                ))
+            }
+            Refusal::ReminderRefused(why) => {
+                return Cow::Owned(format!("Error: reminder not scheduled: {why}"))
+            }
+            Refusal::ReminderNotSaved(cause) => {
+                return Cow::Owned(format!("Error: the reminder could not be saved: {cause}"))
+            }
+            Refusal::ReminderNotFound(id) => {
+                return Cow::Owned(format!("Error: no pending reminder has the id {id}"))
+            }
+            Refusal::ReminderIdInvalid(why) => {
+                return Cow::Owned(format!("Error: not a reminder id: {why}"))
+            }
+            Refusal::RemindersUnreadable(why) => {
+                return Cow::Owned(format!("Error: the reminders could not be read: {why}"))
+            }
+            Refusal::FileMissing(path) => {
+                return Cow::Owned(format!("Error: there is no file at {path}"))
+            }
+            Refusal::FileNotRegular(path) => {
+                return Cow::Owned(format!("Error: not a regular file, so not sent: {path}"))
+            }
+            Refusal::FileTooLarge(megabytes) => {
+                return Cow::Owned(format!(
+                    "Error: Discord takes files up to 25 MB; this one is too large to send: {megabytes} MB"
+                ))
+            }
+            Refusal::FileOutsideDataDir => {
+                "Error: background tasks may send only files inside the data directory."
+            }
+            Refusal::FileUnreadable(cause) => {
+                return Cow::Owned(format!("Error: the file could not be read: {cause}"))
+            }
             Refusal::ActorGone(peer) => peer.gone_text(),
             Refusal::QuietHours { until } => {
                 return Cow::Owned(format!(
@@ -179,7 +258,7 @@ impl From<crate::ping_budget::Refusal> for Refusal {
 }
 
 /// What a tool that acted tells the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirmation {
     /// `ping_user` sent its message.
     MessageSent,
@@ -197,6 +276,10 @@ pub enum Confirmation {
     EnteringFork,
     /// `exit_fork` marked the fork for discarding.
     ForkDiscarded,
+    /// `send_file` handed the file to the DM.
+    FileSent,
+    /// `cancel_reminder` removed the reminder with this id.
+    ReminderCancelled(String),
 }
 
 impl fmt::Display for Confirmation {
@@ -220,6 +303,8 @@ impl fmt::Display for Confirmation {
             Confirmation::ForkDiscarded => f.write_str(
                 "Fork will be discarded after you finish responding — further tool calls delay the exit.",
             ),
+            Confirmation::FileSent => f.write_str("File sent."),
+            Confirmation::ReminderCancelled(id) => write!(f, "cancelled {id}"),
         }
     }
 }
@@ -281,6 +366,21 @@ mod tests {
             AlreadySentThis {
                 sent_at: "<cause>".into(),
             },
+            NotOffered("<cause>".into()),
+            ReminderTimeMissing,
+            ReminderTimeTwice,
+            ReminderTimeUnreadable("<cause>".into()),
+            ReminderTimePassed("<cause>".into()),
+            ReminderRefused("<cause>".into()),
+            ReminderNotSaved("<cause>".into()),
+            ReminderNotFound("<cause>".into()),
+            ReminderIdInvalid("<cause>".into()),
+            RemindersUnreadable("<cause>".into()),
+            FileMissing("<cause>".into()),
+            FileNotRegular("<cause>".into()),
+            FileTooLarge("<cause>".into()),
+            FileOutsideDataDir,
+            FileUnreadable("<cause>".into()),
         ];
         all.extend(
             [

@@ -1,4 +1,4 @@
-//! The seven tools of the `discord` MCP server as the model sees them (SPEC §10): their names,
+//! The tools of the `discord` MCP server as the model sees them (SPEC §10, §16): their names,
 //! descriptions (our own words) and JSON Schemas.
 
 use serde_json::{json, Value};
@@ -30,11 +30,19 @@ pub enum ToolName {
     EnterFork,
     /// Discard an interactive fork.
     ExitFork,
+    /// Schedule a one-shot reminder (a file in `reminders/`).
+    AddReminder,
+    /// List the pending reminders.
+    ListReminders,
+    /// Cancel a pending reminder.
+    CancelReminder,
+    /// Send a file to the user's DM.
+    SendFile,
 }
 
 impl ToolName {
-    /// Every tool, in the order the original's server listed them.
-    pub const ALL: [ToolName; 7] = [
+    /// Every tool: the original's seven in its order, then those of its later version.
+    pub const ALL: [ToolName; 11] = [
         ToolName::DiscordEmbed,
         ToolName::PingUser,
         ToolName::FollowUpChain,
@@ -42,6 +50,10 @@ impl ToolName {
         ToolName::ReportUpdates,
         ToolName::EnterFork,
         ToolName::ExitFork,
+        ToolName::AddReminder,
+        ToolName::ListReminders,
+        ToolName::CancelReminder,
+        ToolName::SendFile,
     ];
 
     /// The unprefixed tool name.
@@ -54,6 +66,10 @@ impl ToolName {
             ToolName::ReportUpdates => "report_updates",
             ToolName::EnterFork => "enter_fork",
             ToolName::ExitFork => "exit_fork",
+            ToolName::AddReminder => "add_reminder",
+            ToolName::ListReminders => "list_reminders",
+            ToolName::CancelReminder => "cancel_reminder",
+            ToolName::SendFile => "send_file",
         }
     }
 
@@ -109,6 +125,25 @@ impl ToolName {
             ToolName::ExitFork => {
                 "Ends the current interactive fork and throws it away; the main session carries \
                  on as before."
+            }
+            ToolName::AddReminder => {
+                "Schedules a one-shot reminder: when it comes due, `prompt` runs as your own \
+                 instruction — in a background fork by default (it reaches the user only through \
+                 ping_user or discord_embed), or in the conversation with foreground=true. Give \
+                 either delay_minutes or run_at (ISO 8601; without an offset it is the user's \
+                 local time). max_chain lets the reminder follow itself up with follow_up_chain."
+            }
+            ToolName::ListReminders => {
+                "Lists the pending reminders: id, when each fires, where it runs, and its \
+                 description or prompt."
+            }
+            ToolName::CancelReminder => {
+                "Cancels a pending reminder by its id (see list_reminders)."
+            }
+            ToolName::SendFile => {
+                "Sends a file from disk to the user's DM as an attachment (at most 25 MB), with \
+                 an optional caption. Background tasks may send only files inside the data \
+                 directory."
             }
         }
     }
@@ -217,7 +252,60 @@ impl ToolName {
                     },
                 },
             }),
-            ToolName::SaveContext | ToolName::ExitFork => {
+            ToolName::AddReminder => json!({
+                "type": "object",
+                "properties": {
+                    "prompt": {
+                        "type": "string",
+                        "description": "The instruction you receive when the reminder fires",
+                    },
+                    "delay_minutes": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Fire this many minutes from now",
+                    },
+                    "run_at": {
+                        "type": "string",
+                        "description": "Fire at this time: 2026-03-02T15:30 (local time) or \
+                                        with an offset, 2026-03-02T15:30:00+01:00",
+                    },
+                    "description": {
+                        "type": "string",
+                        "description": "Short summary shown in listings",
+                    },
+                    "foreground": {
+                        "type": "boolean",
+                        "description": "Run in the conversation instead of a background fork \
+                                        (default false)",
+                    },
+                    "max_chain": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "How many follow-up checks follow_up_chain may add \
+                                        (default 0)",
+                    },
+                },
+                "required": ["prompt"],
+            }),
+            ToolName::CancelReminder => json!({
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": "The reminder's id"},
+                },
+                "required": ["id"],
+            }),
+            ToolName::SendFile => json!({
+                "type": "object",
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "The file: absolute, or relative to the data directory",
+                    },
+                    "caption": {"type": "string", "description": "Text sent with the file"},
+                },
+                "required": ["path"],
+            }),
+            ToolName::SaveContext | ToolName::ExitFork | ToolName::ListReminders => {
                 json!({"type": "object", "properties": {}})
             }
         }
@@ -271,6 +359,10 @@ mod tests {
         assert_eq!(required(ToolName::ReportUpdates), json!(["message"]));
         assert_eq!(required(ToolName::EnterFork), Value::Null);
         assert_eq!(required(ToolName::SaveContext), Value::Null);
+        assert_eq!(required(ToolName::AddReminder), json!(["prompt"]));
+        assert_eq!(required(ToolName::CancelReminder), json!(["id"]));
+        assert_eq!(required(ToolName::SendFile), json!(["path"]));
+        assert_eq!(required(ToolName::ListReminders), Value::Null);
     }
 
     #[test]

@@ -9,29 +9,14 @@ use serde_json::{Map, Value};
 
 use super::HookConfig;
 use crate::job_runner::{RunJob, RunOutcome};
-use crate::jobs::{Job, JobId, JobSettings, WebhookJob};
+use crate::jobs::Job;
 use crate::scheduler::ForwardItems;
 use crate::webhook_screen::free_form_fields;
 use crate::webhook_spec::WebhookSpec;
 
 /// A spec as a background job: its settings, always in the background.
 pub fn job_for(spec: &WebhookSpec) -> Job {
-    Job::Webhook(WebhookJob {
-        id: JobId(spec.id.clone()),
-        message: spec.template.clone(),
-        settings: JobSettings {
-            background: true,
-            model: spec.model,
-            thinking: spec.thinking,
-            isolated: spec.isolated,
-            description: String::new(),
-            update_main_session: spec.update_main_session,
-            allow_ping: spec.allow_ping,
-            allowed_tools: spec.allowed_tools.clone(),
-            skills: None,
-            gate: None,
-        },
-    })
+    spec.job()
 }
 
 /// Hands the accepted hook to the job runner with the forward schedule as the scheduler has it
@@ -53,6 +38,12 @@ pub async fn dispatch(
         },
         None => Vec::new(),
     };
+    // The checks refused undeclared fields already; keeping only declared ones here as well
+    // means nothing else can ever reach the prompt.
+    let data: Map<String, Value> = data
+        .into_iter()
+        .filter(|(key, _)| spec.declares(key))
+        .collect();
     let now = config.clock.now();
     let run = RunJob {
         schedule,

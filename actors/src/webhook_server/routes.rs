@@ -98,9 +98,18 @@ pub async fn hook(
 
 fn refuse(id: &str, rejection: Rejection) -> HttpResponse {
     match rejection {
-        Rejection::TooManyProperties { .. } | Rejection::BadSchema { .. } => {
+        Rejection::TooManyProperties { .. }
+        | Rejection::BadSchema { .. }
+        | Rejection::UndeclaredPlaceholders { .. } => {
             tracing::error!(webhook = %id, reason = %rejection, "webhook spec unusable");
             error(StatusCode::INTERNAL_SERVER_ERROR, rejection.to_string())
+        }
+        Rejection::UndeclaredFields { ref details } => {
+            tracing::warn!(webhook = %id, count = details.len(), "payload refused: fields the spec does not declare");
+            answer(
+                StatusCode::BAD_REQUEST,
+                json!({"error": rejection.to_string(), "details": details}),
+            )
         }
         Rejection::Invalid { ref details } => answer(
             StatusCode::BAD_REQUEST,

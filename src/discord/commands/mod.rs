@@ -5,12 +5,14 @@
 //! | --- | --- |
 //! | [`conversation`] | `/clear /compact /cost /fork /model /thinking /interrupt /permissions /config` |
 //! | [`budget`] | `/ping-budget` |
+//! | [`routines`] | `/routines` |
 //! | [`lifecycle`] | `/restart /update /google-auth` |
 //! | [`version`] | `/version` |
 
 mod budget;
 mod conversation;
 mod lifecycle;
+mod routines;
 mod version;
 
 use poise::serenity_prelude as serenity;
@@ -34,6 +36,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         conversation::permissions(),
         conversation::config(),
         budget::ping_budget(),
+        routines::routines(),
         lifecycle::restart(),
         lifecycle::update(),
         lifecycle::google_auth(),

@@ -15,6 +15,8 @@ fn routine(id: &str, message: &str) -> Routine {
         message: message.to_owned(),
         cron: "0 9 * * *".to_owned(),
         settings: JobSettings::default(),
+        paused: false,
+        catch_up: Default::default(),
     }
 }
 

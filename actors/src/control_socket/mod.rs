@@ -1,0 +1,42 @@
+//! The control socket *(ours, SPEC §16)*: how `ollim-bot routine run ID`, a separate process,
+//! reaches the bot that is running on the same data directory.
+//!
+//! The bot listens on a Unix socket, `state/bot.sock` (mode 0600, in the directory the agent may
+//! not write to). A command connects, writes one JSON line ([`Request`]) and reads one JSON line
+//! back ([`Response`]). Why a socket and not a request file the scheduler watches: the command
+//! gets its answer — started, queued behind N jobs, no such routine — at once, and "no bot is
+//! running" is simply a connection nobody accepts (a socket file left by a crash refuses
+//! connections too), with no file to clean up after a command that gave up. The socket is
+//! removed when the bot stops; one left by a crash is replaced at the next start (the instance
+//! lock says no other bot owns it).
+
+mod client;
+mod server;
+
+use serde::{Deserialize, Serialize};
+
+pub use client::{request, ClientError};
+pub use server::{serve, ControlServer};
+
+/// The socket's name inside `state/`.
+pub const FILE_NAME: &str = "bot.sock";
+
+/// Longest request line accepted.
+pub const MAX_REQUEST_BYTES: usize = 4096;
+
+/// What a command asks the bot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Request {
+    /// Run the routine with this id now.
+    RunRoutine(String),
+}
+
+/// The bot's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Response {
+    /// It did what was asked.
+    pub ok: bool,
+    /// One line for the person who asked.
+    pub message: String,
+}

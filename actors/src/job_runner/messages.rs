@@ -1,0 +1,196 @@
+//! The job runner's messages and their answers.
+
+use actix::prelude::*;
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+
+use crate::jobs::{Job, JobId};
+use crate::prompts::forward::ScheduledItem;
+use crate::runs::Trigger;
+use crate::webhook_screen::Field;
+
+/// Run this job now.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "RunOutcome")]
+pub struct RunJob {
+    /// The job (a webhook job carries its spec's settings and template).
+    pub job: Job,
+    /// When it was due (for a late routine: its latest missed time).
+    pub due_at: DateTime<Utc>,
+    /// When it fired.
+    pub fired_at: DateTime<Utc>,
+    /// For an overdue reminder or a routine whose time passed while the bot was down or the
+    /// machine asleep, when it was scheduled (it gets the `[late: …]` marker).
+    pub late_since: Option<DateTime<Utc>>,
+    /// A routine's earlier missed times, folded into this fire (recorded `missed`), oldest first.
+    pub missed: Vec<DateTime<Utc>>,
+    /// The job's file relative to the data directory.
+    pub rel_path: String,
+    /// Background jobs around now, for the preamble's forward schedule (the scheduler's index as
+    /// it stood when the job fired).
+    pub schedule: Vec<ScheduledItem>,
+    /// A webhook's payload (empty for routines and reminders).
+    pub payload: Map<String, Value>,
+    /// Untrusted free-form fields to screen before anything runs (webhooks).
+    pub screen: Vec<Field>,
+    /// What started it.
+    pub trigger: Trigger,
+    /// For a run again after a restart: its run, already open, and when the cut-off run began.
+    pub reopened: Option<Reopened>,
+}
+
+/// A run opened by [`recovery`] for a job a restart cut off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reopened {
+    /// The new run's id (open in the run log).
+    pub run: String,
+    /// When the cut-off run started (the prompt's `[interrupted: …]` marker).
+    pub interrupted_since: DateTime<Utc>,
+}
+
+impl RunJob {
+    /// A job due at `due_at` and firing at `fired_at`, with nothing to screen and no payload.
+    pub fn new(job: Job, rel_path: String, due_at: DateTime<Utc>, fired_at: DateTime<Utc>) -> Self {
+        Self {
+            job,
+            due_at,
+            fired_at,
+            late_since: None,
+            missed: Vec::new(),
+            rel_path,
+            schedule: Vec::new(),
+            payload: Map::new(),
+            screen: Vec::new(),
+            trigger: Trigger::Schedule,
+            reopened: None,
+        }
+    }
+}
+
+/// What became of a [`RunJob`].
+#[derive(Debug)]
+pub enum RunOutcome {
+    /// Handed to the main session as a turn (or to the recipient that stands in for it).
+    Handed,
+    /// A background fork was started.
+    ForkStarted,
+    /// Every background slot is taken: it waits in line behind `ahead` jobs.
+    Queued {
+        /// Jobs ahead of it.
+        ahead: usize,
+    },
+    /// A routine fired past its catch-up window: recorded as missed, not run.
+    Missed,
+    /// Screening flagged these fields; nothing ran.
+    Dropped {
+        /// The flagged fields.
+        flagged: Vec<String>,
+    },
+    /// *(ours)* Its gate said no (exited non-zero): nothing ran.
+    Skipped(super::gate::Skip),
+    /// It could not run.
+    Failed(RunError),
+}
+
+/// Why a job could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// An actor the run needed has stopped (its mailbox is closed).
+    #[error("the {actor} actor has stopped, so job {job} did not run")]
+    ActorGone {
+        /// Which actor.
+        actor: &'static str,
+        /// The job.
+        job: String,
+    },
+    /// *(ours)* The job's gate could not decide (it could not start, or ran too long).
+    #[error("job {job} did not run: {failure}")]
+    GateFailed {
+        /// The job.
+        job: String,
+        /// What went wrong.
+        failure: super::gate::GateFailure,
+    },
+}
+
+/// Asks what has run so far.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "RunCounts")]
+pub struct Runs;
+
+/// Runs since the runner started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunCounts {
+    /// Jobs handed to the main session (or the recipient).
+    pub handed: u64,
+    /// Background forks started.
+    pub forks_started: u64,
+    /// Background forks whose actor has stopped (done, failed or timed out).
+    pub forks_finished: u64,
+    /// Jobs dropped by screening.
+    pub dropped: u64,
+    /// Jobs whose gate skipped the run.
+    pub skipped: u64,
+    /// Jobs that could not run.
+    pub failed: u64,
+    /// Late routines recorded as missed, not run.
+    pub missed: u64,
+    /// Background slots in use now (preparing or running).
+    pub slots_busy: u64,
+    /// Background jobs waiting for a slot now.
+    pub waiting: u64,
+}
+
+impl RunCounts {
+    /// Background forks still running.
+    pub fn forks_running(&self) -> u64 {
+        self.forks_started - self.forks_finished
+    }
+
+    /// Jobs whose run has been decided (handed, started, dropped, skipped, missed or failed).
+    pub fn decided(&self) -> u64 {
+        self.handed + self.forks_started + self.dropped + self.skipped + self.failed + self.missed
+    }
+
+    /// No background work running, being prepared, or waiting.
+    pub fn idle(&self) -> bool {
+        self.forks_running() == 0 && self.slots_busy == 0 && self.waiting == 0
+    }
+}
+
+/// Asks what runs and what waits now.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "ActivityReport")]
+pub struct Activity;
+
+/// One job running or waiting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActiveJob {
+    /// The job's id.
+    pub job: JobId,
+    /// Its name for people.
+    pub name: String,
+    /// Its file.
+    pub file: String,
+    /// Whether it runs in the background.
+    pub background: bool,
+    /// Since when it runs or waits.
+    pub since: DateTime<Utc>,
+}
+
+/// The answer to [`Activity`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActivityReport {
+    /// Background forks that may run at once (`bg_fork_limit`).
+    pub limit: usize,
+    /// Jobs running (background forks, and foreground jobs in the conversation).
+    pub running: Vec<ActiveJob>,
+    /// Background jobs waiting for a slot, first in line first.
+    pub waiting: Vec<ActiveJob>,
+}
+
+/// The bot is stopping: from now on a run that does not complete stays open, to run again
+/// after the restart. Sent by the supervisor when a shutdown begins.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "()")]
+pub struct Stopping;

@@ -1,0 +1,187 @@
+//! `state/runs.jsonl`: one JSON line per run or miss ([`RunRecord`]), oldest first.
+//!
+//! Lines are appended whole (one `write` of a complete line in append mode), so a crash leaves
+//! every earlier line intact; a line that does not parse (a torn last line after a power cut, a
+//! hand edit) is skipped and counted, and the next append starts on a fresh line. Pruning
+//! rewrites the file atomically without the lines older than [`KEEP`]. Reading never writes, so
+//! `ollim-bot routine history` may read while the bot runs.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::record::RunRecord;
+use crate::state_file;
+
+/// The file's name inside `state/`.
+pub const FILE_NAME: &str = "runs.jsonl";
+
+/// How long a line is kept.
+pub const KEEP: Duration = Duration::days(30);
+
+/// What was read from the file.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// The lines that parsed, in file order.
+    pub records: Vec<RunRecord>,
+    /// Lines that did not parse.
+    pub skipped: usize,
+    /// The file does not end with a newline (a torn last line).
+    pub torn_end: bool,
+    /// The file exists.
+    pub exists: bool,
+}
+
+/// Reads every line of `path`; a missing file reads as empty.
+pub fn read(path: &Path) -> Result<Read, state_file::Error> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Read::default()),
+        Err(source) => {
+            return Err(state_file::Error::Io {
+                action: "reading",
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let mut out = Read {
+        torn_end: !bytes.is_empty() && !bytes.ends_with(b"\n"),
+        exists: true,
+        ..Read::default()
+    };
+    for line in bytes.split(|b| *b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<RunRecord>(line) {
+            Ok(record) => out.records.push(record),
+            Err(_) => out.skipped += 1,
+        }
+    }
+    Ok(out)
+}
+
+/// Appends `records` as whole lines; `fresh_line` first ends a torn last line.
+pub fn append(
+    path: &Path,
+    records: &[RunRecord],
+    fresh_line: bool,
+) -> Result<(), state_file::Error> {
+    let mut bytes = Vec::new();
+    if fresh_line {
+        bytes.push(b'\n');
+    }
+    for record in records {
+        serde_json::to_writer(&mut bytes, record).map_err(|source| state_file::Error::Encode {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        bytes.push(b'\n');
+    }
+    let io_err = |action| {
+        move |source| state_file::Error::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    };
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io_err("opening"))?;
+    file.write_all(&bytes).map_err(io_err("appending to"))
+}
+
+/// Rewrites the file with `records` only (atomically).
+pub fn rewrite(path: &Path, records: &[RunRecord]) -> Result<(), state_file::Error> {
+    let mut bytes = Vec::new();
+    for record in records {
+        serde_json::to_writer(&mut bytes, record).map_err(|source| state_file::Error::Encode {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        bytes.push(b'\n');
+    }
+    state_file::write_atomic(path, &bytes)
+}
+
+/// Whether `record` is older than [`KEEP`] at `now`.
+pub fn expired(record: &RunRecord, now: DateTime<Utc>) -> bool {
+    now - record.ended.with_timezone(&Utc) > KEEP
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::JobId;
+    use crate::runs::record::{JobKind, Outcome, Trigger};
+
+    fn record(run: &str, ended: &str) -> RunRecord {
+        let at = DateTime::parse_from_rfc3339(ended).unwrap();
+        RunRecord {
+            run: run.into(),
+            job: JobId("j".into()),
+            kind: JobKind::Reminder,
+            tag: "reminder".into(),
+            name: "n".into(),
+            file: "reminders/n.md".into(),
+            scheduled: at,
+            started: Some(at),
+            ended: at,
+            outcome: Outcome::Ok,
+            pinged: false,
+            reported: false,
+            cost_usd: None,
+            turns: None,
+            error: None,
+            late_since: None,
+            trigger: Trigger::Schedule,
+            alerted: false,
+            count: None,
+        }
+    }
+
+    #[test]
+    fn a_torn_or_foreign_line_is_skipped_and_the_next_append_starts_fresh() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(FILE_NAME);
+        append(&path, &[record("a", "2026-03-01T10:00:00Z")], false).unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"run\":\"half")
+            .unwrap();
+        let read1 = read(&path).unwrap();
+        assert_eq!(
+            (read1.records.len(), read1.skipped, read1.torn_end),
+            (1, 1, true)
+        );
+        append(
+            &path,
+            &[record("b", "2026-03-01T11:00:00Z")],
+            read1.torn_end,
+        )
+        .unwrap();
+        let read2 = read(&path).unwrap();
+        let runs: Vec<_> = read2.records.iter().map(|r| r.run.as_str()).collect();
+        assert_eq!(runs, ["a", "b"]);
+        assert_eq!((read2.skipped, read2.torn_end), (1, false));
+    }
+
+    #[test]
+    fn a_missing_file_reads_empty_and_expiry_is_thirty_days() {
+        let tmp = tempfile::tempdir().unwrap();
+        let read = read(&tmp.path().join(FILE_NAME)).unwrap();
+        assert!(!read.exists && read.records.is_empty());
+        let now = DateTime::parse_from_rfc3339("2026-03-31T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert!(expired(&record("old", "2026-03-01T11:59:00Z"), now));
+        assert!(!expired(&record("new", "2026-03-01T12:01:00Z"), now));
+    }
+}

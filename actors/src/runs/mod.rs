@@ -1,0 +1,305 @@
+//! The RunLog actor *(ours, SPEC §16)*: the one writer of the run history, `state/runs.jsonl`
+//! ([`history_file`]), and of the runs in progress, `state/runs_open.json` ([`open_file`]).
+//!
+//! | message | sent by | answer |
+//! | --- | --- | --- |
+//! | [`Open`] | the job runner, before a job runs (and before a reminder's file goes) | saved or not |
+//! | [`Mark`] | a background fork, before a ping, around a report, after a follow-up | saved or not |
+//! | [`Close`] | the job runner, when a run ended | the line written, and an [`Alert`] if one is due |
+//! | [`Record`] | the job runner: misses, skips | — |
+//! | [`TakeInterrupted`] | the job runner, at its start | runs an earlier start left open |
+//! | [`History`] | `/routines`, tests | lines, newest last |
+//! | [`LatestRuns`] | `/routines` | each job's last line |
+//! | [`Considered`] | the scheduler, at its start | the last fire time each job was considered for |
+//!
+//! A run is opened before anything of it happens, so a crash at any later moment leaves its
+//! entry behind: the next start finds runs whose `boot` is not its own ([`TakeInterrupted`])
+//! and the job runner re-runs or reports them. What the owner could already see — a ping, a
+//! report, a chain follow-up — is marked on the entry first, so a re-run never repeats it; a
+//! report is written to the entry before it is appended to the pending updates and marked
+//! delivered after, so a restart in between is resolved against the pending-updates file
+//! instead of guessed. Lines older than 30 days are pruned at start and daily.
+
+pub mod alerts;
+pub mod history_file;
+mod messages;
+pub mod open_file;
+mod queries;
+pub mod record;
+
+use std::path::PathBuf;
+
+use actix::prelude::*;
+use chrono::{DateTime, Duration, FixedOffset, Utc};
+use chrono_tz::Tz;
+
+use crate::clock::SharedClock;
+use crate::data_dir::DataDir;
+use crate::state_file;
+pub use alerts::{Alert, AlertRules};
+pub use messages::{
+    Close, Closed, Mark, Open, Record, RunEnd, RunLogError, RunMark, RunTicket, TakeInterrupted,
+};
+pub use queries::{select, Considered, ConsideredTimes, History, LatestRuns};
+pub use record::{JobKind, OpenRun, Outcome, PendingReport, RunRecord, Trigger};
+
+/// The actor.
+pub struct RunLog {
+    history_path: PathBuf,
+    open_path: PathBuf,
+    clock: SharedClock,
+    zone: Tz,
+    /// Which start of the bot this is; open runs of other boots were cut off.
+    boot: String,
+    history_since: DateTime<FixedOffset>,
+    records: Vec<RunRecord>,
+    open: Vec<OpenRun>,
+    /// Runs an earlier start left open, and whether each was handed out.
+    interrupted: Vec<(OpenRun, bool)>,
+    torn_end: bool,
+    last_prune: Option<DateTime<Utc>>,
+}
+
+impl RunLog {
+    /// A run log over `data_dir`'s `state/` files; they are read when it starts.
+    pub fn in_data_dir(data_dir: &DataDir, clock: SharedClock, zone: Tz) -> Self {
+        RunLog {
+            history_path: data_dir.state_file(history_file::FILE_NAME),
+            open_path: data_dir.state_file(open_file::FILE_NAME),
+            history_since: clock.now().with_timezone(&zone).fixed_offset(),
+            clock,
+            zone,
+            boot: uuid::Uuid::new_v4().simple().to_string(),
+            records: Vec::new(),
+            open: Vec::new(),
+            interrupted: Vec::new(),
+            torn_end: false,
+            last_prune: None,
+        }
+    }
+
+    fn now(&self) -> DateTime<FixedOffset> {
+        self.clock.now().with_timezone(&self.zone).fixed_offset()
+    }
+
+    fn load(&mut self) {
+        match history_file::read(&self.history_path) {
+            Ok(read) => {
+                if read.skipped > 0 {
+                    tracing::warn!(file = %self.history_path.display(), skipped = read.skipped, "run history lines that do not parse were skipped");
+                }
+                self.records = read.records;
+                self.torn_end = read.torn_end;
+            }
+            Err(e) => {
+                tracing::error!(cause = %e, "could not read the run history; starting it empty")
+            }
+        }
+        match open_file::load(&self.open_path) {
+            Ok(Some(file)) => {
+                self.history_since = file.history_since;
+                let boot = self.boot.clone();
+                let (mine, earlier): (Vec<_>, Vec<_>) =
+                    file.open.into_iter().partition(|r| r.boot == boot);
+                self.open = mine;
+                // A restarted actor keeps what it already handed out.
+                for run in earlier {
+                    if !self.interrupted.iter().any(|(r, _)| r.run == run.run) {
+                        self.interrupted.push((run, false));
+                    }
+                }
+            }
+            Ok(None) => {
+                self.history_since = self.now();
+                let _ = self.save_open();
+            }
+            Err(e) => tracing::error!(cause = %e, "could not read the open runs"),
+        }
+        self.prune();
+    }
+
+    fn save_open(&self) -> Result<(), state_file::Error> {
+        let file = open_file::OpenFile {
+            history_since: self.history_since,
+            open: self
+                .interrupted
+                .iter()
+                .map(|(r, _)| r.clone())
+                .chain(self.open.iter().cloned())
+                .collect(),
+        };
+        open_file::save(&self.open_path, &file).inspect_err(|e| {
+            tracing::error!(cause = %e, "could not save the open runs");
+        })
+    }
+
+    fn append(&mut self, lines: Vec<RunRecord>) {
+        if lines.is_empty() {
+            return;
+        }
+        match history_file::append(&self.history_path, &lines, self.torn_end) {
+            Ok(()) => self.torn_end = false,
+            Err(e) => tracing::error!(cause = %e, "could not append to the run history"),
+        }
+        self.records.extend(lines);
+        let due = self
+            .last_prune
+            .is_none_or(|at| self.clock.now() - at > Duration::days(1));
+        if due {
+            self.prune();
+        }
+    }
+
+    /// Drops lines older than 30 days, rewriting the file when any went.
+    fn prune(&mut self) {
+        let now = self.clock.now();
+        self.last_prune = Some(now);
+        let before = self.records.len();
+        self.records.retain(|r| !history_file::expired(r, now));
+        if self.records.len() == before {
+            return;
+        }
+        match history_file::rewrite(&self.history_path, &self.records) {
+            Ok(()) => {
+                self.torn_end = false;
+                tracing::info!(pruned = before - self.records.len(), "run history pruned");
+            }
+            Err(e) => tracing::error!(cause = %e, "could not prune the run history"),
+        }
+    }
+
+    fn entry_mut(&mut self, run: &str) -> Option<&mut OpenRun> {
+        self.open
+            .iter_mut()
+            .chain(self.interrupted.iter_mut().map(|(r, _)| r))
+            .find(|r| r.run == run)
+    }
+
+    fn take_entry(&mut self, run: &str) -> Option<OpenRun> {
+        if let Some(i) = self.open.iter().position(|r| r.run == run) {
+            return Some(self.open.remove(i));
+        }
+        let i = self.interrupted.iter().position(|(r, _)| r.run == run)?;
+        Some(self.interrupted.remove(i).0)
+    }
+}
+
+impl Actor for RunLog {
+    type Context = Context<Self>;
+
+    fn started(&mut self, _ctx: &mut Self::Context) {
+        let span = tracing::info_span!("actor", actor = "run_log");
+        let _e = span.enter();
+        self.load();
+        tracing::info!(
+            lines = self.records.len(),
+            interrupted = self.interrupted.len(),
+            "run log started"
+        );
+    }
+}
+
+/// After a restart `started` reads the files again.
+impl Supervised for RunLog {}
+
+impl Handler<Open> for RunLog {
+    type Result = Result<(), RunLogError>;
+    fn handle(&mut self, Open(mut run): Open, _ctx: &mut Self::Context) -> Self::Result {
+        run.boot = self.boot.clone();
+        tracing::debug!(run = %run.run, job = %run.job, "run opened");
+        self.open.push(run);
+        Ok(self.save_open()?)
+    }
+}
+
+impl Handler<Mark> for RunLog {
+    type Result = Result<(), RunLogError>;
+    fn handle(&mut self, msg: Mark, _ctx: &mut Self::Context) -> Self::Result {
+        let entry = self
+            .entry_mut(&msg.run)
+            .ok_or_else(|| RunLogError::UnknownRun(msg.run.clone()))?;
+        match msg.mark {
+            RunMark::Pinged => entry.pinged = true,
+            RunMark::FollowedUp => entry.followed_up = true,
+            RunMark::Reporting(message) => entry.reports.push(PendingReport {
+                message,
+                delivered: false,
+            }),
+            RunMark::Reported => {
+                if let Some(r) = entry.reports.iter_mut().find(|r| !r.delivered) {
+                    r.delivered = true;
+                }
+            }
+        }
+        Ok(self.save_open()?)
+    }
+}
+
+impl Handler<Close> for RunLog {
+    type Result = Result<Closed, RunLogError>;
+    fn handle(&mut self, msg: Close, _ctx: &mut Self::Context) -> Self::Result {
+        let entry = self
+            .take_entry(&msg.run)
+            .ok_or_else(|| RunLogError::UnknownRun(msg.run.clone()))?;
+        if let Some(mut next) = msg.successor {
+            next.boot = self.boot.clone();
+            self.open.push(next);
+        }
+        // The entry goes first: a crash before the line is written loses a line, never
+        // re-runs a job that ended.
+        let saved = self.save_open();
+        let end = msg.end;
+        let mut record = RunRecord {
+            run: entry.run.clone(),
+            job: entry.job.clone(),
+            kind: entry.kind,
+            tag: entry.tag.clone(),
+            name: entry.name.clone(),
+            file: entry.file.clone(),
+            scheduled: entry.scheduled,
+            started: Some(entry.started),
+            ended: self.now(),
+            outcome: end.outcome,
+            pinged: end.pinged || entry.pinged,
+            reported: end.reported || entry.reported(),
+            cost_usd: end.cost_usd,
+            turns: end.turns,
+            error: end.error,
+            late_since: entry.late_since,
+            trigger: entry.trigger,
+            alerted: false,
+            count: None,
+        };
+        let earlier: Vec<&RunRecord> = self
+            .records
+            .iter()
+            .filter(|r| r.job == record.job && r.kind == record.kind)
+            .collect();
+        let alert = alerts::decide(&earlier, &mut record, msg.rules, self.clock.now());
+        tracing::info!(run = %record.run, job = %record.job, outcome = record.outcome.as_str(), "run closed");
+        self.append(vec![record.clone()]);
+        saved?;
+        Ok(Closed { record, alert })
+    }
+}
+
+impl Handler<Record> for RunLog {
+    type Result = ();
+    fn handle(&mut self, Record(lines): Record, _ctx: &mut Self::Context) {
+        self.append(lines);
+    }
+}
+
+impl Handler<TakeInterrupted> for RunLog {
+    type Result = MessageResult<TakeInterrupted>;
+    fn handle(&mut self, _msg: TakeInterrupted, _ctx: &mut Self::Context) -> Self::Result {
+        let mut out = Vec::new();
+        for (run, taken) in self.interrupted.iter_mut() {
+            if !*taken {
+                *taken = true;
+                out.push(run.clone());
+            }
+        }
+        MessageResult(out)
+    }
+}

@@ -1,0 +1,353 @@
+//! The one table of which tool each kind of session is offered (SPEC §6, §10, §16), and what
+//! follows from it for a CLI process: the built-ins named with `--tools`, the tools taken away
+//! with `--disallowedTools`, the `discord` tools its server lists, a background job's effective
+//! allow list, and the check of the tools a CLI release lists at start (`system/init`).
+//!
+//! The conversation (main session, interactive forks) keeps the CLI's own built-ins, except the
+//! CLI's scheduling tools, which live inside one process and vanish with it (routines and
+//! reminders are the bot's scheduling), and gets only the `discord` tools that can apply to it.
+//! A background fork is offered only its effective set: the minimal background set, its job's
+//! `allowed-tools` and its skills', less what its settings take away. The built-ins below are
+//! those of the pinned CLI (2.1.330): its default set (with a host answering permission prompts,
+//! as ours does, it adds `AskUserQuestion` and the plan-mode tools), plus `Glob`, `Grep` and the
+//! `Task*` list tools, which it offers only when named.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::schema::{ToolName, SERVER_NAME};
+use super::session_kind::{BackgroundRules, SessionKind};
+
+/// Tools every background fork may use, whatever the job declares: its only ways back to the
+/// user (SPEC §6). What a job's settings take away is taken from this set too.
+pub const MINIMAL_BG_TOOLS: [&str; 5] = [
+    "mcp__discord__report_updates",
+    "mcp__discord__ping_user",
+    "mcp__discord__discord_embed",
+    "mcp__discord__follow_up_chain",
+    "Bash(ollim-bot help)",
+];
+
+/// When one kind of session is offered a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offer {
+    /// Never: taken away with `--disallowedTools`.
+    Never,
+    /// Always (a built-in: whenever the CLI offers it by default).
+    Always,
+    /// Background: when the job's allowed set names it.
+    WhenAllowed,
+    /// Background: when the job may ping (`allow-ping`).
+    WhenPinging,
+    /// Background: when reporting is not `blocked`.
+    WhenReporting,
+    /// Background: on a chain reminder with checks left, reporting not `blocked`.
+    WhenChainContinues,
+    /// Background: when the allowed set names it and the job may ping.
+    WhenAllowedAndPinging,
+}
+
+/// A tool the table classifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// A CLI built-in, by the name `--tools` and `system/init` use.
+    BuiltIn(&'static str),
+    /// A tool of our `discord` server.
+    Discord(ToolName),
+}
+
+/// One tool and what each kind of session is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    /// The tool.
+    pub tool: Tool,
+    /// The main session.
+    pub main: Offer,
+    /// An interactive fork.
+    pub interactive: Offer,
+    /// A background fork.
+    pub background: Offer,
+}
+
+const fn built_in(name: &'static str) -> Row {
+    Row {
+        tool: Tool::BuiltIn(name),
+        main: Offer::Always,
+        interactive: Offer::Always,
+        background: Offer::WhenAllowed,
+    }
+}
+
+const fn never(name: &'static str) -> Row {
+    Row {
+        tool: Tool::BuiltIn(name),
+        main: Offer::Never,
+        interactive: Offer::Never,
+        background: Offer::Never,
+    }
+}
+
+const fn discord(tool: ToolName, main: Offer, interactive: Offer, background: Offer) -> Row {
+    Row {
+        tool: Tool::Discord(tool),
+        main,
+        interactive,
+        background,
+    }
+}
+
+use Offer::{
+    Always, Never, WhenAllowed, WhenAllowedAndPinging, WhenChainContinues, WhenPinging,
+    WhenReporting,
+};
+
+/// The table.
+pub const TABLE: [Row; 41] = [
+    // The CLI's built-ins.
+    built_in("Task"),
+    built_in("Bash"),
+    built_in("Read"),
+    built_in("Write"),
+    built_in("Edit"),
+    built_in("NotebookEdit"),
+    built_in("WebFetch"),
+    built_in("WebSearch"),
+    built_in("Skill"),
+    built_in("Glob"),
+    built_in("Grep"),
+    built_in("EnterWorktree"),
+    built_in("ExitWorktree"),
+    built_in("ListAgents"),
+    built_in("Monitor"),
+    built_in("ReportFindings"),
+    built_in("SendMessage"),
+    built_in("TaskStop"),
+    built_in("TaskCreate"),
+    built_in("TaskGet"),
+    built_in("TaskList"),
+    built_in("TaskUpdate"),
+    built_in("Workflow"),
+    // The CLI's scheduling, which dies with its process: off everywhere.
+    never("CronCreate"),
+    never("CronDelete"),
+    never("CronList"),
+    never("ScheduleWakeup"),
+    // Tools that need the CLI's own terminal UI, which the bot does not have: a question form,
+    // and plan mode (left only by the user approving a plan there).
+    never("AskUserQuestion"),
+    never("EnterPlanMode"),
+    never("ExitPlanMode"),
+    // Our `discord` server.
+    discord(ToolName::DiscordEmbed, Always, Always, WhenPinging),
+    discord(ToolName::PingUser, Never, Never, WhenPinging),
+    // No session tracks a foreground chain reminder, so the conversation cannot extend one.
+    discord(ToolName::FollowUpChain, Never, Never, WhenChainContinues),
+    discord(ToolName::SaveContext, Never, Always, Never),
+    discord(ToolName::ReportUpdates, Never, Always, WhenReporting),
+    discord(ToolName::EnterFork, Always, Never, Never),
+    discord(ToolName::ExitFork, Never, Always, Never),
+    discord(ToolName::AddReminder, Always, Always, WhenAllowed),
+    discord(ToolName::ListReminders, Always, Always, WhenAllowed),
+    discord(ToolName::CancelReminder, Always, Always, WhenAllowed),
+    discord(ToolName::SendFile, Always, Always, WhenAllowedAndPinging),
+];
+
+/// Another name the CLI uses for a built-in (`Agent`, which the model sees, for `Task`).
+fn canonical(name: &str) -> &str {
+    match name {
+        "Agent" => "Task",
+        other => other,
+    }
+}
+
+/// The row of a built-in, by either of its names.
+fn built_in_row(name: &str) -> Option<&'static Row> {
+    let name = canonical(name);
+    TABLE
+        .iter()
+        .find(|row| matches!(row.tool, Tool::BuiltIn(n) if n == name))
+}
+
+/// The row of a `discord` tool (every tool has one; a test keeps it so).
+fn discord_row(tool: ToolName) -> Option<&'static Row> {
+    TABLE.iter().find(|row| row.tool == Tool::Discord(tool))
+}
+
+/// The tool a pattern names: `Bash` of `Bash(ollim-bot help)`.
+fn pattern_tool(pattern: &str) -> &str {
+    let pattern = pattern.trim();
+    pattern.split('(').next().unwrap_or(pattern).trim()
+}
+
+/// Whether an allow-list pattern names the `discord` tool `tool` (its full name, the whole
+/// server `mcp__discord`, or a prefix ending in `*`).
+fn names_discord_tool(pattern: &str, tool: ToolName) -> bool {
+    let name = pattern_tool(pattern);
+    let qualified = tool.qualified();
+    name == qualified
+        || name == format!("mcp__{SERVER_NAME}")
+        || name
+            .strip_suffix('*')
+            .is_some_and(|prefix| prefix.starts_with("mcp__") && qualified.starts_with(prefix))
+}
+
+/// The `discord` tool a pattern names by its full name, when it names one.
+fn discord_tool_of(pattern: &str) -> Option<ToolName> {
+    let rest = pattern_tool(pattern).strip_prefix(&format!("mcp__{SERVER_NAME}__"))?;
+    ToolName::parse(rest)
+}
+
+impl BackgroundRules {
+    /// Whether the job's allowed set names `tool`.
+    fn names(&self, tool: Tool) -> bool {
+        self.allowed.iter().any(|p| match tool {
+            Tool::Discord(t) => names_discord_tool(p, t),
+            Tool::BuiltIn(name) => canonical(pattern_tool(p)) == canonical(name),
+        })
+    }
+
+    /// Whether a job with these rules is offered a tool whose background offer is `offer`.
+    fn granted(&self, offer: Offer, tool: Tool) -> bool {
+        match offer {
+            Never => false,
+            Always => true,
+            WhenAllowed => self.names(tool),
+            WhenPinging => self.allow_ping,
+            WhenReporting => !self.reporting_blocked(),
+            WhenChainContinues => {
+                !self.reporting_blocked() && self.chain.is_some_and(|c| c.can_follow_up())
+            }
+            WhenAllowedAndPinging => self.allow_ping && self.names(tool),
+        }
+    }
+}
+
+impl SessionKind {
+    /// This kind's offer in `row`.
+    fn offer(&self, row: &Row) -> Offer {
+        match self {
+            SessionKind::Main => row.main,
+            SessionKind::InteractiveFork => row.interactive,
+            SessionKind::Background(_) => row.background,
+        }
+    }
+
+    /// Whether this session is offered `tool`. A built-in the table does not know (a newer
+    /// CLI's) is kept by the conversation and given to a background fork its job names.
+    pub fn offers(&self, tool: Tool) -> bool {
+        let row = match tool {
+            Tool::Discord(t) => discord_row(t),
+            Tool::BuiltIn(name) => built_in_row(name),
+        };
+        let offer = match row {
+            Some(row) => self.offer(row),
+            None if matches!(tool, Tool::Discord(_)) => Never,
+            None => match self {
+                SessionKind::Background(_) => WhenAllowed,
+                _ => Always,
+            },
+        };
+        match self {
+            SessionKind::Background(rules) => rules.granted(offer, tool),
+            _ => offer == Always,
+        }
+    }
+
+    /// The `discord` tools this session's server lists, in the server's order.
+    pub fn listed_tools(&self) -> Vec<ToolName> {
+        ToolName::ALL
+            .into_iter()
+            .filter(|tool| self.offers(Tool::Discord(*tool)))
+            .collect()
+    }
+
+    /// The built-ins for `--tools`: `None` keeps the CLI's default set (the conversation); a
+    /// background fork gets exactly the built-ins its effective set names.
+    pub fn built_in_tools(&self) -> Option<Vec<String>> {
+        let SessionKind::Background(_) = self else {
+            return None;
+        };
+        let mut out: Vec<String> = Vec::new();
+        for pattern in self.effective_allowed() {
+            let name = canonical(pattern_tool(&pattern));
+            if name.starts_with("mcp__") || out.iter().any(|t| t == name) {
+                continue;
+            }
+            out.push(name.to_owned());
+        }
+        Some(out)
+    }
+
+    /// `--disallowedTools`: the built-ins this kind is never offered (the CLI's scheduling),
+    /// then the `discord` tools it is not offered; no allow rule brings these back.
+    pub fn disallowed_tools(&self) -> Vec<String> {
+        let never = TABLE.iter().filter_map(|row| match row.tool {
+            Tool::BuiltIn(name) if self.offer(row) == Never => Some(name.to_owned()),
+            _ => None,
+        });
+        let discord = ToolName::ALL
+            .into_iter()
+            .filter(|tool| !self.offers(Tool::Discord(*tool)))
+            .map(ToolName::qualified);
+        never.chain(discord).collect()
+    }
+
+    /// A background job's allow list as offered: its declared patterns without those naming a
+    /// tool this fork is not offered (`ping_user` without `allow-ping`, the CLI's scheduling…).
+    /// Empty for the conversation, whose allow list is the permission policy's.
+    pub fn effective_allowed(&self) -> Vec<String> {
+        let SessionKind::Background(rules) = self else {
+            return Vec::new();
+        };
+        rules
+            .allowed
+            .iter()
+            .filter(|pattern| {
+                if let Some(tool) = discord_tool_of(pattern) {
+                    return self.offers(Tool::Discord(tool));
+                }
+                let name = pattern_tool(pattern);
+                name.starts_with("mcp__")
+                    || built_in_row(name).is_none_or(|row| row.background != Never)
+            })
+            .cloned()
+            .collect()
+    }
+}
+
+/// The tools in a `system/init` list that the table does not classify (another MCP server's
+/// tools are the user's own and not ours to classify).
+pub fn unclassified(init_tools: &[String]) -> Vec<String> {
+    init_tools
+        .iter()
+        .filter(|name| match name.strip_prefix("mcp__") {
+            Some(rest) => match rest.strip_prefix(&format!("{SERVER_NAME}__")) {
+                Some(tool) => ToolName::parse(tool).is_none(),
+                None => false,
+            },
+            None => built_in_row(name).is_none(),
+        })
+        .cloned()
+        .collect()
+}
+
+/// Set once the unclassified tools have been logged, so a new CLI release is named once per run.
+static UNCLASSIFIED_LOGGED: AtomicBool = AtomicBool::new(false);
+
+/// Logs, once per run, the tools of a `system/init` list the table does not classify.
+pub fn note_init_tools(init_tools: &[String]) {
+    if UNCLASSIFIED_LOGGED.load(Ordering::Relaxed) {
+        return;
+    }
+    let unknown = unclassified(init_tools);
+    if !unknown.is_empty() && !UNCLASSIFIED_LOGGED.swap(true, Ordering::Relaxed) {
+        tracing::warn!(
+            tools = ?unknown,
+            "the claude cli offers tools the bot's tool table does not classify (a new cli release?); \
+             the conversation keeps them, background forks get them only when a job names them"
+        );
+    }
+}
+
+#[cfg(test)]
+#[path = "offer_tests.rs"]
+mod tests;

@@ -1,0 +1,301 @@
+use super::*;
+use crate::jobs::UpdateMode;
+use crate::tools::ChainPosition;
+use ToolName::*;
+
+/// The tools CLI 2.1.330 lists in `system/init` with no `--tools` and a host answering
+/// permission prompts (captured from the binary).
+const CLI_2_1_330_DEFAULT: [&str; 24] = [
+    "Task",
+    "AskUserQuestion",
+    "EnterPlanMode",
+    "ExitPlanMode",
+    "Bash",
+    "CronCreate",
+    "CronDelete",
+    "CronList",
+    "Edit",
+    "EnterWorktree",
+    "ExitWorktree",
+    "ListAgents",
+    "Monitor",
+    "NotebookEdit",
+    "Read",
+    "ReportFindings",
+    "ScheduleWakeup",
+    "SendMessage",
+    "Skill",
+    "TaskStop",
+    "WebFetch",
+    "WebSearch",
+    "Workflow",
+    "Write",
+];
+
+fn job(allow_ping: bool, update_mode: UpdateMode, chain: Option<(u32, u32)>) -> SessionKind {
+    job_with(allow_ping, update_mode, chain, &[])
+}
+
+fn job_with(
+    allow_ping: bool,
+    update_mode: UpdateMode,
+    chain: Option<(u32, u32)>,
+    declared: &[&str],
+) -> SessionKind {
+    let mut allowed: Vec<String> = MINIMAL_BG_TOOLS.iter().map(|t| (*t).to_owned()).collect();
+    allowed.extend(declared.iter().map(|t| (*t).to_owned()));
+    SessionKind::Background(BackgroundRules {
+        allow_ping,
+        update_mode,
+        chain: chain.map(|(depth, max)| ChainPosition { depth, max }),
+        allowed,
+    })
+}
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_owned()).collect()
+}
+
+#[test]
+fn every_discord_tool_has_exactly_one_row_and_no_built_in_two() {
+    for tool in ToolName::ALL {
+        let rows = TABLE
+            .iter()
+            .filter(|r| r.tool == Tool::Discord(tool))
+            .count();
+        assert_eq!(rows, 1, "{tool:?}");
+    }
+    for row in TABLE {
+        if let Tool::BuiltIn(name) = row.tool {
+            let same = TABLE
+                .iter()
+                .filter(|r| r.tool == Tool::BuiltIn(name))
+                .count();
+            assert_eq!(same, 1, "{name}");
+        }
+    }
+}
+
+#[test]
+fn the_conversation_lists_only_the_discord_tools_of_its_kind() {
+    assert_eq!(
+        SessionKind::Main.listed_tools(),
+        [
+            DiscordEmbed,
+            EnterFork,
+            AddReminder,
+            ListReminders,
+            CancelReminder,
+            SendFile
+        ]
+    );
+    assert_eq!(
+        SessionKind::InteractiveFork.listed_tools(),
+        [
+            DiscordEmbed,
+            SaveContext,
+            ReportUpdates,
+            ExitFork,
+            AddReminder,
+            ListReminders,
+            CancelReminder,
+            SendFile
+        ]
+    );
+}
+
+#[test]
+fn a_default_background_job_lists_its_ways_back_and_nothing_else() {
+    assert_eq!(
+        job(true, UpdateMode::OnPing, None).listed_tools(),
+        [DiscordEmbed, PingUser, ReportUpdates]
+    );
+}
+
+#[test]
+fn follow_up_is_listed_only_on_a_chain_with_checks_left() {
+    let listed = |chain| {
+        job(true, UpdateMode::Freely, Some(chain))
+            .listed_tools()
+            .contains(&FollowUpChain)
+    };
+    assert!(listed((0, 2)));
+    assert!(listed((1, 2)));
+    assert!(!listed((2, 2)));
+    let blocked = job(true, UpdateMode::Blocked, Some((0, 3))).listed_tools();
+    assert!(!blocked.contains(&FollowUpChain));
+}
+
+#[test]
+fn no_ping_and_blocked_remove_their_tools() {
+    assert_eq!(
+        job(false, UpdateMode::Always, Some((0, 1))).listed_tools(),
+        [FollowUpChain, ReportUpdates]
+    );
+    assert_eq!(
+        job(true, UpdateMode::Blocked, Some((0, 3))).listed_tools(),
+        [DiscordEmbed, PingUser]
+    );
+    assert!(job(false, UpdateMode::Blocked, None)
+        .listed_tools()
+        .is_empty());
+}
+
+#[test]
+fn interactive_fork_tools_never_reach_a_background_job_even_when_named() {
+    let kind = job_with(
+        true,
+        UpdateMode::OnPing,
+        None,
+        &[
+            "mcp__discord__enter_fork",
+            "mcp__discord__save_context",
+            "mcp__discord__exit_fork",
+        ],
+    );
+    let listed = kind.listed_tools();
+    assert!(!listed.contains(&EnterFork) && !listed.contains(&SaveContext));
+    assert!(!listed.contains(&ExitFork));
+    assert!(kind
+        .effective_allowed()
+        .iter()
+        .all(|t| !t.contains("fork") && !t.contains("save_context")));
+    let disallowed = kind.disallowed_tools();
+    for tool in [EnterFork, SaveContext, ExitFork] {
+        assert!(disallowed.contains(&tool.qualified()), "{tool:?}");
+    }
+}
+
+#[test]
+fn reminder_tools_and_files_reach_a_background_job_only_when_named() {
+    let plain = job(true, UpdateMode::OnPing, None).listed_tools();
+    assert!(!plain.contains(&AddReminder) && !plain.contains(&SendFile));
+    let named = job_with(
+        true,
+        UpdateMode::OnPing,
+        None,
+        &["mcp__discord__add_reminder", "mcp__discord__send_file"],
+    );
+    assert!(named.listed_tools().contains(&AddReminder));
+    assert!(named.listed_tools().contains(&SendFile));
+    let silent = job_with(
+        false,
+        UpdateMode::OnPing,
+        None,
+        &["mcp__discord__send_file"],
+    );
+    assert!(!silent.listed_tools().contains(&SendFile));
+    assert!(!silent
+        .effective_allowed()
+        .contains(&"mcp__discord__send_file".to_owned()));
+    let server_wide = job_with(true, UpdateMode::OnPing, None, &["mcp__discord__*"]);
+    assert!(server_wide.listed_tools().contains(&ListReminders));
+}
+
+#[test]
+fn a_background_job_gets_the_built_ins_its_set_names() {
+    let kind = job(true, UpdateMode::OnPing, None);
+    assert_eq!(kind.built_in_tools(), Some(strings(&["Bash"])));
+    let kind = job_with(
+        true,
+        UpdateMode::OnPing,
+        None,
+        &["Read", "Bash(ollim-bot tasks *)"],
+    );
+    assert_eq!(kind.built_in_tools(), Some(strings(&["Bash", "Read"])));
+    let kind = job_with(
+        true,
+        UpdateMode::OnPing,
+        None,
+        &["Agent", "CronCreate", "mcp__docs", "WebFetch(domain:x.org)"],
+    );
+    assert_eq!(
+        kind.built_in_tools(),
+        Some(strings(&["Bash", "Task", "WebFetch"]))
+    );
+    assert!(!kind.effective_allowed().contains(&"CronCreate".to_owned()));
+    assert!(kind.effective_allowed().contains(&"mcp__docs".to_owned()));
+}
+
+#[test]
+fn the_conversation_keeps_the_cli_defaults_but_never_its_scheduling() {
+    for kind in [
+        SessionKind::Main,
+        SessionKind::InteractiveFork,
+        job(true, UpdateMode::OnPing, None),
+    ] {
+        let disallowed = kind.disallowed_tools();
+        for cron in [
+            "CronCreate",
+            "CronDelete",
+            "CronList",
+            "ScheduleWakeup",
+            "AskUserQuestion",
+            "EnterPlanMode",
+            "ExitPlanMode",
+        ] {
+            assert!(disallowed.contains(&cron.to_owned()), "{kind:?}: {cron}");
+            assert!(!kind.offers(Tool::BuiltIn(cron)));
+        }
+    }
+    assert_eq!(SessionKind::Main.built_in_tools(), None);
+    assert_eq!(SessionKind::InteractiveFork.built_in_tools(), None);
+    let main = SessionKind::Main.disallowed_tools();
+    for tool in [
+        PingUser,
+        SaveContext,
+        ReportUpdates,
+        ExitFork,
+        FollowUpChain,
+    ] {
+        assert!(main.contains(&tool.qualified()), "{tool:?}");
+    }
+    assert!(!main.contains(&EnterFork.qualified()));
+    let fork = SessionKind::InteractiveFork.disallowed_tools();
+    assert!(fork.contains(&EnterFork.qualified()));
+    assert!(!fork.contains(&ExitFork.qualified()));
+}
+
+#[test]
+fn the_effective_set_is_the_minimal_set_less_what_the_settings_take() {
+    assert_eq!(
+        job(true, UpdateMode::OnPing, None).effective_allowed(),
+        strings(&[
+            "mcp__discord__report_updates",
+            "mcp__discord__ping_user",
+            "mcp__discord__discord_embed",
+            "Bash(ollim-bot help)",
+        ])
+    );
+    assert_eq!(
+        job(false, UpdateMode::Blocked, Some((0, 2))).effective_allowed(),
+        strings(&["Bash(ollim-bot help)"])
+    );
+    assert_eq!(
+        job(true, UpdateMode::Freely, Some((0, 2))).effective_allowed(),
+        MINIMAL_BG_TOOLS
+    );
+    assert!(SessionKind::Main.effective_allowed().is_empty());
+}
+
+#[test]
+fn the_pinned_cli_lists_nothing_the_table_does_not_classify() {
+    let mut init = strings(&CLI_2_1_330_DEFAULT);
+    init.extend(ToolName::ALL.map(ToolName::qualified));
+    init.push("mcp__github__search".to_owned());
+    assert!(unclassified(&init).is_empty(), "{:?}", unclassified(&init));
+    let newer = strings(&["Read", "Teleport", "mcp__discord__launch_rocket"]);
+    assert_eq!(
+        unclassified(&newer),
+        strings(&["Teleport", "mcp__discord__launch_rocket"])
+    );
+}
+
+#[test]
+fn an_unknown_built_in_is_kept_by_the_conversation_and_given_to_a_job_that_names_it() {
+    assert!(SessionKind::Main.offers(Tool::BuiltIn("Teleport")));
+    assert!(!job(true, UpdateMode::OnPing, None).offers(Tool::BuiltIn("Teleport")));
+    let named = job_with(true, UpdateMode::OnPing, None, &["Teleport(somewhere)"]);
+    assert!(named.offers(Tool::BuiltIn("Teleport")));
+    assert_eq!(named.built_in_tools(), Some(strings(&["Bash", "Teleport"])));
+}

@@ -1,0 +1,297 @@
+//! What each kind of session is offered, read from the `tools` the real CLI sends the mock
+//! model (SPEC §6, §9, §16): a background fork exactly its effective set, the conversation the
+//! CLI's built-ins with only its own `discord` tools, and nobody the CLI's scheduling tools.
+
+use std::collections::BTreeSet;
+
+use ollim_actors::main_session::{Command, Say};
+use ollim_actors::surface::SurfaceEvent;
+
+use crate::rig::{bg_reminder, rig, Rig};
+use crate::support::mock_model_api::{ModelRequest, Reply};
+
+/// The CLI's own scheduling, which must never be offered.
+const SCHEDULING: [&str; 4] = ["CronCreate", "CronDelete", "CronList", "ScheduleWakeup"];
+
+fn set(names: &[&str]) -> BTreeSet<String> {
+    names.iter().map(|n| (*n).to_owned()).collect()
+}
+
+fn offered(request: &ModelRequest) -> BTreeSet<String> {
+    request.tool_names().into_iter().collect()
+}
+
+/// The built-ins of an offer: the model sees the CLI's `Task` as `Agent`.
+fn built_ins(tools: &BTreeSet<String>) -> BTreeSet<String> {
+    tools
+        .iter()
+        .filter(|t| !t.starts_with("mcp__"))
+        .cloned()
+        .collect()
+}
+
+/// Fires the reminder `id` (written with `extra` frontmatter, due `minute` minutes after the
+/// start) and returns its first request.
+async fn first_request(rig: &Rig, id: &str, minute: i64, extra: &str) -> ModelRequest {
+    rig.write(
+        &format!("reminders/{id}.md"),
+        &bg_reminder(id, minute, extra, "look around"),
+    );
+    rig.registered(1).await;
+    rig.advance_to(minute);
+    let tag = format!("[reminder-bg:{id}]");
+    rig.until("the job's model call", |r| !r.requests_for(&tag).is_empty())
+        .await;
+    rig.requests_for(&tag).remove(0)
+}
+
+fn quiet(_: &ModelRequest) -> Reply {
+    Reply::Text("nothing to do".into())
+}
+
+#[actix_rt::test]
+async fn a_job_with_no_allowed_tools_is_offered_exactly_the_minimal_set() {
+    let rig = rig(quiet, |_| {}).await;
+    // A chain link with checks left: every tool of the minimal set applies.
+    let request = first_request(&rig, "e1000001", 1, "max-chain: 2\n").await;
+    let minimal = set(&[
+        "Bash",
+        "mcp__discord__discord_embed",
+        "mcp__discord__follow_up_chain",
+        "mcp__discord__ping_user",
+        "mcp__discord__report_updates",
+    ]);
+    assert_eq!(offered(&request), minimal);
+    // The preamble lists the set, the minimal set being a restriction too.
+    let prompt = request.latest_user_text();
+    let section = prompt
+        .split("TOOL RESTRICTIONS:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no tool restrictions in {prompt}"));
+    for tool in [
+        "mcp__discord__report_updates",
+        "mcp__discord__ping_user",
+        "mcp__discord__discord_embed",
+        "mcp__discord__follow_up_chain",
+        "Bash(ollim-bot help)",
+    ] {
+        assert!(
+            section.contains(&format!("  - {tool}\n")),
+            "{tool}: {section}"
+        );
+    }
+}
+
+#[actix_rt::test]
+async fn no_ping_and_blocked_take_their_tools_away() {
+    let rig = rig(quiet, |_| {}).await;
+    let silent = first_request(&rig, "e1000002", 1, "allow-ping: false\n").await;
+    assert_eq!(
+        offered(&silent),
+        set(&["Bash", "mcp__discord__report_updates"])
+    );
+    assert!(!silent
+        .latest_user_text()
+        .contains("  - mcp__discord__ping_user"));
+    rig.settle().await;
+    let blocked = first_request(
+        &rig,
+        "e1000003",
+        2,
+        "update-main-session: \"blocked\"\nmax-chain: 3\n",
+    )
+    .await;
+    assert_eq!(
+        offered(&blocked),
+        set(&[
+            "Bash",
+            "mcp__discord__discord_embed",
+            "mcp__discord__ping_user"
+        ])
+    );
+}
+
+#[actix_rt::test]
+async fn a_job_allowed_read_and_the_tasks_command_gets_read_and_bash_and_no_other_built_in() {
+    let rig = rig(quiet, |_| {}).await;
+    let extra = "allowed-tools:\n  - \"Read\"\n  - \"Bash(ollim-bot tasks *)\"\n  - \"CronCreate\"\n  - \"mcp__discord__enter_fork\"\n";
+    let request = first_request(&rig, "e1000004", 1, extra).await;
+    let tools = offered(&request);
+    assert_eq!(built_ins(&tools), set(&["Bash", "Read"]), "{tools:?}");
+    assert!(!tools.contains("mcp__discord__enter_fork"), "{tools:?}");
+    let prompt = request.latest_user_text();
+    assert!(prompt.contains("  - Read\n"), "{prompt}");
+    assert!(prompt.contains("  - Bash(ollim-bot tasks *)\n"), "{prompt}");
+    assert!(!prompt.contains("  - CronCreate"), "{prompt}");
+    assert!(!prompt.contains("  - mcp__discord__enter_fork"), "{prompt}");
+}
+
+/// Main session: "hello", then `/fork`: the fork greets.
+fn conversation(req: &ModelRequest) -> Reply {
+    if req.latest_user_text().contains("[fork-started]") {
+        Reply::Text("fork here".into())
+    } else {
+        Reply::Text("hello there".into())
+    }
+}
+
+#[actix_rt::test]
+async fn the_conversation_keeps_the_built_ins_with_its_own_discord_tools_and_no_scheduling() {
+    let rig = rig(conversation, |_| {}).await;
+    let main = rig.handles.main_session.clone().unwrap();
+    main.do_send(Say {
+        text: "hi".into(),
+        images: vec![],
+    });
+    rig.until("the answer", |r| {
+        r.screen
+            .events()
+            .iter()
+            .any(|e| matches!(e, SurfaceEvent::Reply(t) if t == "hello there"))
+    })
+    .await;
+    let answer = main.send(Command::Fork(None)).await.unwrap();
+    assert!(answer.contains("Entering fork"), "{answer}");
+    rig.until("the fork's greeting", |r| {
+        !r.requests_for("[fork-started]").is_empty()
+    })
+    .await;
+    let main_tools = offered(&rig.requests_for("hi")[0]);
+    let fork_tools = offered(&rig.requests_for("[fork-started]")[0]);
+    for tools in [&main_tools, &fork_tools] {
+        for expected in [
+            "Bash",
+            "Read",
+            "Write",
+            "Edit",
+            "WebFetch",
+            "WebSearch",
+            "Agent",
+        ] {
+            assert!(tools.contains(expected), "{expected} missing: {tools:?}");
+        }
+        for tool in SCHEDULING {
+            assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
+        }
+        for tool in ["mcp__discord__ping_user", "mcp__discord__follow_up_chain"] {
+            assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
+        }
+        for tool in [
+            "mcp__discord__discord_embed",
+            "mcp__discord__add_reminder",
+            "mcp__discord__list_reminders",
+            "mcp__discord__cancel_reminder",
+            "mcp__discord__send_file",
+        ] {
+            assert!(tools.contains(tool), "{tool} missing: {tools:?}");
+        }
+    }
+    assert!(main_tools.contains("mcp__discord__enter_fork"));
+    for tool in ["save_context", "report_updates", "exit_fork"] {
+        assert!(
+            !main_tools.contains(&format!("mcp__discord__{tool}")),
+            "{tool}"
+        );
+        assert!(
+            fork_tools.contains(&format!("mcp__discord__{tool}")),
+            "{tool}"
+        );
+    }
+    assert!(!fork_tools.contains("mcp__discord__enter_fork"));
+}
+
+#[actix_rt::test]
+async fn no_background_fork_is_offered_the_clis_scheduling_even_when_named() {
+    let rig = rig(quiet, |_| {}).await;
+    let extra = "allowed-tools:\n  - \"CronCreate\"\n  - \"ScheduleWakeup\"\n  - \"CronList\"\n";
+    let request = first_request(&rig, "e1000005", 1, extra).await;
+    let tools = offered(&request);
+    for tool in SCHEDULING {
+        assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
+    }
+    assert_eq!(built_ins(&tools), set(&["Bash"]));
+}
+
+/// A job that names `send_file` may send a file from the data directory, never one outside it;
+/// a job that does not name it is not offered it.
+#[actix_rt::test]
+async fn a_background_fork_sends_only_data_directory_files_and_only_when_allowed() {
+    fn script(req: &ModelRequest) -> Reply {
+        let result = crate::rig::tool_result_text(req);
+        if result.contains("only files inside the data directory") {
+            crate::rig::call(
+                "mcp__discord__send_file",
+                serde_json::json!({"path": "notes/summary.txt"}),
+            )
+        } else if !result.is_empty() {
+            Reply::Text(format!("done: {result}"))
+        } else if req.latest_user_text().contains("send the summary") {
+            let outside = req
+                .latest_user_text()
+                .split("OUTSIDE=")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .unwrap_or_default()
+                .trim_end_matches('"')
+                .to_owned();
+            crate::rig::call(
+                "mcp__discord__send_file",
+                serde_json::json!({ "path": outside }),
+            )
+        } else {
+            Reply::Text("nothing to do".into())
+        }
+    }
+    let rig = rig(script, |_| {}).await;
+    std::fs::create_dir_all(rig.data.root().join("notes")).unwrap();
+    rig.write("notes/summary.txt", "all quiet");
+    let outside = rig.data.root().parent().unwrap().join("outside.txt");
+    std::fs::write(&outside, "secret").unwrap();
+    let id = "e1000006";
+    rig.write(
+        &format!("reminders/{id}.md"),
+        &bg_reminder(
+            id,
+            1,
+            "allowed-tools:\n  - \"mcp__discord__send_file\"\n",
+            &format!("send the summary OUTSIDE={}", outside.display()),
+        ),
+    );
+    rig.registered(1).await;
+    rig.advance_to(1);
+    rig.settle().await;
+    let requests = rig.requests_for(&format!("[reminder-bg:{id}]"));
+    assert!(offered(&requests[0]).contains("mcp__discord__send_file"));
+    let results: Vec<String> = requests
+        .iter()
+        .map(crate::rig::tool_result_text)
+        .filter(|t| !t.is_empty())
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "Error: background tasks may send only files inside the data directory.",
+            "File sent."
+        ]
+    );
+    let sent: Vec<std::path::PathBuf> = rig
+        .screen
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            SurfaceEvent::File { file, .. } => Some(file.path),
+            _ => None,
+        })
+        .collect();
+    let inside = rig
+        .data
+        .root()
+        .join("notes/summary.txt")
+        .canonicalize()
+        .unwrap();
+    assert_eq!(sent, [inside]);
+
+    // Not named: not offered.
+    let plain = first_request(&rig, "e1000007", 2, "").await;
+    assert!(!offered(&plain).contains("mcp__discord__send_file"));
+}
