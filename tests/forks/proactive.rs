@@ -214,4 +214,52 @@ async fn an_open_gate_puts_its_output_in_the_prompt_a_closed_one_wakes_no_model_
         !rig.data.reminders().join("quiet-day.md").exists(),
         "a skipped reminder is used up like a fired one"
     );
+    // The run history has a line for each: the open gate's run ok, the closed gate's skipped
+    // with its exit code, the broken gate's failed, naming why.
+    let history = history_until(&rig, "three gated runs recorded", |lines| lines.len() == 3).await;
+    let line = |id: &str| {
+        history
+            .iter()
+            .find(|l| l["job"] == id)
+            .unwrap_or_else(|| panic!("no history line for {id}: {history:#?}"))
+    };
+    assert_eq!(line("abab0001")["outcome"], "ok", "{history:#?}");
+    assert_eq!(line("abab0002")["outcome"], "skipped", "{history:#?}");
+    assert_eq!(
+        line("abab0002")["error"],
+        "gate `false` said no (exit 1)",
+        "{history:#?}"
+    );
+    assert_eq!(line("abab0003")["outcome"], "failed", "{history:#?}");
+    let broken = line("abab0003")["error"].as_str().unwrap_or_default();
+    assert!(
+        broken.contains("gate `no-such-gate-program --check` could not start"),
+        "{broken}"
+    );
+}
+
+/// The lines of `state/runs.jsonl`, parsed, once `done` holds for them (bounded): a run is
+/// closed by the run log after the runner has counted it.
+async fn history_until(
+    rig: &crate::rig::Rig,
+    what: &str,
+    done: impl Fn(&[serde_json::Value]) -> bool,
+) -> Vec<serde_json::Value> {
+    let deadline = tokio::time::Instant::now() + LIMIT;
+    loop {
+        let lines: Vec<serde_json::Value> =
+            std::fs::read_to_string(rig.data.state_file("runs.jsonl"))
+                .unwrap_or_default()
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("every history line parses"))
+                .collect();
+        if done(&lines) {
+            return lines;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never {what}: {lines:#?}"
+        );
+        tokio::time::sleep(StdDuration::from_millis(20)).await;
+    }
 }

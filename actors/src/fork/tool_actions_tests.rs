@@ -1,6 +1,6 @@
 //! The budget path of one background fork with its peers in-process (a stand-in main session,
 //! the real ping budget and session records) and a manual clock: one ping decided at a time,
-//! quiet hours, repeated texts, and the snooze a ping carries.
+//! quiet hours, repeated texts, the snooze a ping carries, and which pings mark the run.
 
 use std::sync::Arc;
 use std::time::Duration as StdDuration;
@@ -19,6 +19,7 @@ use crate::jobs::{JobSettings, Routine};
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::{PingBudget, Snapshot};
 use crate::quiet_hours::{QuietHours, QuietNow};
+use crate::runs::{JobKind, Open, OpenRun, RunLog, RunTicket, Trigger};
 use crate::sessions::SessionRecords;
 use crate::tools::{Embed, EmbedColor};
 
@@ -124,6 +125,7 @@ struct Setup {
     budget: Addr<PingBudget>,
     records: Addr<SessionRecords>,
     pending: Addr<PendingUpdates>,
+    runs: Addr<RunLog>,
 }
 
 impl Setup {
@@ -137,6 +139,7 @@ impl Setup {
             budget: PingBudget::in_data_dir(&data, clock.shared(), TZ).start(),
             records: SessionRecords::in_data_dir(&data, clock.shared(), TZ).start(),
             pending: PendingUpdates::in_data_dir(&data, clock.shared(), TZ).start(),
+            runs: RunLog::in_data_dir(&data, clock.shared(), TZ).start(),
             _tmp: tmp,
             data,
             clock,
@@ -145,6 +148,49 @@ impl Setup {
 
     /// A fork of routine `id` talking to `main`.
     fn fork(&self, id: &str, main: Main) -> Addr<BackgroundFork> {
+        self.fork_in_run(id, main, None)
+    }
+
+    /// A fork of routine `id` talking to `main`, in an open run of the run log; the run's id.
+    async fn fork_with_run(&self, id: &str, main: Main) -> (Addr<BackgroundFork>, String) {
+        let run = format!("run-of-{id}-{}", self.clock.now().timestamp());
+        let at = self.clock.now().with_timezone(&TZ).fixed_offset();
+        let entry = OpenRun {
+            run: run.clone(),
+            boot: String::new(),
+            job: JobId(id.into()),
+            kind: JobKind::Routine,
+            tag: "routine-bg".into(),
+            name: "check-in".into(),
+            file: "routines/check-in.md".into(),
+            scheduled: at,
+            started: at,
+            late_since: None,
+            trigger: Trigger::Schedule,
+            attempt: 1,
+            pinged: false,
+            followed_up: false,
+            reports: Vec::new(),
+            reminder: None,
+            payload: None,
+        };
+        self.runs.send(Open(entry)).await.unwrap().unwrap();
+        let ticket = RunTicket {
+            run: run.clone(),
+            log: self.runs.clone(),
+        };
+        (self.fork_in_run(id, main, Some(ticket)), run)
+    }
+
+    /// Whether the open run `run` is marked as pinged, as saved in `state/runs_open.json`.
+    fn pinged(&self, run: &str) -> bool {
+        let path = self.data.state_file(crate::runs::open_file::FILE_NAME);
+        let file = crate::runs::open_file::load(&path).unwrap().unwrap();
+        let entry = file.open.iter().find(|o| o.run == run).unwrap();
+        entry.pinged
+    }
+
+    fn fork_in_run(&self, id: &str, main: Main, run: Option<RunTicket>) -> Addr<BackgroundFork> {
         let main = main.start();
         let config = BackgroundConfig {
             data_dir: self.data.clone(),
@@ -178,7 +224,7 @@ impl Setup {
             }),
             prompt: format!("[routine-bg:{id}] check in"),
             rel_path: "routines/check-in.md".into(),
-            run: None,
+            run,
         };
         let (done, _ended) = oneshot::channel();
         BackgroundFork::new(config, peers, job, None, done).start()
@@ -375,4 +421,65 @@ async fn a_ping_carries_a_snooze_that_writes_its_routine_as_a_reminder() {
     assert_eq!(written.len(), 1);
     assert_eq!(written[0].1.message, "check in");
     assert!(written[0].1.settings.background);
+}
+
+/// A file for `send_file`.
+fn file(name: &str) -> ToolAction {
+    ToolAction::File(crate::tools::SentFile {
+        path: format!("/data/{name}").into(),
+        name: name.to_owned(),
+        caption: None,
+        bytes: crate::tools::files::FileBytes(Arc::new(b"notes".to_vec())),
+    })
+}
+
+#[actix_rt::test]
+async fn only_output_that_passed_every_check_marks_its_run_as_pinged() {
+    let setup = Setup::new();
+    let window: QuietHours = "22:00-08:00".parse().unwrap();
+    // 23:30 in New York: a ping, an embed's words and a file are all refused for quiet hours.
+    setup
+        .clock
+        .set(nine_am() + chrono::Duration::minutes(14 * 60 + 30));
+    let quiet = |s: &Setup| Main::idle(Some(window), s.clock.shared());
+    let (night, run) = setup.fork_with_run("a1b2c3d4", quiet(&setup)).await;
+    let refused = night.send(ping("[bg] stretch", false)).await.unwrap();
+    assert!(
+        matches!(refused, Err(Refusal::QuietHours { .. })),
+        "{refused:?}"
+    );
+    let refused = night.send(file("notes.txt")).await.unwrap();
+    assert!(
+        matches!(refused, Err(Refusal::QuietHours { .. })),
+        "{refused:?}"
+    );
+    assert!(!setup.pinged(&run), "a refused ping or file marks nothing");
+    // At 8:00 the same fork's ping passes: now the run is marked, before it is shown.
+    setup
+        .clock
+        .set(nine_am() + chrono::Duration::minutes(23 * 60));
+    assert_eq!(
+        night.send(ping("[bg] stretch", false)).await.unwrap(),
+        Ok(())
+    );
+    assert!(setup.pinged(&run));
+    // The next run of the job repeats the text: refused as a repeat, its run unmarked; its
+    // file (never compared with earlier output) goes out and marks it.
+    setup.clock.advance(chrono::Duration::hours(1));
+    let (again, second) = setup.fork_with_run("a1b2c3d4", quiet(&setup)).await;
+    let repeat = again.send(ping("[bg] Stretch", false)).await.unwrap();
+    assert!(
+        matches!(repeat, Err(Refusal::AlreadySentThis { .. })),
+        "{repeat:?}"
+    );
+    assert!(!setup.pinged(&second), "a refused repeat marks nothing");
+    assert_eq!(again.send(file("notes.txt")).await.unwrap(), Ok(()));
+    assert!(setup.pinged(&second));
+    let files = setup
+        .shown()
+        .await
+        .iter()
+        .filter(|e| matches!(e, SurfaceEvent::File { .. }))
+        .count();
+    assert_eq!(files, 1, "only the file that passed was shown");
 }
