@@ -2,7 +2,8 @@
 //! hours refuse a background ping (critical still goes through, the preamble says until when,
 //! foreground jobs still run), a job never sends the same text twice in a day, and a condition
 //! gate either adds its output to the prompt or skips the run before any model request, and one
-//! that cannot start fails the run (also before any model request).
+//! that cannot start fails the run (also before any model request); a job that waited for a
+//! background slot sees the quiet hours of when it starts. Gated runs are in the run history.
 
 use std::time::Duration as StdDuration;
 
@@ -236,6 +237,96 @@ async fn an_open_gate_puts_its_output_in_the_prompt_a_closed_one_wakes_no_model_
         broken.contains("gate `no-such-gate-program --check` could not start"),
         "{broken}"
     );
+}
+
+#[actix_rt::test]
+async fn a_job_waiting_for_a_slot_sees_the_quiet_hours_of_when_it_starts() {
+    // The first job's answer is slow, so it holds the one slot while the second waits; quiet
+    // hours begin at 9:05, after the second fired (9:02) and before it gets the slot.
+    let rig = rig(
+        |req| {
+            let text = req.latest_user_text();
+            let results = tool_result_text(req);
+            if !results.is_empty() {
+                Reply::Text("done".into())
+            } else if text.contains("[reminder-bg:cccc0001]") {
+                Reply::SlowText {
+                    chunks: vec!["still ".into(), "looking".into()],
+                    delay: StdDuration::from_secs(3),
+                }
+            } else if text.contains("[reminder-bg:cccc0002]") {
+                call("mcp__discord__ping_user", json!({"message": "stretch?"}))
+            } else {
+                Reply::Text("hello".into())
+            }
+        },
+        |data| {
+            std::fs::create_dir_all(data.state()).unwrap();
+            std::fs::write(
+                data.state_file("config.json"),
+                r#"{"bg_fork_limit": 1, "quiet_hours": "09:05-10:00"}"#,
+            )
+            .unwrap();
+        },
+    )
+    .await;
+    rig.write(
+        "reminders/slow.md",
+        &bg_reminder("cccc0001", 1, "", "read everything"),
+    );
+    rig.write(
+        "reminders/stretch.md",
+        &bg_reminder("cccc0002", 2, FREELY, "nudge me to stretch"),
+    );
+    rig.registered(2).await;
+    rig.advance_to(1);
+    runs_until(&rig, "the first job in the slot", |r| r.forks_started == 1).await;
+    rig.advance_to(2);
+    runs_until(&rig, "the second job waiting", |r| r.waiting == 1).await;
+    rig.advance_to(6);
+    rig.until("the waiting job at the model", |r| {
+        !r.requests_for("[reminder-bg:cccc0002]").is_empty()
+    })
+    .await;
+    let first = rig.requests_for("[reminder-bg:cccc0001]")[0].latest_user_text();
+    assert!(!first.contains("Quiet hours are on"), "{first}");
+    let second = rig.requests_for("[reminder-bg:cccc0002]")[0].latest_user_text();
+    assert!(
+        second.contains("Quiet hours are on until 10:00 AM"),
+        "the preamble is built when the job starts: {second}"
+    );
+    rig.settle().await;
+    let refused = rig
+        .requests_for("[reminder-bg:cccc0002]")
+        .iter()
+        .map(tool_result_text)
+        .find(|t| t.contains("Quiet hours"))
+        .expect("the refusal reached the model");
+    assert!(
+        refused.starts_with("Quiet hours until 10:00 AM"),
+        "{refused}"
+    );
+    assert!(rig.screen.pings().is_empty(), "{:?}", rig.screen.pings());
+}
+
+/// Waits (bounded) until the runner's counts satisfy `done`.
+async fn runs_until(
+    rig: &crate::rig::Rig,
+    what: &str,
+    done: impl Fn(&ollim_actors::job_runner::RunCounts) -> bool,
+) {
+    let deadline = tokio::time::Instant::now() + LIMIT;
+    loop {
+        let runs = rig.handles.job_runner.send(Runs).await.unwrap();
+        if done(&runs) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never {what}: {runs:?}"
+        );
+        tokio::time::sleep(StdDuration::from_millis(20)).await;
+    }
 }
 
 /// The lines of `state/runs.jsonl`, parsed, once `done` holds for them (bounded): a run is
