@@ -1,8 +1,9 @@
 //! Files attached to the owner's messages (SPEC §5, §16): downloaded and typed by their magic
 //! bytes (JPEG, PNG, GIF, WEBP) rather than by what Discord claims. Images go to the agent as
 //! base64 image blocks; every other file is kept in `downloads/` in the data directory
-//! ([`ollim_actors::downloads`]) and its path added to the message. A file above the size cap,
-//! or one that cannot be fetched or kept, is named in the message as not saved.
+//! ([`ollim_actors::downloads`]) and its path added to the message. A file above the size cap
+//! (as Discord reports it, or as it turns out when fetched), or one that cannot be fetched or
+//! kept, is named in the message as not saved, and the owner is told the same.
 
 use base64::Engine as _;
 use ollim_actors::brain::ImageBlock;
@@ -61,8 +62,24 @@ fn megabytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
 }
 
+/// Why a file of `size` bytes is not kept, when it is above the cap.
+fn too_large(name: &str, size: u64) -> Option<String> {
+    (size > MAX_DOWNLOAD_BYTES).then(|| {
+        format!(
+            "{name} is larger than the {} MB limit ({})",
+            MAX_DOWNLOAD_BYTES / (1024 * 1024),
+            megabytes(size)
+        )
+    })
+}
+
 /// What one downloaded file becomes: an image block, or a file kept in `downloads/`.
 fn take(data: &DataDir, name: &str, bytes: &[u8], into: &mut Received) {
+    if let Some(why) = too_large(name, bytes.len() as u64) {
+        tracing::info!(file = %name, size = bytes.len(), "attachment larger than Discord said; not kept");
+        into.not_kept.push(why);
+        return;
+    }
     if bytes.len() <= MAX_IMAGE_BYTES {
         if let Some(block) = image_block(bytes) {
             into.images.push(block);
@@ -83,14 +100,9 @@ fn take(data: &DataDir, name: &str, bytes: &[u8], into: &mut Received) {
 pub async fn receive(attachments: &[Attachment], data: &DataDir) -> Received {
     let mut out = Received::default();
     for a in attachments {
-        if u64::from(a.size) > MAX_DOWNLOAD_BYTES {
-            tracing::info!(file = %a.filename, size = a.size, "attachment too large; not kept");
-            out.not_kept.push(format!(
-                "{} is {}; the limit is {}",
-                a.filename,
-                megabytes(u64::from(a.size)),
-                megabytes(MAX_DOWNLOAD_BYTES)
-            ));
+        if let Some(why) = too_large(&a.filename, u64::from(a.size)) {
+            tracing::info!(file = %a.filename, size = a.size, "attachment too large; not downloaded");
+            out.not_kept.push(why);
             continue;
         }
         match a.download().await {
@@ -138,6 +150,21 @@ mod tests {
             b"%PDF-1.7 not an image"
         );
         assert!(got.note().unwrap().contains("downloads/fake.png"));
+    }
+
+    #[test]
+    fn a_file_larger_than_discord_said_is_not_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        let mut got = Received::default();
+        let big = vec![b'x'; MAX_DOWNLOAD_BYTES as usize + 1];
+        take(&data, "big.log", &big, &mut got);
+        assert!(got.saved.is_empty() && got.images.is_empty());
+        assert_eq!(
+            got.not_kept,
+            ["big.log is larger than the 25 MB limit (25.0 MB)"]
+        );
+        assert!(!tmp.path().join("downloads").exists());
     }
 
     #[test]

@@ -26,6 +26,8 @@ use super::quote;
 
 /// Shown when the replied-to background session is older than the record keeps.
 pub const EXPIRED_FORK: &str = "-# this session has expired — starting fresh with quoted context.";
+/// Starts the line telling the owner an attached file was not kept (the reason follows).
+pub const NOT_SAVED: &str = "-# not saved: ";
 /// Shown when a reply to a background message arrives while a fork runs.
 pub const ALREADY_IN_FORK: &str = "-# already in a fork — reply added as context instead.";
 
@@ -63,6 +65,9 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
         tracing::debug!(cause = %e, "could not add the acknowledgement");
     }
     let received = attachments::receive(&msg.attachments, &data.data_dir).await;
+    for why in &received.not_kept {
+        data.outbox.do_send(Post(format!("{NOT_SAVED}{why}")));
+    }
     let note = received.note();
     let images = received.images;
     let mut text = msg.content.trim().to_owned();

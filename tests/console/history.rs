@@ -157,6 +157,13 @@ async fn history_reads_the_sessions_the_real_cli_wrote() {
     // `prev` from the command line (no session asking) is the newest; `prev-2` the first.
     let prev = stdout(&history(&home, &["prompts", "prev"]));
     assert!(prev.contains("what did I tell you last time"), "{prev}");
+    // The CLI's record of `/clear` in the new session is not a prompt the user typed.
+    assert!(
+        !prev.contains("command-name") && !prev.contains("/clear"),
+        "{prev}"
+    );
+    let cleared = stdout(&history(&home, &["search", "-p", "/clear"]));
+    assert!(cleared.starts_with("no matches"), "{cleared}");
     let prev2 = stdout(&history(&home, &["transcript", "prev-2"]));
     assert!(prev2.contains(PHRASE) && prev2.contains("noted"), "{prev2}");
     let none = history(&home, &["prompts", "prev-3"]);

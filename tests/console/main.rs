@@ -24,3 +24,4 @@ mod recovery;
 mod runs;
 mod single_instance;
 mod state_bounds;
+mod subagents;

@@ -13,7 +13,7 @@ const PNG: &[u8] =
     b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_image_is_sent_with_the_type_its_bytes_say_and_other_files_are_skipped() {
+async fn an_image_is_sent_with_the_type_its_bytes_say_and_other_files_are_not_images() {
     let mock = MockModelApi::start(|_req| Reply::Text("nice picture".into()))
         .await
         .unwrap();
@@ -55,7 +55,7 @@ async fn an_image_is_sent_with_the_type_its_bytes_say_and_other_files_are_skippe
         .filter(|b| b["type"] == "image")
         .cloned()
         .collect();
-    assert_eq!(images.len(), 1, "one image, the text file skipped");
+    assert_eq!(images.len(), 1, "one image; the text file is no image");
     assert_eq!(images[0]["source"]["media_type"], "image/png");
     assert_eq!(images[0]["source"]["type"], "base64");
     assert!(bot.stop().await);

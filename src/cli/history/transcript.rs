@@ -1,7 +1,9 @@
 //! One Claude Code transcript (`<session>.jsonl`) read into what a reader needs: the user's
 //! prompts, the assistant's answers, tool calls and their results, each with its message uuid
 //! and time. The CLI writes many other lines (attachments, request shapes, costs); they are
-//! passed over. A line that is not JSON, or not the shape expected, is skipped and counted —
+//! passed over, and so are the records the CLI writes of its own slash commands (`/clear` as
+//! `<command-name>/clear</command-name>…`, their `<local-command-stdout>` echoes): the user did
+//! not type them as prompts. A line that is not JSON, or not the shape expected, is skipped and counted —
 //! a damaged transcript never stops the reader.
 
 use std::path::Path;
@@ -125,6 +127,7 @@ fn entries(line: &Value) -> Option<Vec<Entry>> {
     let user = kind == Some("user");
     let mut out = Vec::new();
     match content {
+        Value::String(text) if user && is_cli_command_record(text) => {}
         Value::String(text) if user => out.push(entry(Kind::Prompt, text.clone())),
         Value::String(text) => out.push(entry(Kind::Answer, text.clone())),
         Value::Array(blocks) => {
@@ -141,6 +144,7 @@ fn entries(line: &Value) -> Option<Vec<Entry>> {
                     _ => {}
                 }
             }
+            said.retain(|text| !(user && is_cli_command_record(text)));
             if !said.is_empty() {
                 let kind = if user { Kind::Prompt } else { Kind::Answer };
                 out.insert(0, entry(kind, said.join("\n")));
@@ -149,6 +153,21 @@ fn entries(line: &Value) -> Option<Vec<Entry>> {
         _ => return None,
     }
     Some(out)
+}
+
+/// The tags the CLI wraps around its record of a slash command and of that command's output.
+const CLI_COMMAND_TAGS: [&str; 5] = [
+    "<command-name>",
+    "<command-message>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+];
+
+/// True for a user-side text that is the CLI's record of one of its own commands.
+fn is_cli_command_record(text: &str) -> bool {
+    let text = text.trim_start();
+    CLI_COMMAND_TAGS.iter().any(|tag| text.starts_with(tag))
 }
 
 /// A tool result's text: a string, or its text blocks joined.
@@ -216,6 +235,25 @@ mod tests {
         );
         let (first, last) = t.span().unwrap();
         assert_eq!((last - first).num_seconds(), 6);
+    }
+
+    #[test]
+    fn the_clis_records_of_its_own_commands_are_not_prompts() {
+        let text = r#"{"type":"user","message":{"role":"user","content":"<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>"},"uuid":"c1","timestamp":"2026-03-02T15:00:00.000Z"}
+{"type":"user","message":{"role":"user","content":"<local-command-stdout></local-command-stdout>"},"uuid":"c2","timestamp":"2026-03-02T15:00:00.100Z"}
+{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<local-command-stdout>Set model to haiku</local-command-stdout>"}]},"uuid":"c3"}
+{"type":"user","message":{"role":"user","content":"what is <command-name> in the transcript?"},"uuid":"u2","timestamp":"2026-03-02T15:01:00.000Z"}
+"#;
+        let t = Transcript::parse(&format!("{GOOD}{text}"));
+        assert_eq!(t.skipped_lines, 0);
+        let prompts: Vec<&str> = t.prompts().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            prompts,
+            [
+                "call the dentist",
+                "what is <command-name> in the transcript?"
+            ]
+        );
     }
 
     #[test]

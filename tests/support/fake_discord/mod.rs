@@ -114,6 +114,8 @@ pub struct Message {
     pub edits: Vec<Edit>,
     pub deleted: bool,
     pub reactions_by_bot: Vec<String>,
+    /// The attachment objects (for the bytes: [`FakeDiscord::attachment`]).
+    pub attachments: Vec<Value>,
 }
 
 /// A file on a user's DM.
@@ -221,6 +223,18 @@ impl FakeDiscord {
             .messages
             .get(&id)
             .map(state::StoredMessage::public)
+    }
+
+    /// An attachment's file (a user's, or one the bot uploaded) by its id.
+    pub fn attachment(&self, id: u64) -> Option<Attachment> {
+        self.state()
+            .attachments
+            .get(&id)
+            .map(|(filename, content_type, bytes)| Attachment {
+                filename: filename.clone(),
+                content_type: content_type.clone(),
+                bytes: bytes.clone(),
+            })
     }
 
     /// Emoji the bot has on `message_id` now (added minus removed).

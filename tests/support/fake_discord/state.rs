@@ -81,6 +81,7 @@ impl StoredMessage {
             edits: self.edits.clone(),
             deleted: self.deleted,
             reactions_by_bot: self.reactions_by_bot.clone(),
+            attachments: self.attachments.clone(),
         }
     }
 }
