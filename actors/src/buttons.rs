@@ -63,6 +63,13 @@ pub enum ClickPlan {
     Reply(String),
     /// One of the fork-entry buttons.
     Fork(ButtonClick),
+    /// *(ours)* A snooze button: write the reminder stored under `id` for `choice`.
+    Snooze {
+        /// Which of the three.
+        choice: crate::snooze::SnoozeChoice,
+        /// The key in `state/snoozes.json`.
+        id: String,
+    },
 }
 
 /// Reads a click's custom id into what to do.
@@ -80,6 +87,7 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
         Some(c @ (ButtonClick::ForkSave | ButtonClick::ForkReport | ButtonClick::ForkExit)) => {
             ClickPlan::Fork(c)
         }
+        Some(ButtonClick::Snooze { choice, id }) => ClickPlan::Snooze { choice, id },
         Some(ButtonClick::Agent { inquiry_id }) => {
             let peeked = match records.send(PeekInquiry { id: inquiry_id }).await {
                 Ok(peeked) => peeked,

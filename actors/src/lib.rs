@@ -5,10 +5,10 @@
 //! | module | owns | messages |
 //! | --- | --- | --- |
 //! | [`supervisor`] | start order, restarts, lifecycle logs | `GetHandles`, `RestartChild`, `Shutdown` |
-//! | [`ping_budget`] | the token bucket, `state/ping_budget.json` | `TryUse`, `RecordCritical`, `Status`, `FullStatus`, `Snapshot`, `Configure` |
+//! | [`ping_budget`] | the token bucket, `state/ping_budget.json`; each job's pings of the last day, `state/sent_pings.json` | `TryUse`, `TrySend`, `NoteSent`, `RecordCritical`, `Status`, `FullStatus`, `Snapshot`, `Configure` |
 //! | [`pending_updates`] | the queue, `state/pending_updates.json` | `Append`, `Peek`, `Pop`, `Clear` |
-//! | [`main_session`] | the main Claude session, its turns, "busy" | `Say`, `Command`, `FireJob`, `IsBusy`, `ForkTimeout`, `Close` |
-//! | [`job_runner`] | the one fire path: screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
+//! | [`main_session`] | the main Claude session, its turns, "busy", its idle release | `Say`, `Command`, `FireJob`, `IsBusy`, `QuietHoursNow`, `ProcessRunning`, `ForkTimeout`, `Close` |
+//! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
@@ -17,13 +17,14 @@
 //! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |
 //!
 //! Domain modules without an actor: [`routines_view`] (`/routines`: gathered from the scheduler,
-//! the run log and the job runner, rendered for each surface, and its buttons), [`prompts`] (every prompt as a pure function), [`brain`] (the
+//! the run log and the job runner, rendered for each surface, and its buttons), [`prompts`]
+//! (every prompt as a pure function), [`brain`] (the
 //! Claude CLI driver), [`jobs`] (routines and reminders on disk), [`permissions`] (tool
 //! restrictions, approval policy, the file hooks), [`skills`], [`webhook_spec`],
 //! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
 //! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
-//! [`system_prompt`], [`subagents`], [`runtime_config`], [`spec_docs`], [`surface`] (what the
-//! conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
+//! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`],
+//! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
 //! [`state_file`] (atomic writes), [`clock`] (injectable time).
 //!
@@ -48,6 +49,7 @@ pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;
 pub mod prompts;
+pub mod quiet_hours;
 pub mod routines_view;
 pub mod runs;
 pub mod runtime_config;
@@ -55,6 +57,7 @@ pub mod scheduler;
 pub mod sessions;
 pub mod settings;
 pub mod skills;
+pub mod snooze;
 pub mod spec_docs;
 pub mod state_file;
 pub mod subagents;

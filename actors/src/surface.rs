@@ -32,7 +32,12 @@ pub enum SurfaceEvent {
         text: String,
         /// The background session that sent it.
         fork_session: Option<String>,
+        /// *(ours)* The stored snooze its three snooze buttons press (`None`: no buttons).
+        snooze: Option<String>,
     },
+    /// *(ours)* The answer just shown (a foreground reminder's) gets the three snooze buttons,
+    /// pressing the snooze stored under this id.
+    SnoozeButtons(String),
     /// An embed from the agent (`discord_embed`), with its buttons' custom ids in order.
     Embed {
         /// The embed.

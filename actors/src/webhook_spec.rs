@@ -58,6 +58,7 @@ impl WebhookSpec {
                 allow_ping: self.allow_ping,
                 allowed_tools: self.allowed_tools.clone(),
                 skills: None,
+                gate: None,
             },
         })
     }

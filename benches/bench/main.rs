@@ -7,6 +7,7 @@ mod conversation;
 mod discord;
 mod forks;
 mod google;
+mod idle_release;
 mod process_tree;
 mod webhooks;
 
@@ -48,6 +49,9 @@ fn main() {
         }
         if wanted("conversation") {
             conversation::bench_conversation().await;
+        }
+        if wanted("idle release") {
+            idle_release::bench_idle_release().await;
         }
         if wanted("forks") {
             forks::bench_forks().await;

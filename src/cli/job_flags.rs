@@ -1,6 +1,7 @@
 //! The flags routines and reminders share, and their translation into job settings.
 
 use clap::Args;
+use ollim_actors::jobs::gate::Gate;
 use ollim_actors::jobs::{JobSettings, ModelChoice, UpdateMode};
 
 /// Options every job accepts.
@@ -36,6 +37,14 @@ pub struct JobFlags {
     /// Skills whose instructions are loaded when the job fires.
     #[arg(long, num_args = 1..)]
     pub skills: Option<Vec<String>>,
+    /// A command run before the model is woken (one command, no shell): exit 0 runs the job
+    /// with its output in the prompt, anything else skips this run.
+    #[arg(long, value_parser = parse_gate)]
+    pub gate: Option<Gate>,
+}
+
+fn parse_gate(s: &str) -> Result<Gate, String> {
+    Gate::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_model(s: &str) -> Result<ModelChoice, String> {
@@ -59,6 +68,7 @@ impl JobFlags {
             allow_ping: !self.no_ping,
             allowed_tools: self.allowed_tools.clone(),
             skills: self.skills.clone(),
+            gate: self.gate.clone(),
         }
     }
 
@@ -86,6 +96,9 @@ pub fn describe_schedule(when: String, s: &JobSettings) -> String {
     }
     if !s.thinking {
         out.push_str("  (no-thinking)");
+    }
+    if let Some(gate) = &s.gate {
+        out.push_str(&format!("  (gate: {gate})"));
     }
     out
 }

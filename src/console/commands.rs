@@ -1,18 +1,20 @@
 //! Console commands: the conversation's slash commands (SPEC §12: `/clear`, `/compact`,
-//! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]`, and
-//! ours: `/schedule`, `/updates` and the routine commands (`/routines`, `/run`, `/pause`,
-//! `/resume`, in [`super::routines`]); `/google-auth` and the Google buttons go to the Google
-//! account.
+//! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]` (with
+//! the quiet hours), and ours: `/schedule`, `/updates`, `/snooze 15m|1h|tomorrow` and the
+//! routine commands (`/routines`, `/run`, `/pause`, `/resume`, in [`super::routines`]);
+//! `/google-auth` and the Google buttons go to the Google account.
 
 use chrono_tz::Tz;
 use ollim_actors::google::account::{GoogleClick, PressGoogleButton, StartConsent};
 use ollim_actors::main_session::PressButton;
-use ollim_actors::main_session::{Command, ForkButton};
+use ollim_actors::main_session::{Command, ForkButton, QuietHoursNow};
 use ollim_actors::pending_updates::Peek;
 use ollim_actors::ping_budget::{Configure, FullStatus};
 use ollim_actors::routines_view::{self, RoutineClick};
 use ollim_actors::scheduler::Upcoming;
+use ollim_actors::snooze::SnoozeChoice;
 use ollim_actors::supervisor::Handles;
+use ollim_actors::tools::ButtonClick;
 
 const HELP: &str = "\
 commands:
@@ -28,9 +30,11 @@ commands:
   /permissions [MODE]                     show or switch: dontAsk, default, acceptEdits or
                                           bypassPermissions (inside a fork: that fork only)
   /button N                               press button N of the last embed
+  /snooze 15m|1h|tomorrow                 snooze the newest [bg] ping or reminder: the same
+                                          prompt again in 15 minutes, an hour, or at 9:00
   /save | /report | /exit-fork            end the fork: keep it as the conversation, queue a
                                           summary for it, or discard it
-  /ping-budget [capacity] [refill_rate]   show or set the ping budget
+  /ping-budget [capacity] [refill_rate]   show or set the ping budget (and the quiet hours)
   /google-auth                            connect Google (Tasks, Calendar, Gmail); paste the
                                           redirect url here when the browser is elsewhere
   /routines                               routines: next fire, last outcome, paused; what runs
@@ -70,13 +74,43 @@ fn conversation_command(cmd: &str, rest: &str) -> Option<Command> {
     })
 }
 
-/// Answers one `/command` line; `None` when there is nothing to print. `buttons` holds the
-/// custom ids of the last embed's buttons.
-pub async fn handle(line: &str, h: &Handles, buttons: &[String], tz: Tz) -> Option<String> {
+/// What the console has shown that a command can press.
+#[derive(Debug, Clone, Copy)]
+pub struct Pressable<'a> {
+    /// The custom ids of the last embed's buttons (`/button N`).
+    pub buttons: &'a [String],
+    /// The newest snooze (`/snooze`).
+    pub snooze: Option<&'a str>,
+}
+
+/// Answers one `/command` line; `None` when there is nothing to print.
+pub async fn handle(line: &str, h: &Handles, shown: Pressable<'_>, tz: Tz) -> Option<String> {
     if let Some(reply) = super::routines::handle(line, h, tz).await {
         return Some(reply);
     }
+    let buttons = shown.buttons;
     let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    if cmd == "/snooze" {
+        let main = h.main_session.as_ref()?;
+        let Some(choice) = SnoozeChoice::from_word(rest) else {
+            return Some("usage: /snooze 15m|1h|tomorrow".to_owned());
+        };
+        let Some(id) = shown.snooze else {
+            return Some("nothing to snooze yet.".to_owned());
+        };
+        let click = ButtonClick::Snooze {
+            choice,
+            id: id.to_owned(),
+        };
+        let press = PressButton {
+            custom_id: click.custom_id(),
+        };
+        return Some(
+            main.send(press)
+                .await
+                .unwrap_or_else(|e| format!("the conversation did not answer: {e}")),
+        );
+    }
     if cmd == "/button" {
         let main = h.main_session.as_ref()?;
         let picked = rest
@@ -162,9 +196,16 @@ pub async fn handle(line: &str, h: &Handles, buttons: &[String], tz: Tz) -> Opti
 
 async fn ping_budget(args: Vec<&str>, h: &Handles) -> String {
     if args.is_empty() {
-        return match h.ping_budget.send(FullStatus).await {
+        let status = match h.ping_budget.send(FullStatus).await {
             Ok(s) => s,
             Err(e) => format!("the ping budget did not answer: {e}"),
+        };
+        let Some(main) = &h.main_session else {
+            return status;
+        };
+        return match main.send(QuietHoursNow).await {
+            Ok(quiet) => format!("{status}\n{}", quiet.status_line()),
+            Err(e) => format!("{status}\nquiet hours: the conversation did not answer ({e})"),
         };
     }
     let parse = |s: Option<&&str>| s.map(|v| v.parse::<u32>()).transpose();

@@ -70,7 +70,12 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                                 Ok(shown) => shown,
                                 Err(e) => break format!("the console output stopped: {e}"),
                             };
-                            if let Some(reply) = commands::handle(line, &handles, &shown, tz).await {
+                            let snooze = match out.send(render::LastSnooze).await {
+                                Ok(snooze) => snooze,
+                                Err(e) => break format!("the console output stopped: {e}"),
+                            };
+                            let pressable = commands::Pressable { buttons: &shown, snooze: snooze.as_deref() };
+                            if let Some(reply) = commands::handle(line, &handles, pressable, tz).await {
                                 out.do_send(render::Line(reply));
                             }
                         } else if !line.is_empty() {

@@ -1,7 +1,7 @@
 //! Rendering what the conversation sends to the terminal: text streams in place, everything
 //! else gets a line of its own. The renderer is the console's surface actor, so it also owns
-//! what the input loop answers: the open approval question ([`AnswerApproval`]) and the last
-//! embed's buttons ([`LastButtons`]).
+//! what the input loop answers: the open approval question ([`AnswerApproval`]), the last
+//! embed's buttons ([`LastButtons`]) and *(ours)* the newest snooze ([`LastSnooze`]).
 
 use std::io::Write;
 
@@ -19,6 +19,8 @@ pub struct ConsoleOut {
     approval: Option<oneshot::Sender<ApprovalAnswer>>,
     /// The custom ids of the last embed's buttons, for `/button N`.
     buttons: Vec<String>,
+    /// The newest `[bg]` ping's or reminder answer's snooze, for `/snooze`.
+    snooze: Option<String>,
     /// Text of the current answer has been printed without its final newline.
     mid_line: bool,
     /// Something of the current answer has streamed.
@@ -35,6 +37,14 @@ pub struct Line(pub String);
 #[derive(Debug, Clone, Copy, Message)]
 #[rtype(result = "bool")]
 pub struct AnswerApproval(pub ApprovalAnswer);
+
+/// Asks for the newest snooze (a `[bg]` ping's or a reminder's answer's), for `/snooze`.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Option<String>")]
+pub struct LastSnooze;
+
+/// The hint under a message that can be snoozed.
+const SNOOZE_HINT: &str = "-# snooze with /snooze 15m, /snooze 1h or /snooze tomorrow";
 
 /// Asks for the custom ids of the last embed's buttons, for `/button N`.
 #[derive(Debug, Clone, Copy, Message)]
@@ -88,7 +98,17 @@ impl Handler<SurfaceEvent> for ConsoleOut {
             }
             SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) => self.own_line(&s),
             SurfaceEvent::Denied(label) => self.own_line(&struck_through(&label)),
-            SurfaceEvent::Ping { text, .. } => self.own_line(&text),
+            SurfaceEvent::Ping { text, snooze, .. } => match snooze {
+                Some(id) => {
+                    self.own_line(&format!("{text}\n{SNOOZE_HINT}"));
+                    self.snooze = Some(id);
+                }
+                None => self.own_line(&text),
+            },
+            SurfaceEvent::SnoozeButtons(id) => {
+                self.own_line(SNOOZE_HINT);
+                self.snooze = Some(id);
+            }
             SurfaceEvent::Embed {
                 embed, button_ids, ..
             } => {
@@ -159,6 +179,13 @@ impl Handler<AnswerApproval> for ConsoleOut {
             }
             None => false,
         }
+    }
+}
+
+impl Handler<LastSnooze> for ConsoleOut {
+    type Result = MessageResult<LastSnooze>;
+    fn handle(&mut self, _msg: LastSnooze, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(self.snooze.clone())
     }
 }
 

@@ -3,7 +3,8 @@
 //! about 0.2 s after the answer starts, then at most one edit per 0.5 s per message; a status
 //! line (`-# *Thinking... (3s)*`, tool labels) that ticks every second and becomes the reply when
 //! text arrives; tool labels kept in the reply as `-# *Write(x)*` lines, denied ones struck
-//! through; "no response — try again." for an empty answer.
+//! through; "no response — try again." for an empty answer; *(ours)* snooze buttons on `[bg]`
+//! pings and, once a reminder's answer is complete, on its last message.
 
 use actix::WeakAddr;
 use ollim_actors::permissions::{
@@ -49,6 +50,8 @@ pub struct Delivery {
     outbox: WeakAddr<Outbox>,
     answer: Answer,
     acks: Vec<MessageId>,
+    /// The last message of the answer finished last (snooze buttons go on it).
+    last_answer: Option<MessageId>,
 }
 
 impl Delivery {
@@ -60,6 +63,7 @@ impl Delivery {
             outbox,
             answer: Answer::default(),
             acks: Vec::new(),
+            last_answer: None,
         }
     }
 
@@ -156,10 +160,15 @@ impl Delivery {
                 self.flush_now().await;
                 self.post(CreateMessage::new().content(text)).await;
             }
-            SurfaceEvent::Ping { text, fork_session } => {
-                let id = self.post(CreateMessage::new().content(text)).await;
+            SurfaceEvent::Ping {
+                text,
+                fork_session,
+                snooze,
+            } => {
+                let id = self.post(render::ping(&text, snooze.as_deref())).await;
                 self.record(id, fork_session.as_deref());
             }
+            SurfaceEvent::SnoozeButtons(snooze) => self.snooze_buttons(&snooze).await,
             SurfaceEvent::Embed {
                 embed,
                 button_ids,
@@ -290,7 +299,27 @@ impl Delivery {
             }
         }
         self.flush_now().await;
+        self.last_answer = self.answer.current;
         self.answer = Answer::default();
+    }
+
+    /// Puts the snooze buttons on the answer just finished (on a message of their own when it
+    /// cannot be found or edited).
+    async fn snooze_buttons(&mut self, snooze: &str) {
+        self.finish_answer().await;
+        if let Some(id) = self.last_answer {
+            let edit = EditMessage::new().components(vec![render::snooze_row(snooze)]);
+            match self.channel.edit_message(&*self.http, id, edit).await {
+                Ok(_) => return,
+                Err(e) => {
+                    tracing::warn!(cause = %e, message = %id, "could not put snooze buttons on the answer")
+                }
+            }
+        }
+        let msg = CreateMessage::new()
+            .content("-# snooze this reminder:")
+            .components(vec![render::snooze_row(snooze)]);
+        self.post(msg).await;
     }
 
     async fn drop_acks(&mut self) {

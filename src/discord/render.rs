@@ -1,8 +1,10 @@
 //! What embeds look like on Discord (SPEC §6, §10): the agent's `discord_embed` with its persistent
-//! `act:<action>:<data>` buttons, and the fork embeds — purple "Forked Session" with Save Context /
-//! Report / Exit Fork, and the three "Fork Ended" ones.
+//! `act:<action>:<data>` buttons, the fork embeds — purple "Forked Session" with Save Context /
+//! Report / Exit Fork, and the three "Fork Ended" ones — and *(ours)* the row of snooze buttons
+//! under a `[bg]` ping or a reminder's answer.
 
 use ollim_actors::main_session::ExitAction;
+use ollim_actors::snooze::SnoozeChoice;
 use ollim_actors::tools::{ButtonClick, ButtonStyle, Embed};
 use serenity::all::{
     ButtonStyle as DiscordStyle, CreateActionRow, CreateButton, CreateEmbed, CreateEmbedFooter,
@@ -52,6 +54,32 @@ pub fn embed_message(e: &Embed, button_ids: &[String]) -> CreateMessage {
         msg = msg.components(vec![CreateActionRow::Buttons(buttons)]);
     }
     msg
+}
+
+/// The three snooze buttons ("15 min", "1 hour", "tomorrow 9:00") for the snooze stored as `id`.
+pub fn snooze_row(id: &str) -> CreateActionRow {
+    let buttons = SnoozeChoice::ALL
+        .into_iter()
+        .map(|choice| {
+            let click = ButtonClick::Snooze {
+                choice,
+                id: id.to_owned(),
+            };
+            CreateButton::new(click.custom_id())
+                .label(choice.label())
+                .style(DiscordStyle::Secondary)
+        })
+        .collect();
+    CreateActionRow::Buttons(buttons)
+}
+
+/// A `[bg]` ping, with the snooze buttons when it has a snooze.
+pub fn ping(text: &str, snooze: Option<&str>) -> CreateMessage {
+    let msg = CreateMessage::new().content(text);
+    match snooze {
+        Some(id) => msg.components(vec![snooze_row(id)]),
+        None => msg,
+    }
 }
 
 /// The purple embed that opens an interactive fork, with its three buttons.
@@ -132,6 +160,32 @@ mod tests {
         assert_eq!(row[1]["style"], 4);
         assert_eq!(v["embeds"][0]["footer"]["text"], "bg");
         assert_eq!(v["embeds"][0]["color"], 0xE74C3C);
+    }
+
+    #[test]
+    fn a_ping_with_a_snooze_carries_the_three_snooze_buttons() {
+        let v = json(&ping("[bg] stretch", Some("a1b2c3d4")));
+        assert_eq!(v["content"], "[bg] stretch");
+        let row = v["components"][0]["components"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let buttons: Vec<_> = row
+            .iter()
+            .map(|b| (b["label"].clone(), b["custom_id"].clone()))
+            .collect();
+        assert_eq!(
+            buttons,
+            [
+                ("15 min".into(), "act:snooze_15m:a1b2c3d4".into()),
+                ("1 hour".into(), "act:snooze_1h:a1b2c3d4".into()),
+                (
+                    "tomorrow 9:00".into(),
+                    "act:snooze_tomorrow:a1b2c3d4".into()
+                ),
+            ]
+        );
+        assert!(json(&ping("[bg] x", None)).get("components").is_none());
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use ollim_actors::pending_updates::PendingUpdate;
+use ollim_actors::ping_budget::sent::SentLog;
 use ollim_actors::ping_budget::BucketFile;
 use ollim_actors::sessions::{main_id, SessionEvent};
 use serde_json::Value;
@@ -17,7 +18,7 @@ use super::{Check, Inputs};
 type Parse = fn(&[u8]) -> Result<String, String>;
 
 /// The state files, each with how it is read.
-const FILES: [(&str, Parse); 8] = [
+const FILES: [(&str, Parse); 10] = [
     ("ping_budget.json", ping_budget),
     ("pending_updates.json", pending_updates),
     ("sessions.json", session_id),
@@ -26,6 +27,8 @@ const FILES: [(&str, Parse); 8] = [
     ("inquiries.json", json_object),
     ("config.json", json_object),
     ("agents.json", json_object),
+    ("snoozes.json", json_object),
+    ("sent_pings.json", sent_pings),
 ];
 
 /// The state file checks.
@@ -116,6 +119,12 @@ fn session_history(bytes: &[u8]) -> Result<String, String> {
 fn json_list(bytes: &[u8]) -> Result<String, String> {
     serde_json::from_slice::<Vec<Value>>(bytes)
         .map(|l| format!("{} records", l.len()))
+        .map_err(|e| e.to_string())
+}
+
+fn sent_pings(bytes: &[u8]) -> Result<String, String> {
+    SentLog::parse(bytes)
+        .map(|log| format!("recent pings of {} jobs", log.jobs()))
         .map_err(|e| e.to_string())
 }
 

@@ -133,3 +133,51 @@ async fn a_forks_permission_mode_leaves_the_main_session_alone() {
     );
     assert!(!target.exists());
 }
+
+#[tokio::test]
+async fn a_background_ping_can_be_snoozed_from_the_console_and_ping_budget_shows_quiet_hours() {
+    let mock = MockModelApi::start(|req| {
+        if !req.tool_results().is_empty() {
+            Reply::Text("pinged".into())
+        } else if req.latest_user_text().contains("[reminder-bg:b0000002]") {
+            Reply::ToolUse {
+                name: "mcp__discord__ping_user".into(),
+                input: json!({"message": "water?"}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let home = Home::new();
+    std::fs::create_dir_all(home.data.join("reminders")).unwrap();
+    std::fs::write(
+        home.data.join("reminders/water.md"),
+        reminder_in(4, "b0000002", "ask about water"),
+    )
+    .unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.expect("[bg] water?").await;
+    bot.expect("-# snooze with /snooze 15m, /snooze 1h or /snooze tomorrow")
+        .await;
+    bot.say("/snooze 2h").await;
+    bot.expect("usage: /snooze 15m|1h|tomorrow").await;
+    bot.say("/snooze 1h").await;
+    bot.expect("snoozed until ").await;
+    bot.say("/config quiet_hours 22:00-07:30").await;
+    bot.expect("quiet_hours set to 22:00-07:30").await;
+    bot.say("/ping-budget").await;
+    bot.expect("quiet hours: 22:00-07:30").await;
+    bot.finish().await;
+    let written: Vec<String> = std::fs::read_dir(home.data.join("reminders"))
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(
+        written[0].ends_with("\nask about water\n"),
+        "{}",
+        written[0]
+    );
+}

@@ -1,4 +1,4 @@
-//! Slash commands through poise: `/ping-budget`, `/config`, `/version` and `/model`,
+//! Slash commands through poise: `/ping-budget` (with the quiet hours), `/config`, `/version` and `/model`,
 //! `/thinking`, `/permissions` without a value answer with the SPEC's wording;
 //! a stranger, or the owner outside DMs, is told "not authorized".
 
@@ -42,7 +42,10 @@ async fn ping_budget_shows_the_budget_and_sets_it() {
     let text = fake
         .wait_for("the budget", LIMIT, |f| answer_text(f, shown))
         .await;
-    assert_eq!(text, "budget: 5/5", "a fresh budget, nothing used today");
+    assert_eq!(
+        text, "budget: 5/5\nquiet hours: off",
+        "a fresh budget, nothing used today, no quiet hours"
+    );
 
     let set = fake
         .slash(
@@ -59,7 +62,34 @@ async fn ping_budget_shows_the_budget_and_sets_it() {
     let text = fake
         .wait_for("the new budget", LIMIT, |f| answer_text(f, again))
         .await;
-    assert_eq!(text, "budget: 3/3", "capacity 3 caps what was available");
+    assert_eq!(
+        text, "budget: 3/3\nquiet hours: off",
+        "capacity 3 caps what was available"
+    );
+
+    let quiet = fake
+        .slash(
+            OWNER_ID,
+            "config",
+            json!([{"name": "key", "type": 3, "value": "quiet_hours"},
+                   {"name": "value", "type": 3, "value": "23:30-23:31"}]),
+        )
+        .await;
+    let set = fake
+        .wait_for("the quiet hours set", LIMIT, |f| answer_text(f, quiet))
+        .await;
+    assert_eq!(set, "quiet_hours set to 23:30-23:31");
+    let shown = fake.slash(OWNER_ID, "ping-budget", json!([])).await;
+    let text = fake
+        .wait_for("the budget with the window", LIMIT, |f| {
+            answer_text(f, shown)
+        })
+        .await;
+    // A one-minute window: "(in effect until …)" follows only in that minute.
+    assert!(
+        text.starts_with("budget: 3/3\nquiet hours: 23:30-23:31"),
+        "{text}"
+    );
     assert!(bot.stop().await);
 }
 
@@ -81,6 +111,8 @@ async fn config_lists_every_key_with_defaults_and_validates_a_change() {
         "auto_update",
         "auto_update_interval",
         "auto_update_hour",
+        "quiet_hours: off (default)",
+        "main_idle_release: 30m (default)",
     ] {
         assert!(text.contains(key), "{key} missing from {text}");
     }
@@ -113,9 +145,57 @@ async fn config_lists_every_key_with_defaults_and_validates_a_change() {
         .wait_for("the change", LIMIT, |f| answer_text(f, good))
         .await;
     assert!(changed.contains("900"), "{changed}");
+    for (key, value, refusal_words) in [
+        (
+            "quiet_hours",
+            "22:00",
+            "off, or a local window such as 22:00-08:00",
+        ),
+        ("main_idle_release", "1441", "from 0 (never) to 1440"),
+    ] {
+        let bad = fake
+            .slash(
+                OWNER_ID,
+                "config",
+                json!([{"name": "key", "type": 3, "value": key},
+                       {"name": "value", "type": 3, "value": value}]),
+            )
+            .await;
+        let refusal = fake
+            .wait_for("the refusal", LIMIT, |f| answer_text(f, bad))
+            .await;
+        assert!(
+            refusal.contains(&format!("{key}: \"{value}\" is not allowed"))
+                && refusal.contains(refusal_words),
+            "{refusal}"
+        );
+    }
+    for (key, value, confirmation) in [
+        (
+            "quiet_hours",
+            "22:00-8:00",
+            "quiet_hours set to 22:00-08:00",
+        ),
+        ("main_idle_release", "0", "main_idle_release set to never"),
+    ] {
+        let good = fake
+            .slash(
+                OWNER_ID,
+                "config",
+                json!([{"name": "key", "type": 3, "value": key},
+                       {"name": "value", "type": 3, "value": value}]),
+            )
+            .await;
+        let said = fake
+            .wait_for("the change", LIMIT, |f| answer_text(f, good))
+            .await;
+        assert_eq!(said, confirmation);
+    }
     let stored = std::fs::read_to_string(home.state("config.json")).unwrap_or_default();
     assert!(
-        stored.contains("900"),
+        stored.contains("900")
+            && stored.contains("\"22:00-08:00\"")
+            && stored.contains("\"main_idle_release\": 0"),
         "saved in state/config.json: {stored}"
     );
     assert!(bot.stop().await);

@@ -23,4 +23,5 @@ mod messages;
 mod routines;
 mod serenity_client;
 mod sign_in;
+mod snooze;
 mod update;

@@ -8,9 +8,11 @@ mod support;
 
 mod budget;
 mod chain;
+mod idle_release;
 mod interactive;
 mod offered;
 mod permissions;
+mod proactive;
 mod reporting;
 mod restrictions;
 mod rig;

@@ -10,6 +10,7 @@ mod concurrent_cli;
 mod doctor;
 mod fixtures;
 mod formats;
+mod gates;
 mod hostile_files;
 mod routine_control;
 mod version;

@@ -12,8 +12,9 @@
 //! failure in one short line. The actor stops when the job ends.
 //!
 //! Pings go through the budget path in order — this fork's own count (here, serialized by the
-//! mailbox), then whether the user is mid-turn (the main session), then the ping budget (its
-//! own actor) — so two forks can never both spend the last token.
+//! mailbox), then quiet hours and whether the user is mid-turn (the main session), then the ping
+//! budget (its own actor, which also refuses a text the job sent in the last day) — so two forks
+//! can never both spend the last token.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,7 +34,7 @@ use crate::brain::{BrainEvent, Driver, Handlers, Launcher, SessionStart, SpawnOp
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, UpdateMode};
-use crate::main_session::IsBusy;
+use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::PendingUpdates;
 use crate::permissions::file_hooks::{hooks as file_hooks, FileHooks};
 use crate::ping_budget::PingBudget;
@@ -90,6 +91,8 @@ pub struct BackgroundPeers {
     pub budget: Addr<PingBudget>,
     /// Asked whether the user is mid-turn.
     pub busy: Recipient<IsBusy>,
+    /// Asked whether quiet hours are in effect (the main session, which holds the setting).
+    pub quiet: Recipient<QuietHoursNow>,
     /// Session history and button prompts are written here.
     pub records: Addr<SessionRecords>,
 }
@@ -101,6 +104,8 @@ pub struct BackgroundFork {
     pub(super) fired: BackgroundJob,
     parent_session: Option<String>,
     pub(super) pings_sent: u32,
+    /// Tool calls refused (quiet hours, busy, budget, repeats, …), for the run's log line.
+    pub(super) refusals: u32,
     pub(super) reported: bool,
     pub(super) output_sent: bool,
     /// A ping or an embed went out (critical ones too).
@@ -133,6 +138,7 @@ impl BackgroundFork {
             fired,
             parent_session,
             pings_sent: 0,
+            refusals: 0,
             reported: false,
             output_sent: false,
             delivered: false,
@@ -324,7 +330,7 @@ impl BackgroundFork {
                     tracing::warn!(job = %self.fired.job.id(), errors = ?r.errors, "background job failed");
                     format!("{name} couldn't complete.")
                 });
-                tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, reported = self.reported, "background job finished");
+                tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, refused = self.refusals, reported = self.reported, "background job finished");
                 let outcome = if r.is_error {
                     ForkOutcome::Failed
                 } else {

@@ -1,8 +1,9 @@
 //! What a background fork does for each of its tool calls ([`ToolAction`], sent by its tool
-//! backend): the budget path for pings and embeds — this fork's count, then whether the user is
-//! mid-turn (the main session), then the ping budget, critical skipping all three (a file sent
-//! with `send_file` takes the same path) — reports into pending updates, and chain follow-ups
-//! written as reminder files. The handler is an
+//! backend): the budget path for pings, embeds and files sent with `send_file` — this fork's
+//! count, then *(ours)* quiet hours, then whether the user is mid-turn (the main session), then
+//! the ping budget (which first refuses a ping or embed text this job sent in the last 24
+//! hours), critical skipping them all — the snooze a ping's buttons press, reports into pending
+//! updates, and chain follow-ups written as reminder files. The handler is an
 //! [`AtomicResponse`], so one call's steps complete before the next call is looked at.
 //!
 //! Before each thing the owner will see, the fork's run is marked in the run log and the mark
@@ -15,10 +16,11 @@ use chrono::Duration;
 
 use super::background::BackgroundFork;
 use crate::jobs::{store, Job, JobId, Reminder};
-use crate::main_session::IsBusy;
+use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::Append;
-use crate::ping_budget::{PingDecision, RecordCritical, TryUse};
+use crate::ping_budget::{NoteSent, PingDecision, RecordCritical, TrySend, TryUse};
 use crate::runs::RunMark;
+use crate::sessions::records::RegisterSnooze;
 use crate::surface::SurfaceEvent;
 use crate::tools::{Embed, Peer, Refusal};
 
@@ -66,35 +68,53 @@ impl BackgroundFork {
         }
     }
 
-    /// The budget path: this fork's count, then busy, then the budget. Critical skips all three.
-    /// The handler's [`AtomicResponse`] keeps the fork's mailbox closed until this completes, so
-    /// a second ping is decided only after the first one's count, busy and budget steps are done.
-    fn gated(
+    /// The budget path for output whose words are `text` (`None` for a file, which is never
+    /// held against an earlier one): this fork's count, then quiet hours (the main session),
+    /// then busy (the main session), then the ping budget, which refuses a text this job sent
+    /// in the last 24 hours before it spends a token. Critical skips them all and is recorded.
+    /// Only output that passes marks the run as pinged, before it goes out. The handler's
+    /// [`AtomicResponse`] keeps the fork's mailbox closed until this and the delivery complete,
+    /// so a second ping is decided only after the first.
+    fn checks(
         &mut self,
-        event: SurfaceEvent,
+        text: Option<String>,
         critical: bool,
     ) -> ResponseActFuture<Self, Result<(), Refusal>> {
         let marked = self.mark(RunMark::Pinged);
+        let job = self.fired.job.id().to_string();
         if critical {
             self.peers.budget.do_send(RecordCritical);
-            return Box::pin(marked.into_actor(self).map(move |(), act, _ctx| {
-                act.deliver(event);
-                Ok(())
-            }));
+            if let Some(text) = text {
+                self.peers.budget.do_send(NoteSent { job, text });
+            }
+            return Box::pin(marked.into_actor(self).map(|(), _act, _ctx| Ok(())));
         }
         if self.pings_sent >= 1 {
             return Box::pin(fut::ready(Err(Refusal::AlreadyPinged)));
         }
+        let quiet = self.peers.quiet.clone();
         let busy = self.peers.busy.clone();
         let budget = self.peers.budget.clone();
         Box::pin(
             async move {
+                match quiet.send(QuietHoursNow).await {
+                    Ok(now) => {
+                        if let Some(until) = now.until_text() {
+                            return Err(Refusal::QuietHours { until });
+                        }
+                    }
+                    Err(_) => return Err(Refusal::ActorGone(Peer::MainSession)),
+                }
                 match busy.send(IsBusy).await {
                     Ok(true) => return Err(Refusal::UserBusy),
                     Ok(false) => {}
                     Err(_) => return Err(Refusal::ActorGone(Peer::MainSession)),
                 }
-                match budget.send(TryUse).await {
+                let decision = match text {
+                    Some(text) => budget.send(TrySend { job, text }).await,
+                    None => budget.send(TryUse).await,
+                };
+                match decision {
                     Ok(PingDecision::Allowed { .. }) => {}
                     Ok(PingDecision::Refused { reason }) => return Err(reason.into()),
                     Err(_) => return Err(Refusal::ActorGone(Peer::PingBudget)),
@@ -106,11 +126,34 @@ impl BackgroundFork {
             .map(move |res, act, _ctx| {
                 if res.is_ok() {
                     act.pings_sent += 1;
-                    act.deliver(event);
                 }
                 res
             }),
         )
+    }
+
+    /// The snooze the ping's buttons press, stored through the session records; `None` (no
+    /// buttons, logged) for webhook jobs or when it cannot be stored.
+    fn register_snooze(&self) -> impl std::future::Future<Output = Option<String>> {
+        let template =
+            crate::snooze::template_for(&self.fired.job, self.config.clock.now(), self.config.tz);
+        let records = self.peers.records.clone();
+        async move {
+            let reminder = crate::snooze::stored_form(&template?);
+            match records.send(RegisterSnooze { reminder }).await {
+                Ok(Ok(id)) => Some(id),
+                Ok(Err(e)) => {
+                    tracing::error!(cause = %e, "could not store a ping's snooze; sent without buttons");
+                    None
+                }
+                Err(_) => {
+                    tracing::error!(
+                        "the session records have stopped; ping sent without snooze buttons"
+                    );
+                    None
+                }
+            }
+        }
     }
 
     /// Whether this fork's job may schedule a follow-up at all.
@@ -168,15 +211,41 @@ impl Handler<ToolAction> for BackgroundFork {
 }
 
 impl BackgroundFork {
-    /// Carries out one tool call.
+    /// Carries out one tool call; a refusal is counted and logged.
     fn act(&mut self, action: ToolAction) -> ResponseActFuture<Self, Result<(), Refusal>> {
+        let done = self.carry_out(action);
+        Box::pin(done.map(|res, act, _ctx| {
+            if let Err(refusal) = &res {
+                if !matches!(refusal, Refusal::ActorGone(_)) {
+                    act.refusals += 1;
+                }
+                tracing::info!(job = %act.fired.job.id(), reason = %refusal, "tool call refused");
+            }
+            res
+        }))
+    }
+
+    fn carry_out(&mut self, action: ToolAction) -> ResponseActFuture<Self, Result<(), Refusal>> {
         match action {
             ToolAction::Ping { message, critical } => {
-                let event = SurfaceEvent::Ping {
-                    text: message,
-                    fork_session: self.session_id.clone(),
-                };
-                self.gated(event, critical)
+                Box::pin(self.checks(Some(message.clone()), critical).then(
+                    move |res, act, _ctx| -> ResponseActFuture<Self, Result<(), Refusal>> {
+                        if let Err(refusal) = res {
+                            return Box::pin(fut::ready(Err(refusal)));
+                        }
+                        Box::pin(act.register_snooze().into_actor(act).map(
+                            move |snooze, act, _ctx| {
+                                let event = SurfaceEvent::Ping {
+                                    text: message,
+                                    fork_session: act.session_id.clone(),
+                                    snooze,
+                                };
+                                act.deliver(event);
+                                Ok(())
+                            },
+                        ))
+                    },
+                ))
             }
             ToolAction::Embed { embed, critical } => {
                 let records = self.peers.records.clone();
@@ -187,17 +256,28 @@ impl BackgroundFork {
                         ids.await.map(|button_ids| (embed, button_ids))
                     }
                     .into_actor(self)
-                    .then(move |built, act, _ctx| match built {
-                        Ok((embed, button_ids)) => {
-                            let event = SurfaceEvent::Embed {
-                                embed,
-                                button_ids,
-                                fork_session: act.session_id.clone(),
-                            };
-                            act.gated(event, critical)
-                        }
-                        Err(refusal) => Box::pin(fut::ready(Err(refusal))),
-                    }),
+                    .then(
+                        move |built, act, _ctx| -> ResponseActFuture<Self, Result<(), Refusal>> {
+                            match built {
+                                Ok((embed, button_ids)) => {
+                                    let text = embed.to_plain_text();
+                                    Box::pin(act.checks(Some(text), critical).map(
+                                        move |res, act, _ctx| {
+                                            res.map(|()| {
+                                                let event = SurfaceEvent::Embed {
+                                                    embed,
+                                                    button_ids,
+                                                    fork_session: act.session_id.clone(),
+                                                };
+                                                act.deliver(event);
+                                            })
+                                        },
+                                    ))
+                                }
+                                Err(refusal) => Box::pin(fut::ready(Err(refusal))),
+                            }
+                        },
+                    ),
                 )
             }
             ToolAction::Report(message) => {
@@ -230,170 +310,20 @@ impl BackgroundFork {
                 )
             }
             ToolAction::File(file) => {
-                let event = SurfaceEvent::File {
-                    file,
-                    fork_session: self.session_id.clone(),
-                };
-                self.gated(event, false)
+                Box::pin(self.checks(None, false).map(move |res, act, _ctx| {
+                    res.map(|()| {
+                        let event = SurfaceEvent::File {
+                            file,
+                            fork_session: act.session_id.clone(),
+                        };
+                        act.deliver(event);
+                    })
+                }))
             }
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-    use std::time::Duration as StdDuration;
-
-    use actix::prelude::*;
-    use chrono::TimeZone;
-    use tokio::sync::oneshot;
-
-    use super::super::background::{BackgroundConfig, BackgroundJob, BackgroundPeers};
-    use super::*;
-    use crate::brain::idle::IdleLauncher;
-    use crate::clock::ManualClock;
-    use crate::data_dir::DataDir;
-    use crate::jobs::JobSettings;
-    use crate::jobs::Routine;
-    use crate::pending_updates::PendingUpdates;
-    use crate::ping_budget::PingBudget;
-    use crate::sessions::SessionRecords;
-
-    /// Stands in for the main session: the first `IsBusy` says so to the test and answers
-    /// `first` only once released; later ones answer "not busy" at once.
-    struct Busy {
-        first: bool,
-        asked: Option<oneshot::Sender<()>>,
-        release: Option<oneshot::Receiver<()>>,
-    }
-
-    impl Actor for Busy {
-        type Context = Context<Self>;
-    }
-
-    impl Handler<IsBusy> for Busy {
-        type Result = ResponseFuture<bool>;
-        fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> Self::Result {
-            let (Some(asked), Some(release)) = (self.asked.take(), self.release.take()) else {
-                return Box::pin(async { false });
-            };
-            let _ = asked.send(());
-            let first = self.first;
-            Box::pin(async move {
-                let _ = release.await;
-                first
-            })
-        }
-    }
-
-    /// Keeps the pings it is shown.
-    #[derive(Default)]
-    struct Screen(Vec<String>);
-
-    impl Actor for Screen {
-        type Context = Context<Self>;
-    }
-
-    impl Handler<SurfaceEvent> for Screen {
-        type Result = ();
-        fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
-            if let SurfaceEvent::Ping { text, .. } = ev {
-                self.0.push(text);
-            }
-        }
-    }
-
-    #[derive(Message)]
-    #[rtype(result = "Vec<String>")]
-    struct Shown;
-
-    impl Handler<Shown> for Screen {
-        type Result = MessageResult<Shown>;
-        fn handle(&mut self, _msg: Shown, _ctx: &mut Self::Context) -> Self::Result {
-            MessageResult(self.0.clone())
-        }
-    }
-
-    /// Two pings sent to one fork back to back, the first one's busy check answered `busy`
-    /// only after both are in the fork's mailbox; the results of both and the pings shown.
-    async fn two_pings(busy: bool) -> (Result<(), Refusal>, Result<(), Refusal>, Vec<String>) {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        let tz = chrono_tz::America::New_York;
-        let clock = ManualClock::new(chrono::Utc.with_ymd_and_hms(2026, 3, 2, 14, 0, 0).unwrap());
-        let (asked_tx, asked) = oneshot::channel();
-        let (release, release_rx) = oneshot::channel();
-        let busy = Busy {
-            first: busy,
-            asked: Some(asked_tx),
-            release: Some(release_rx),
-        }
-        .start();
-        let screen = Screen::default().start();
-        let config = BackgroundConfig {
-            data_dir: data.clone(),
-            tz,
-            clock: clock.shared(),
-            launcher: Arc::new(IdleLauncher),
-            binary: "claude".into(),
-            system_prompt: String::new(),
-            timeout: StdDuration::from_secs(3600),
-            cli_env: Default::default(),
-        };
-        let peers = BackgroundPeers {
-            surface: screen.clone().recipient(),
-            pending: PendingUpdates::in_data_dir(&data, clock.shared(), tz).start(),
-            budget: PingBudget::in_data_dir(&data, clock.shared(), tz).start(),
-            busy: busy.recipient(),
-            records: SessionRecords::in_data_dir(&data, clock.shared(), tz).start(),
-        };
-        let job = BackgroundJob {
-            job: Job::Routine(Routine {
-                id: JobId("a1b2c3d4".into()),
-                message: "check in".into(),
-                cron: "0 9 * * *".into(),
-                settings: JobSettings {
-                    background: true,
-                    ..JobSettings::default()
-                },
-                paused: false,
-                catch_up: Default::default(),
-            }),
-            prompt: "[routine-bg:a1b2c3d4] check in".into(),
-            rel_path: "routines/check-in.md".into(),
-            run: None,
-        };
-        let (done, _ended) = oneshot::channel();
-        let fork = BackgroundFork::new(config, peers, job, None, done).start();
-        let ping = |text: &str| {
-            fork.send(ToolAction::Ping {
-                message: text.to_owned(),
-                critical: false,
-            })
-        };
-        let first = actix_rt::spawn(ping("[bg] one"));
-        let second = actix_rt::spawn(ping("[bg] two"));
-        asked.await.unwrap();
-        release.send(()).unwrap();
-        let first = first.await.unwrap().unwrap();
-        let second = second.await.unwrap().unwrap();
-        (first, second, screen.send(Shown).await.unwrap())
-    }
-
-    #[actix_rt::test]
-    async fn a_ping_refused_as_busy_spends_nothing_so_the_next_one_is_decided_afresh() {
-        let (first, second, shown) = two_pings(true).await;
-        assert_eq!(first, Err(Refusal::UserBusy));
-        assert_eq!(second, Ok(()));
-        assert_eq!(shown, vec!["[bg] two".to_owned()]);
-    }
-
-    #[actix_rt::test]
-    async fn a_ping_sent_while_the_first_is_being_decided_waits_and_is_then_refused() {
-        let (first, second, shown) = two_pings(false).await;
-        assert_eq!(first, Ok(()));
-        assert_eq!(second, Err(Refusal::AlreadyPinged));
-        assert_eq!(shown, vec!["[bg] one".to_owned()]);
-    }
-}
+#[path = "tool_actions_tests.rs"]
+mod tests;

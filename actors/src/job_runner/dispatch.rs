@@ -29,6 +29,7 @@ fn prepared_end(outcome: &RunOutcome) -> RunEnd {
             Outcome::Skipped,
             Some(format!("screening flagged {}", flagged.join(", "))),
         ),
+        RunOutcome::Skipped(skip) => RunEnd::bare(Outcome::Skipped, Some(skip.to_string())),
         RunOutcome::Failed(e) => RunEnd::bare(Outcome::Failed, Some(e.to_string())),
         _ => RunEnd::bare(Outcome::Failed, None),
     }

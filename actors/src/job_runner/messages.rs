@@ -86,6 +86,8 @@ pub enum RunOutcome {
         /// The flagged fields.
         flagged: Vec<String>,
     },
+    /// *(ours)* Its gate said no (exited non-zero): nothing ran.
+    Skipped(super::gate::Skip),
     /// It could not run.
     Failed(RunError),
 }
@@ -100,6 +102,14 @@ pub enum RunError {
         actor: &'static str,
         /// The job.
         job: String,
+    },
+    /// *(ours)* The job's gate could not decide (it could not start, or ran too long).
+    #[error("job {job} did not run: {failure}")]
+    GateFailed {
+        /// The job.
+        job: String,
+        /// What went wrong.
+        failure: super::gate::GateFailure,
     },
 }
 
@@ -119,6 +129,8 @@ pub struct RunCounts {
     pub forks_finished: u64,
     /// Jobs dropped by screening.
     pub dropped: u64,
+    /// Jobs whose gate skipped the run.
+    pub skipped: u64,
     /// Jobs that could not run.
     pub failed: u64,
     /// Late routines recorded as missed, not run.
@@ -135,9 +147,9 @@ impl RunCounts {
         self.forks_started - self.forks_finished
     }
 
-    /// Jobs whose run has been decided (handed, started, dropped, missed or failed).
+    /// Jobs whose run has been decided (handed, started, dropped, skipped, missed or failed).
     pub fn decided(&self) -> u64 {
-        self.handed + self.forks_started + self.dropped + self.failed + self.missed
+        self.handed + self.forks_started + self.dropped + self.skipped + self.failed + self.missed
     }
 
     /// No background work running, being prepared, or waiting.

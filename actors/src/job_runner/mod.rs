@@ -7,11 +7,13 @@
 //! the run log ([`crate::runs`]) — before a reminder's file is deleted, so a crash from here on
 //! leaves a record the next start acts on ([`recovery`]); then a foreground job is prepared and
 //! goes to the main session as a [`FireJob`] turn, and a background job takes one of
-//! `bg_fork_limit` slots or waits in line in fire order ([`queue`]). Preparing ([`prepare`]):
-//! untrusted webhook fields are screened (a flagged payload is dropped; a screening that fails
-//! lets it through), the facts the prompt needs are asked of their owners — the ping budget's
-//! [`Snapshot`](crate::ping_budget::Snapshot) and whether the user [`IsBusy`], for background
-//! jobs — and the prompt is built by [`crate::prompts`]. A background job gets a
+//! `bg_fork_limit` slots or waits in line in fire order ([`queue`]). Preparing ([`prepare`]),
+//! when the job starts: *(ours)* its condition gate runs ([`gate`]; closed → the run is
+//! recorded `skipped`; broken → `failed`), untrusted webhook fields are screened (a flagged
+//! payload is dropped; a screening that fails lets it through), the facts the prompt needs are
+//! asked of their owners — the ping budget's [`Snapshot`](crate::ping_budget::Snapshot),
+//! whether the user [`IsBusy`] and *(ours)* [`QuietHoursNow`], for background jobs — and the
+//! prompt is built by [`crate::prompts`]. A background job gets a
 //! [`BackgroundFork`] of the saved main session (a fresh session when the job is isolated or no
 //! conversation exists yet), limited to [`ForkTimeout`] as configured now. When the turn or the
 //! fork ends, the run is closed with its outcome, cost and turns ([`records`]), and a failure
@@ -28,6 +30,7 @@
 
 mod catch_up;
 mod dispatch;
+pub mod gate;
 mod messages;
 mod prepare;
 mod queue;
@@ -43,14 +46,14 @@ use chrono_tz::Tz;
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::fork::background::{job_name, BackgroundConfig, BackgroundPeers};
-
-use crate::main_session::{FireJob, IsBusy, MainSession};
+use crate::main_session::{FireJob, IsBusy, MainSession, QuietHoursNow};
 use crate::ping_budget::PingBudget;
 use crate::prompts::skill_section::CommandLimits;
 use crate::runs::{Record, RunLog};
 use crate::runtime_config::RuntimeConfig;
 use crate::surface::SurfaceEvent;
 use crate::webhook_screen::Screener;
+pub use gate::Skip;
 pub use messages::{
     ActiveJob, Activity, ActivityReport, Reopened, RunCounts, RunError, RunJob, RunOutcome, Runs,
     Stopping,
@@ -152,6 +155,14 @@ impl JobRunner {
         }
     }
 
+    /// Who says whether quiet hours are on: the conversation (a recipient stands in for none).
+    fn quiet_asker(&self) -> Option<Recipient<QuietHoursNow>> {
+        match &self.config.delivery {
+            Delivery::Conversation { main, .. } => Some(main.clone().recipient()),
+            Delivery::Recipient { .. } => None,
+        }
+    }
+
     /// Where the owner hears about failures (none without a conversation).
     fn notices(&self) -> Option<Recipient<SurfaceEvent>> {
         match &self.config.delivery {
@@ -167,6 +178,7 @@ impl JobRunner {
             limits: self.config.limits,
             budget: self.config.budget.clone(),
             busy: self.busy_asker(),
+            quiet: self.quiet_asker(),
             screener: self.config.screener.clone(),
         }
     }
@@ -183,6 +195,19 @@ impl JobRunner {
         self.active.insert(run_id.to_owned(), Active { job, state });
     }
 
+    /// The one place a run its gate skipped is counted and logged (its run is closed as
+    /// `skipped` where the preparation stopped).
+    fn report_skipped(&mut self, skip: &Skip) {
+        self.counts.skipped += 1;
+        tracing::info!(
+            job = %skip.job,
+            gate = %skip.gate,
+            code = ?skip.closed.code,
+            said = ?skip.closed.said,
+            "job skipped: its gate said no"
+        );
+    }
+
     fn count(&mut self, outcome: &RunOutcome) {
         let counts = &mut self.counts;
         match outcome {
@@ -191,6 +216,7 @@ impl JobRunner {
             RunOutcome::Queued { .. } => {}
             RunOutcome::Missed => counts.missed += 1,
             RunOutcome::Dropped { .. } => counts.dropped += 1,
+            RunOutcome::Skipped(skip) => self.report_skipped(skip),
             RunOutcome::Failed(e) => {
                 counts.failed += 1;
                 tracing::error!(cause = %e, "job did not run");

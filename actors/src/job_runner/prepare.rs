@@ -1,5 +1,7 @@
-//! Preparing one job to run: the screening gate, the facts its prompt needs (asked of their
-//! owners), and the prompt itself. Nothing here keeps state; the runner hands the result on.
+//! Preparing one job to run: *(ours)* its condition gate, the screening gate, the facts its
+//! prompt needs (asked of their owners: the budget, busy, *(ours)* quiet hours), and the prompt
+//! itself (with the condition gate's output, when the job has one). Nothing here keeps state;
+//! the runner hands the result on.
 
 use std::sync::Arc;
 
@@ -9,7 +11,7 @@ use chrono_tz::Tz;
 use super::{RunError, RunJob, RunOutcome};
 use crate::data_dir::DataDir;
 use crate::jobs::Job;
-use crate::main_session::{FireJob, IsBusy};
+use crate::main_session::{FireJob, IsBusy, QuietHoursNow};
 use crate::ping_budget::{PingBudget, Snapshot};
 use crate::prompts::job::{assemble_job_prompt, BackgroundContext, JobPromptContext};
 use crate::prompts::preamble::BudgetFacts;
@@ -24,12 +26,17 @@ pub(super) struct Inputs {
     pub limits: CommandLimits,
     pub budget: Addr<PingBudget>,
     pub busy: Option<Recipient<IsBusy>>,
+    pub quiet: Option<Recipient<QuietHoursNow>>,
     pub screener: Option<Arc<dyn Screener>>,
 }
 
-/// Screens, gathers the facts and builds the prompt; `Err` is the run's outcome when it stops
-/// here (dropped by screening, or an owner that has stopped).
+/// Runs the job's gate, screens, gathers the facts and builds the prompt; `Err` is the run's
+/// outcome when it stops here (skipped by its gate, dropped by screening, a gate that failed,
+/// or an owner that has stopped).
 pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunOutcome> {
+    // The gate runs first, when the job starts (after any wait for a slot): it is cheaper than
+    // screening, and its answer is about now.
+    let gate_output = super::gate::open(&inputs.data_dir, &run).await?;
     if let Some(flagged) = screen(inputs.screener.as_deref(), &run).await {
         return Err(RunOutcome::Dropped { flagged });
     }
@@ -55,6 +62,13 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         },
         _ => false,
     };
+    let quiet_until = match (&inputs.quiet, background) {
+        (Some(main), true) => match main.send(QuietHoursNow).await {
+            Ok(quiet) => quiet.until_text(),
+            Err(_) => return Err(gone("main_session")),
+        },
+        _ => None,
+    };
     let skills = job_skills(&inputs.data_dir, &run.job);
     // A background job is always restricted (the minimal set counts): its preamble lists the
     // set its fork is offered, read as the fork will read it.
@@ -67,6 +81,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
             now: run.fired_at,
             tz: inputs.tz,
             busy,
+            quiet_until: quiet_until.as_deref(),
             budget,
             schedule_items: &run.schedule,
             allowed_tools: tools.as_deref(),
@@ -77,6 +92,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         late_since: run.late_since,
         interrupted_since: run.reopened.as_ref().map(|r| r.interrupted_since),
         payload: Some(&run.payload),
+        gate_output: gate_output.as_deref(),
     };
     let prompt = assemble_job_prompt(&run.job, &ctx).await;
     let late = run.late_since.is_some();

@@ -107,6 +107,14 @@ pub enum ParseError {
         /// The directory's name.
         dir: String,
     },
+    /// *(ours)* A `gate` that is not one plain command.
+    #[error("`gate` {gate:?} is refused: {reason}")]
+    BadGate {
+        /// The value as written.
+        gate: String,
+        /// Why.
+        reason: super::gate::GateError,
+    },
     /// A routine's `catch-up` is not a window.
     #[error(transparent)]
     BadCatchUp(super::catch_up::BadCatchUp),

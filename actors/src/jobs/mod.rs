@@ -10,6 +10,7 @@
 pub mod catch_up;
 pub mod entry;
 pub mod frontmatter;
+pub mod gate;
 pub mod new_reminder;
 pub mod pause;
 pub mod reminder;
@@ -196,6 +197,9 @@ pub struct JobSettings {
     pub allowed_tools: Option<Vec<String>>,
     /// Skills whose instructions are loaded into the prompt.
     pub skills: Option<Vec<String>>,
+    /// *(ours)* A command run before the model is woken: exit 0 runs the job with its output,
+    /// anything else skips the run (`None`: always run).
+    pub gate: Option<gate::Gate>,
 }
 
 impl Default for JobSettings {
@@ -210,6 +214,7 @@ impl Default for JobSettings {
             allow_ping: true,
             allowed_tools: None,
             skills: None,
+            gate: None,
         }
     }
 }

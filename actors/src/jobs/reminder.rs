@@ -3,7 +3,7 @@
 //! [`ReminderFile`] is the raw YAML; [`ReminderFile::validate`] checks it into a [`Reminder`].
 //! Writing follows the original's key order — id, run-at, background, chain-depth, max-chain,
 //! chain-parent, model, thinking, isolated, description, update-main-session, allow-ping,
-//! allowed-tools, skills — leaving out defaults. `run-at` is written back exactly as it was
+//! allowed-tools, skills, then (ours) gate — leaving out defaults. `run-at` is written back exactly as it was
 //! read (`Reminder::run_at_raw`), so reading and rewriting a file changes no byte.
 //!
 //! `run-at` must carry a UTC offset: the original always wrote one (`isoformat()` of an aware
@@ -61,6 +61,8 @@ pub struct ReminderFile {
     pub allowed_tools: Option<TextList>,
     /// `skills`.
     pub skills: Option<TextList>,
+    /// `gate` *(ours)*.
+    pub gate: Option<Text>,
 }
 
 impl ReminderFile {
@@ -110,6 +112,7 @@ impl ReminderFile {
             allow_ping: self.allow_ping,
             allowed_tools: self.allowed_tools,
             skills: self.skills,
+            gate: self.gate,
         }
         .validate()?;
         Ok(Reminder {

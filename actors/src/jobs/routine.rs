@@ -3,8 +3,8 @@
 //! [`RoutineFile`] is the raw YAML (kebab-case keys, snake_case accepted, unknown keys
 //! ignored); [`RoutineFile::validate`] checks it once into a [`Routine`]. Writing follows the
 //! original's key order — id, cron, background, model, thinking, isolated, description,
-//! update-main-session, allow-ping, allowed-tools, skills — leaving out defaults. Our two keys
-//! follow them, and only when set: `catch-up` and `paused` (SPEC §16).
+//! update-main-session, allow-ping, allowed-tools, skills — leaving out defaults. Our keys
+//! follow them, and only when set: `gate`, `catch-up` and `paused` (SPEC §16).
 //!
 //! Only the shape of `cron` is checked here (five fields); whether each field is a valid cron
 //! term is the scheduler's question.
@@ -46,6 +46,8 @@ pub struct RoutineFile {
     pub allowed_tools: Option<TextList>,
     /// `skills`.
     pub skills: Option<TextList>,
+    /// `gate` *(ours)*.
+    pub gate: Option<Text>,
     /// `catch-up` *(ours)*.
     #[serde(alias = "catch_up")]
     pub catch_up: Option<Text>,
@@ -72,6 +74,7 @@ impl RoutineFile {
             allow_ping: self.allow_ping,
             allowed_tools: self.allowed_tools,
             skills: self.skills,
+            gate: self.gate,
         }
         .validate()?;
         let catch_up = match self.catch_up {

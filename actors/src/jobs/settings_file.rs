@@ -3,9 +3,11 @@
 //! `RoutineFile` and `ReminderFile` each declare these keys themselves (so serde_yaml can name
 //! the key and line in its errors) and hand them over as a [`SettingsFile`]; this module turns
 //! that into [`JobSettings`] once, and writes the run of keys both kinds share, from `model` to
-//! `skills`, in the original's order, leaving out values equal to their defaults.
+//! `skills`, in the original's order, then *(ours)* `gate`, leaving out values equal to their
+//! defaults (so a file without a gate is written exactly as the original wrote it).
 
 use super::frontmatter::{ParseError, Writer};
+use super::gate::Gate;
 use super::yaml_scalars::{Flag, Text, TextList};
 use super::{JobSettings, ModelChoice, UpdateMode};
 
@@ -30,6 +32,8 @@ pub struct SettingsFile {
     pub allowed_tools: Option<TextList>,
     /// `skills`.
     pub skills: Option<TextList>,
+    /// `gate` *(ours)*.
+    pub gate: Option<Text>,
 }
 
 impl SettingsFile {
@@ -46,7 +50,19 @@ impl SettingsFile {
             allow_ping: self.allow_ping.map_or(defaults.allow_ping, |f| f.0),
             allowed_tools: self.allowed_tools.map(|l| l.0),
             skills: self.skills.map(|l| l.0),
+            gate: parse_gate(self.gate)?,
         })
+    }
+}
+
+/// Reads `gate`; an empty one means no gate.
+pub fn parse_gate(value: Option<Text>) -> Result<Option<Gate>, ParseError> {
+    match value {
+        None => Ok(None),
+        Some(Text(v)) if v.trim().is_empty() => Ok(None),
+        Some(Text(v)) => Gate::parse(&v)
+            .map(Some)
+            .map_err(|reason| ParseError::BadGate { gate: v, reason }),
     }
 }
 
@@ -106,6 +122,9 @@ pub fn write_model_onwards(w: &mut Writer, settings: &JobSettings) {
     if let Some(skills) = &settings.skills {
         w.list("skills", skills);
     }
+    if let Some(gate) = &settings.gate {
+        w.text("gate", gate.as_str());
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +167,21 @@ mod tests {
             parse_update_mode(Some(Text("sometimes".into()))),
             Err(ParseError::UnknownUpdateMode { .. })
         ));
+    }
+
+    #[test]
+    fn a_gate_is_checked_and_an_empty_one_is_none() {
+        assert_eq!(parse_gate(Some(Text("  ".into()))).unwrap(), None);
+        let gate = parse_gate(Some(Text("test -s inbox.txt".into()))).unwrap();
+        assert_eq!(
+            gate.map(|g| g.to_string()).as_deref(),
+            Some("test -s inbox.txt")
+        );
+        let err = parse_gate(Some(Text("a; b".into()))).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`gate` \"a; b\" is refused: the gate holds ';': a gate is one command, without ; & | < or >"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! on the console) comes to the main session as [`PressButton`]; its plan is read from the
 //! custom id and, for `agent:` buttons, the stored prompt ([`crate::buttons::plan`]), then
 //! carried out: a `[button]` turn, a background fork resumed as an interactive fork, one of the
-//! fork buttons, or a short reply.
+//! fork buttons, *(ours)* a snooze ([`crate::snooze::press`]), or a short reply.
 
 use actix::prelude::*;
 
@@ -29,7 +29,22 @@ impl Handler<PressButton> for MainSession {
         Box::pin(
             async move { buttons::plan(&msg.custom_id, &records).await }
                 .into_actor(self)
-                .map(|plan, act, ctx| act.carry_out(plan, ctx)),
+                .then(|plan, act, ctx| -> ResponseActFuture<Self, String> {
+                    match plan {
+                        ClickPlan::Snooze { choice, id } => {
+                            let records = act.records.clone();
+                            let data = act.config.data_dir.clone();
+                            let (now, tz) = (act.config.clock.now(), act.config.tz);
+                            Box::pin(
+                                async move {
+                                    crate::snooze::press(choice, id, &records, &data, now, tz).await
+                                }
+                                .into_actor(act),
+                            )
+                        }
+                        other => Box::pin(fut::ready(act.carry_out(other, ctx))),
+                    }
+                }),
         )
     }
 }
@@ -65,6 +80,8 @@ impl MainSession {
                 );
                 started.err().map(|r| r.to_string()).unwrap_or_default()
             }
+            // Answered before this is reached (see the handler).
+            ClickPlan::Snooze { .. } => String::new(),
             ClickPlan::Fork(click) => {
                 let button = match click {
                     ButtonClick::ForkSave => ForkButton::Save,

@@ -73,6 +73,7 @@ impl MainSession {
                 kind,
                 resent: false,
                 job: None,
+                snooze: None,
             },
             ctx,
         );
@@ -252,7 +253,7 @@ impl MainSession {
         &mut self,
         key: String,
         value: String,
-        _ctx: &mut Context<Self>,
+        ctx: &mut Context<Self>,
     ) -> ResponseActFuture<Self, String> {
         let bypass = value.trim().eq_ignore_ascii_case("bypassPermissions");
         if bypass && Key::from_name(&key) == Some(Key::PermissionMode) {
@@ -269,6 +270,10 @@ impl MainSession {
         if after.thinking_main != before.thinking_main && !self.busy() {
             // Thinking is a start-up flag: the next message starts a process with it.
             self.live = None;
+        }
+        if after.main_idle_release_mins != before.main_idle_release_mins {
+            // The idle timer counts again with the new setting (0: it never fires).
+            self.arm_idle_release(ctx);
         }
         let Some(live) = &self.live else {
             return Box::pin(fut::ready(confirmation));

@@ -28,6 +28,7 @@ impl MainSession {
 
     /// Queues or sends `out`, interrupting an answer in progress.
     pub(super) fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
+        self.note_activity();
         if self.live.is_none() {
             self.waiting.push_back(out);
             self.ensure_launched(ctx);
@@ -81,6 +82,7 @@ impl MainSession {
                         let mut turn = Turn::new(uuid, out.text, out.kind);
                         turn.resent = out.resent;
                         turn.job = out.job;
+                        turn.snooze = out.snooze;
                         if out.kind == TurnKind::Message {
                             act.turns_since_compact += 1;
                         }
@@ -181,6 +183,7 @@ impl MainSession {
                         generation,
                     });
                     act.flush(ctx);
+                    act.arm_idle_release(ctx);
                 }
                 Err(e) => {
                     tracing::error!(cause = %e, "could not start the claude cli");
@@ -215,16 +218,22 @@ impl MainSession {
         let turn = if answered.is_empty() {
             self.inflight.pop_front()
         } else {
-            let mut last = None;
+            let mut last: Option<Turn> = None;
+            let mut snooze = None;
             for i in answered.into_iter().rev() {
                 let t = self.inflight.remove(i);
+                snooze = snooze.or_else(|| t.as_ref().and_then(|t| t.snooze.clone()));
                 if last.is_none() {
                     last = t;
                 } else {
                     merged.extend(t);
                 }
             }
-            last
+            // Lines merged into one turn: a reminder's snooze stays with the answer.
+            last.map(|mut t| {
+                t.snooze = snooze;
+                t
+            })
         };
         let Some(turn) = turn else {
             tracing::debug!("result with no turn in flight");
@@ -246,7 +255,12 @@ impl MainSession {
             }
         }
         match outcome {
-            Outcome::Reply(text) => self.show(SurfaceEvent::Reply(text)),
+            Outcome::Reply(text) => {
+                self.show(SurfaceEvent::Reply(text));
+                if let Some(snooze) = turn.snooze.clone() {
+                    self.show(SurfaceEvent::SnoozeButtons(snooze));
+                }
+            }
             Outcome::Resend(text) => {
                 tracing::info!("compaction swallowed the message; sending it again");
                 self.waiting.push_front(Outgoing {
@@ -255,6 +269,7 @@ impl MainSession {
                     kind: TurnKind::Message,
                     resent: true,
                     job: turn.job,
+                    snooze: turn.snooze.clone(),
                 });
             }
             Outcome::Interrupted => {}
@@ -268,6 +283,7 @@ impl MainSession {
         self.flush(ctx);
         if self.inflight.is_empty() && self.waiting.is_empty() {
             self.maybe_end_fork(ctx);
+            self.arm_idle_release(ctx);
         }
     }
 

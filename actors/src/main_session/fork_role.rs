@@ -234,6 +234,7 @@ impl MainSession {
                 kind: TurnKind::Message,
                 resent: false,
                 job: None,
+                snooze: None,
             },
             ctx,
         );
@@ -294,7 +295,8 @@ impl Handler<MarkExit> for MainSession {
 
 impl Handler<ForkEnded> for MainSession {
     type Result = ();
-    fn handle(&mut self, msg: ForkEnded, _ctx: &mut Self::Context) {
+    fn handle(&mut self, msg: ForkEnded, ctx: &mut Self::Context) {
         self.fork_ended(msg);
+        self.arm_idle_release(ctx);
     }
 }

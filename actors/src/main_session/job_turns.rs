@@ -1,15 +1,14 @@
-//! Foreground jobs as turns: a [`FireJob`] is answered when its turn ends, with how it ended
-//! ([`JobTurnEnd`]), so the job runner can record the run. The turn carries a ticket from the
-//! moment its line is queued; whatever ends the turn — its result, an interruption, the CLI
+//! Foreground jobs as turns: a [`super::FireJob`] (handled in `incoming`) is answered when its
+//! turn ends, with how it ended ([`JobTurnEnd`]), so the job runner can record the run. The turn
+//! carries a ticket from the moment its line is queued; whatever ends the turn — its result, an interruption, the CLI
 //! exiting or hanging — answers the ticket. A ticket dropped unanswered (the session closed or
 //! restarted) reads as [`JobTurnOutcome::Dropped`].
 
 use std::collections::HashMap;
 
-use actix::prelude::*;
 use tokio::sync::oneshot;
 
-use super::{FireJob, MainSession, Say};
+use super::MainSession;
 use crate::brain::TurnResult;
 
 /// How a foreground job's turn ended.
@@ -25,7 +24,7 @@ pub enum JobTurnOutcome {
     Dropped,
 }
 
-/// The answer to [`FireJob`].
+/// The answer to [`super::FireJob`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobTurnEnd {
     /// How it ended.
@@ -58,7 +57,8 @@ pub(super) struct JobTurns {
 }
 
 impl JobTurns {
-    fn issue(&mut self) -> (u64, oneshot::Receiver<JobTurnEnd>) {
+    /// A new ticket, and where its answer arrives.
+    pub(super) fn issue(&mut self) -> (u64, oneshot::Receiver<JobTurnEnd>) {
         self.next += 1;
         let (tx, rx) = oneshot::channel();
         self.waiting.insert(self.next, tx);
@@ -121,48 +121,5 @@ impl MainSession {
                 JobTurnEnd::bare(JobTurnOutcome::Failed, why.to_owned()),
             );
         }
-    }
-}
-
-impl Handler<FireJob> for MainSession {
-    type Result = ResponseFuture<JobTurnEnd>;
-    fn handle(&mut self, msg: FireJob, ctx: &mut Self::Context) -> Self::Result {
-        if msg.job.settings().background {
-            // Background jobs get a fork from the job runner; they never take the conversation.
-            tracing::error!(job = %msg.job.id(), "a background job reached the main session; not run");
-            return Box::pin(async {
-                JobTurnEnd::bare(
-                    JobTurnOutcome::Failed,
-                    "a background job reached the conversation".to_owned(),
-                )
-            });
-        }
-        if self.in_fork() {
-            // The user is talking to an interactive fork: the job's turn runs there.
-            if let Some(fork) = self.fork.clone() {
-                return Box::pin(async move {
-                    fork.send(msg).await.unwrap_or_else(|_| {
-                        JobTurnEnd::bare(JobTurnOutcome::Dropped, "the fork ended".to_owned())
-                    })
-                });
-            }
-        }
-        let (ticket, rx) = self.job_turns.issue();
-        self.say(
-            Say {
-                text: msg.prompt,
-                images: Vec::new(),
-            },
-            Some(ticket),
-            ctx,
-        );
-        Box::pin(async move {
-            rx.await.unwrap_or_else(|_| {
-                JobTurnEnd::bare(
-                    JobTurnOutcome::Dropped,
-                    "the conversation stopped before the turn ended".to_owned(),
-                )
-            })
-        })
     }
 }

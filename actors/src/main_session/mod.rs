@@ -20,9 +20,12 @@ pub mod failure;
 pub mod fork_role;
 pub mod header;
 pub mod host;
+pub mod idle_release;
+mod incoming;
 mod job_turns;
 mod launch;
 pub mod quiet;
+pub mod quiet_hours;
 mod tools_backend;
 pub mod turn;
 
@@ -40,14 +43,16 @@ pub use clicks::PressButton;
 pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
+pub use idle_release::ProcessRunning;
 pub use job_turns::{JobTurnEnd, JobTurnOutcome};
+pub use quiet_hours::QuietHoursNow;
 use turn::{Turn, TurnKind};
 
 use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::Job;
-use crate::pending_updates::{Peek, PendingUpdates, Pop, Reader};
+use crate::pending_updates::PendingUpdates;
 use crate::runtime_config::ConfigStore;
 use crate::sessions::{MainSessionFile, SessionRecords};
 use crate::surface::SurfaceEvent;
@@ -148,6 +153,8 @@ struct Outgoing {
     resent: bool,
     /// The foreground job this line runs, answered when its turn ends.
     job: Option<u64>,
+    /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
+    snooze: Option<String>,
 }
 
 struct Live {
@@ -180,6 +187,8 @@ pub struct MainSession {
     fork: Option<Addr<MainSession>>,
     /// This session's permission policy (a fork has its own); its host asks through the mailbox.
     policy: crate::permissions::Policy,
+    /// Counts activity; an idle-release timer armed at another count is stale.
+    idle_epoch: u64,
     /// Foreground jobs waiting for their turn to end.
     job_turns: job_turns::JobTurns,
 }
@@ -217,6 +226,7 @@ impl MainSession {
             role: Role::Main,
             fork: None,
             policy: crate::permissions::Policy::new(policy_mode),
+            idle_epoch: 0,
             job_turns: job_turns::JobTurns::default(),
         }
     }
@@ -253,6 +263,7 @@ impl Actor for MainSession {
                     kind: TurnKind::Message,
                     resent: false,
                     job: None,
+                    snooze: None,
                 },
                 ctx,
             );
@@ -285,66 +296,6 @@ impl Supervised for MainSession {
         self.live = None;
         self.inflight.clear();
         self.job_turns.drop_all();
-    }
-}
-
-impl Handler<Say> for MainSession {
-    type Result = ();
-    fn handle(&mut self, msg: Say, ctx: &mut Self::Context) {
-        self.say(msg, None, ctx);
-    }
-}
-
-impl MainSession {
-    /// Sends a user line (or a foreground job's prompt, with its ticket) into the conversation.
-    fn say(&mut self, msg: Say, job: Option<u64>, ctx: &mut Context<Self>) {
-        if self.in_fork() {
-            if let Some(fork) = &self.fork {
-                fork.do_send(msg);
-            }
-            return;
-        }
-        let pending = self.pending.clone();
-        let now = self.config.clock.now();
-        let tz = self.config.tz;
-        // The main session consumes the updates; a fork only reads them.
-        let reader = match &mut self.role {
-            Role::Main => Reader::MainSession,
-            Role::Fork(state) => {
-                state.last_activity = std::time::Instant::now();
-                state.nudges = 0;
-                Reader::Fork
-            }
-        };
-        ctx.wait(
-            async move {
-                let updates = match reader {
-                    Reader::MainSession => pending.send(Pop).await,
-                    Reader::Fork => pending.send(Peek).await,
-                };
-                updates.unwrap_or_else(|e| {
-                    tracing::error!(cause = %e, "the pending-updates queue has stopped; the message goes without them");
-                    Vec::new()
-                })
-            }
-            .into_actor(self)
-            .map(move |updates, act, ctx| {
-                if !updates.is_empty() && reader == Reader::MainSession {
-                    act.show(SurfaceEvent::Notice(CATCHING_UP.into()));
-                }
-                let text = header::compose(now, tz, reader, &updates, &msg.text);
-                act.submit(
-                    Outgoing {
-                        text,
-                        images: msg.images,
-                        kind: TurnKind::Message,
-                        resent: false,
-                        job,
-                    },
-                    ctx,
-                );
-            }),
-        );
     }
 }
 

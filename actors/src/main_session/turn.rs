@@ -44,6 +44,8 @@ pub struct Turn {
     pub api_error: Option<String>,
     /// The foreground job this turn runs (its ticket), if any.
     pub job: Option<u64>,
+    /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
+    pub snooze: Option<String>,
 }
 
 /// What to do when a turn's result arrives.
@@ -79,6 +81,7 @@ impl Turn {
             resent: false,
             api_error: None,
             job: None,
+            snooze: None,
         }
     }
 

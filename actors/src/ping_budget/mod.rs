@@ -1,9 +1,12 @@
 //! The PingBudget actor (SPEC §7): the one owner of the ping token bucket and of
-//! `state/ping_budget.json`.
+//! `state/ping_budget.json`, and *(ours, §16)* of the record of what each job sent in the last
+//! day, `state/sent_pings.json` ([`sent`]), so a job never sends the same text twice in 24 hours.
 //!
 //! | message | sent by | answer |
 //! | --- | --- | --- |
 //! | [`TryUse`] | a background fork's non-critical ping, after its own and the busy checks | [`PingDecision`] |
+//! | [`TrySend`] | the same, naming the job and the text: a repeat within 24 h is refused first | [`PingDecision`] |
+//! | [`NoteSent`] | a background fork's critical ping (recorded so a later repeat is refused) | — |
 //! | [`RecordCritical`] | a background fork's critical ping (which bypasses the budget) | critical pings today |
 //! | [`Status`] | the background preamble | `budget: 3/5 (next refill in 42 min)` |
 //! | [`FullStatus`] | `/ping-budget` without arguments | status plus today's counters |
@@ -23,6 +26,7 @@
 //! with the next change (a spent token, a critical ping, a configuration).
 
 mod bucket;
+pub mod sent;
 mod status;
 
 use std::path::{Path, PathBuf};
@@ -49,6 +53,28 @@ pub const FILE_NAME: &str = "ping_budget.json";
 #[derive(Debug, Clone, Copy, Message)]
 #[rtype(result = "PingDecision")]
 pub struct TryUse;
+
+/// Asks to send `text` for `job`: refused, spending nothing, when the same job sent the same
+/// text (folded) within the last 24 hours or when no token is left; otherwise a token is spent
+/// and the text recorded, in one step, so two forks of one job cannot both send it.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "PingDecision")]
+pub struct TrySend {
+    /// The job's id.
+    pub job: String,
+    /// What would be sent (a ping's text, an embed's words).
+    pub text: String,
+}
+
+/// Records `text` as sent by `job` now, without spending anything (a critical ping).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct NoteSent {
+    /// The job's id.
+    pub job: String,
+    /// What was sent.
+    pub text: String,
+}
 
 /// Counts a critical ping for today. It consumes no token; the answer is today's count.
 #[derive(Debug, Clone, Copy, Message)]
@@ -92,6 +118,10 @@ pub struct PingBudget {
     zone: Tz,
     /// The bucket as of its `last_refill`; (re)loaded from disk in `started`.
     bucket: Bucket,
+    /// `state/sent_pings.json`.
+    sent_path: PathBuf,
+    /// What each job sent in the last day; (re)loaded from disk in `started`.
+    sent: sent::SentLog,
     /// Entered by every handler.
     span: tracing::Span,
 }
@@ -99,12 +129,15 @@ pub struct PingBudget {
 impl PingBudget {
     /// An actor persisting to `path`; it reads the file when started.
     pub fn new(path: impl Into<PathBuf>, clock: SharedClock, zone: Tz) -> Self {
+        let path = path.into();
         let bucket = Bucket::fresh(clock.now(), zone);
         PingBudget {
-            path: path.into(),
+            sent_path: path.with_file_name(sent::FILE_NAME),
+            path,
             clock,
             zone,
             bucket,
+            sent: sent::SentLog::default(),
             span: tracing::Span::none(),
         }
     }
@@ -132,6 +165,43 @@ impl PingBudget {
         if let Err(err) = state_file::save_json(&self.path, &file) {
             tracing::error!(cause = %err, "could not save the ping budget");
         }
+    }
+
+    /// Writes the sent-pings record; a failed write is logged (memory stays authoritative).
+    fn save_sent(&self) {
+        if let Err(err) = state_file::save_json(&self.sent_path, &self.sent) {
+            tracing::error!(cause = %err, "could not save the sent pings");
+        }
+    }
+
+    fn load_sent(&mut self) {
+        self.sent =
+            match state_file::load_with(&self.sent_path, sent::SentLog::parse, Default::default) {
+                Ok(loaded) => loaded.into_value(),
+                Err(err) => {
+                    tracing::error!(cause = %err, "could not read the sent pings; starting empty");
+                    sent::SentLog::default()
+                }
+            };
+    }
+
+    /// Spends a token if one is left (the shared part of [`TryUse`] and [`TrySend`]).
+    fn try_spend(&mut self) -> PingDecision {
+        let mut bucket = self.current();
+        if !bucket.has_token() {
+            tracing::info!(
+                available = bucket.available,
+                "ping refused: budget exhausted"
+            );
+            return PingDecision::Refused {
+                reason: Refusal::BudgetExhausted,
+            };
+        }
+        bucket.spend();
+        let remaining = bucket.whole_tokens();
+        self.commit(bucket);
+        tracing::info!(remaining, "ping token spent");
+        PingDecision::Allowed { remaining }
     }
 
     fn load(&mut self) {
@@ -192,6 +262,7 @@ impl Actor for PingBudget {
         let span = self.span.clone();
         let _entered = span.enter();
         self.load();
+        self.load_sent();
         tracing::info!("started");
     }
 }
@@ -205,21 +276,43 @@ impl Handler<TryUse> for PingBudget {
     fn handle(&mut self, _msg: TryUse, _ctx: &mut Self::Context) -> Self::Result {
         let span = self.span.clone();
         let _entered = span.enter();
-        let mut bucket = self.current();
-        if !bucket.has_token() {
-            tracing::info!(
-                available = bucket.available,
-                "ping refused: budget exhausted"
-            );
+        MessageResult(self.try_spend())
+    }
+}
+
+impl Handler<TrySend> for PingBudget {
+    type Result = MessageResult<TrySend>;
+
+    fn handle(&mut self, msg: TrySend, _ctx: &mut Self::Context) -> Self::Result {
+        let span = self.span.clone();
+        let _entered = span.enter();
+        let now = self.clock.now();
+        if let Some(at) = self.sent.sent_within(&msg.job, &msg.text, now) {
+            tracing::info!(job = %msg.job, sent_at = %at, "ping refused: sent the same earlier");
+            let today = now.with_timezone(&self.zone).date_naive();
             return MessageResult(PingDecision::Refused {
-                reason: Refusal::BudgetExhausted,
+                reason: Refusal::AlreadySent {
+                    at,
+                    yesterday: at.date_naive() < today,
+                },
             });
         }
-        bucket.spend();
-        let remaining = bucket.whole_tokens();
-        self.commit(bucket);
-        tracing::info!(remaining, "ping token spent");
-        MessageResult(PingDecision::Allowed { remaining })
+        let decision = self.try_spend();
+        if decision.is_allowed() {
+            self.sent.record(&msg.job, &msg.text, now, self.zone);
+            self.save_sent();
+        }
+        MessageResult(decision)
+    }
+}
+
+impl Handler<NoteSent> for PingBudget {
+    type Result = ();
+
+    fn handle(&mut self, msg: NoteSent, _ctx: &mut Self::Context) {
+        self.sent
+            .record(&msg.job, &msg.text, self.clock.now(), self.zone);
+        self.save_sent();
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, FixedOffset, Utc};
 
 use super::bucket::{self, Bucket};
 
@@ -117,6 +117,13 @@ impl PingDecision {
 pub enum Refusal {
     /// Less than one whole token is left.
     BudgetExhausted,
+    /// *(ours)* The same job sent the same text (folded) within the last 24 hours.
+    AlreadySent {
+        /// When, in the configured zone.
+        at: DateTime<FixedOffset>,
+        /// It was on an earlier local day than now.
+        yesterday: bool,
+    },
 }
 
 /// The answer to a configuration change.

@@ -1,104 +1,23 @@
-//! Whole job prompts: tags, late marker, chain context and assembly (SPEC §9, §3).
+//! Whole job prompts: chain context and assembly (SPEC §9, §3); the tags and markers are in
+//! [`crate::prompts::tag`].
 //!
 //! Foreground: tag, skills section, body. Background: tag, preamble, skills section, body.
 //! Reminders put each part on its own line: the tag, the late marker when overdue, the
 //! preamble, then skills, chain context and body after a blank line. Routines follow the tag
 //! with a space and run the parts together, each of which ends with its own blank line.
 
-use std::fmt;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 use crate::jobs::{Job, Reminder, Routine, UpdateMode};
-use crate::prompts::forward::{build_forward_schedule, clock_time, ScheduledItem};
+use crate::prompts::forward::{build_forward_schedule, ScheduledItem};
 use crate::prompts::preamble::{build_preamble, BudgetFacts, PreambleInput};
 use crate::prompts::skill_section::{build_skills_section, CommandLimits};
+use crate::prompts::tag::after_tag;
+pub use crate::prompts::tag::{interrupted_marker, late_marker, tag_for, Tag, TagKind};
 use crate::skills::Skill;
-
-/// What kind of prompt a tag announces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TagKind {
-    /// A routine in the main session.
-    Routine,
-    /// A routine in a background fork.
-    RoutineBg,
-    /// A reminder in the main session.
-    Reminder,
-    /// A reminder in a background fork.
-    ReminderBg,
-    /// A webhook job (always background).
-    Webhook,
-}
-
-/// A prompt tag such as `[routine-bg:a1b2c3d4]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tag<'a> {
-    /// The kind of prompt.
-    pub kind: TagKind,
-    /// The job or webhook id.
-    pub id: &'a str,
-}
-
-impl fmt::Display for Tag<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self.kind {
-            TagKind::Routine => "routine",
-            TagKind::RoutineBg => "routine-bg",
-            TagKind::Reminder => "reminder",
-            TagKind::ReminderBg => "reminder-bg",
-            TagKind::Webhook => "webhook",
-        };
-        write!(f, "[{kind}:{}]", self.id)
-    }
-}
-
-/// The tag for a job, background or not.
-pub fn tag_for(job: &Job) -> Tag<'_> {
-    let background = job.settings().background;
-    let kind = match (job, background) {
-        (Job::Routine(_), false) => TagKind::Routine,
-        (Job::Routine(_), true) => TagKind::RoutineBg,
-        (Job::Reminder(_), false) => TagKind::Reminder,
-        (Job::Reminder(_), true) => TagKind::ReminderBg,
-        (Job::Webhook(_), _) => TagKind::Webhook,
-    };
-    Tag {
-        kind,
-        id: job.id().as_str(),
-    }
-}
-
-/// The marker for a reminder that fires late: `[late: was scheduled for 2:30 PM, running now]`.
-pub fn late_marker(scheduled_for: DateTime<Utc>, tz: Tz) -> String {
-    format!(
-        "[late: was scheduled for {}, running now]",
-        clock_time(scheduled_for, tz)
-    )
-}
-
-/// The marker for a run cut off by a restart and run again *(ours)*:
-/// `[interrupted: started at 2:30 PM and cut off by a restart, running again]`.
-pub fn interrupted_marker(started: DateTime<Utc>, tz: Tz) -> String {
-    format!(
-        "[interrupted: started at {} and cut off by a restart, running again]",
-        clock_time(started, tz)
-    )
-}
-
-/// `prompt` with `marker` after its leading tag (`[routine-bg:x] [late: …] …`).
-fn after_tag(prompt: String, marker: Option<&str>) -> String {
-    let Some(marker) = marker else { return prompt };
-    match prompt.find(']') {
-        Some(end) if prompt.starts_with('[') => {
-            let (tag, rest) = prompt.split_at(end + 1);
-            let rest = rest.strip_prefix(' ').unwrap_or(rest);
-            format!("{tag} {marker} {rest}")
-        }
-        _ => format!("{marker} {prompt}"),
-    }
-}
 
 /// Chain context for a reminder with `max-chain > 0`: which check this is and whether
 /// `follow_up_chain` can schedule another. `None` for plain reminders.
@@ -193,6 +112,8 @@ pub struct BackgroundContext<'a> {
     pub tz: Tz,
     /// The user is mid-conversation.
     pub busy: bool,
+    /// Quiet hours are in effect until this time (`8:00 AM`); `None` outside them.
+    pub quiet_until: Option<&'a str>,
     /// The ping budget now.
     pub budget: BudgetFacts,
     /// Fire times of all jobs around now (see [`ScheduledItem`]).
@@ -209,6 +130,7 @@ impl BackgroundContext<'_> {
             allow_ping,
             update_mode: mode,
             busy: self.busy,
+            quiet_until: self.quiet_until,
             allowed_tools: self.allowed_tools,
             budget: self.budget,
             schedule: &schedule,
@@ -234,6 +156,20 @@ pub struct JobPromptContext<'a> {
     pub interrupted_since: Option<DateTime<Utc>>,
     /// A webhook job's payload, fenced off as data in its prompt (`None`: no data).
     pub payload: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    /// *(ours)* What the job's `gate` command printed, added under `GATE OUTPUT:`.
+    pub gate_output: Option<&'a str>,
+}
+
+/// The label the gate's output goes under.
+pub const GATE_OUTPUT: &str = "GATE OUTPUT:";
+
+/// `prompt` with the gate's output after it, under [`GATE_OUTPUT`]; unchanged when the gate
+/// printed nothing.
+pub fn with_gate_output(prompt: String, output: Option<&str>) -> String {
+    match output.map(str::trim_end).filter(|o| !o.trim().is_empty()) {
+        Some(output) => format!("{prompt}\n\n{GATE_OUTPUT}\n{output}"),
+        None => prompt,
+    }
 }
 
 /// Builds the full prompt for a firing job: runs the skills' commands, then assembles.
@@ -257,7 +193,7 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
     .flatten()
     .collect();
     let marker = (!markers.is_empty()).then(|| markers.join(" "));
-    match job {
+    let prompt = match job {
         Job::Routine(routine) => after_tag(
             routine_prompt(routine, preamble.as_deref(), &skills),
             marker.as_deref(),
@@ -274,7 +210,8 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
             ),
             marker.as_deref(),
         ),
-    }
+    };
+    with_gate_output(prompt, ctx.gate_output)
 }
 
 #[cfg(test)]
@@ -285,24 +222,6 @@ mod tests {
 
     const SKILLS: &str = "SKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\n";
     const PREAMBLE: &str = "Preamble text.\n\n";
-
-    #[test]
-    fn tags_name_kind_and_id() {
-        let cases = [
-            (TagKind::Routine, "[routine:a1]"),
-            (TagKind::RoutineBg, "[routine-bg:a1]"),
-            (TagKind::Reminder, "[reminder:a1]"),
-            (TagKind::ReminderBg, "[reminder-bg:a1]"),
-            (TagKind::Webhook, "[webhook:a1]"),
-        ];
-        for (kind, expected) in cases {
-            assert_eq!(Tag { kind, id: "a1" }.to_string(), expected);
-        }
-        let fg = Job::Routine(routine("r1", settings(false)));
-        assert_eq!(tag_for(&fg).to_string(), "[routine:r1]");
-        let bg_rem = Job::Reminder(reminder("m1", 0, 0, settings(true)));
-        assert_eq!(tag_for(&bg_rem).to_string(), "[reminder-bg:m1]");
-    }
 
     #[test]
     fn foreground_routine_is_tag_skills_body_without_preamble() {
@@ -407,6 +326,7 @@ mod tests {
                 now: now(),
                 tz: TZ,
                 busy: false,
+                quiet_until: None,
                 budget: partial_budget(),
                 schedule_items: items,
                 allowed_tools: None,
@@ -417,6 +337,7 @@ mod tests {
             late_since: None,
             interrupted_since: None,
             payload: None,
+            gate_output: None,
         }
     }
 
@@ -453,6 +374,24 @@ mod tests {
         assert!(text.contains("(reminders/m1-file.md) [this task]\n"));
         assert!(text.contains("(check 1 of 2)"));
         assert!(text.ends_with("\n\nmessage of m1"));
+    }
+
+    #[tokio::test]
+    async fn a_gates_output_comes_last_under_its_label() {
+        let job = Job::Routine(routine("r1", settings(false)));
+        let dir = std::env::temp_dir();
+        let mut ctx = context(&[], &dir);
+        ctx.gate_output = Some("3 unread from Jo\n");
+        let text = assemble_job_prompt(&job, &ctx).await;
+        assert_eq!(
+            text,
+            "[routine:r1] message of r1\n\nGATE OUTPUT:\n3 unread from Jo"
+        );
+        ctx.gate_output = Some("  \n");
+        assert_eq!(
+            assemble_job_prompt(&job, &ctx).await,
+            "[routine:r1] message of r1"
+        );
     }
 
     #[tokio::test]

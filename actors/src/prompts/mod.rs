@@ -1,5 +1,6 @@
 //! Every prompt the bot writes for the agent, as pure functions of typed inputs (SPEC §6, §9,
-//! §13): [`job`] (tags, late marker, chain context, whole routine and reminder prompts),
+//! §13): [`tag`] (tags and the late and interrupted markers), [`job`] (chain context, whole
+//! routine and reminder prompts),
 //! [`preamble`] (what a background fork is told before its task), [`forward`] (the forward
 //! schedule's window rules and lines), [`skill_section`] (skills with bounded `` !`command` ``
 //! expansion), [`webhook`] (the fenced webhook prompt) and [`fork`] (`[fork-started]`,
@@ -13,6 +14,7 @@ pub mod forward;
 pub mod job;
 pub mod preamble;
 pub mod skill_section;
+pub mod tag;
 pub mod webhook;
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //!
 //! Sections, in order, each ending with a blank line: ping instructions (or that pinging is
 //! disabled), update instructions for the reporting mode, the busy line (busy and pings
-//! allowed), budget and forward schedule (pings allowed), tool restrictions (restricted
+//! allowed), *(ours)* the quiet-hours line (in quiet hours and pings allowed), budget and
+//! forward schedule (pings allowed), tool restrictions (restricted
 //! only), and the user-proxy hint (only when the Task tool is available). The wording is ours;
 //! the budget line and schedule lines are contracts.
 
@@ -61,6 +62,8 @@ pub struct PreambleInput<'a> {
     pub update_mode: UpdateMode,
     /// The user is mid-conversation (the main session is busy).
     pub busy: bool,
+    /// Quiet hours are in effect until this time (`8:00 AM`); `None` outside them.
+    pub quiet_until: Option<&'a str>,
     /// The job's effective tool list; `None` when tools are not restricted.
     pub allowed_tools: Option<&'a [String]>,
     /// The ping budget now.
@@ -78,6 +81,9 @@ pub fn build_preamble(input: &PreambleInput<'_>) -> String {
     out.push_str(update_section(input.update_mode, input.allow_ping));
     if input.busy && input.allow_ping {
         out.push_str(busy_section(input.update_mode));
+    }
+    if let (Some(until), true) = (input.quiet_until, input.allow_ping) {
+        out.push_str(&quiet_section(until, input.update_mode));
     }
     if input.allow_ping {
         out.push_str(&budget_section(input));
@@ -159,6 +165,19 @@ fn busy_section(mode: UpdateMode) -> &'static str {
     }
 }
 
+fn quiet_section(until: &str, mode: UpdateMode) -> String {
+    let instead = if mode == UpdateMode::Blocked {
+        "Let this run stay silent"
+    } else {
+        "Put what you find in `report_updates`; the main session passes it on later"
+    };
+    format!(
+        "Quiet hours are on until {until}: `ping_user` and `discord_embed` will be refused \
+         unless `critical=True`. {instead}, and keep `critical=True` for what cannot wait until \
+         {until}.\n\n"
+    )
+}
+
 fn budget_section(input: &PreambleInput<'_>) -> String {
     let budget = &input.budget;
     let mut out = budget.status_line();
@@ -216,156 +235,5 @@ pub fn task_tool_available(allowed_tools: Option<&[String]>) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::prompts::forward::build_forward_schedule;
-    use crate::prompts::test_jobs::*;
-
-    const BUSY_MARK: &str = "The user is mid-conversation";
-    const PROXY_MARK: &str = "user-proxy subagent";
-    const TOOLS_MARK: &str = "TOOL RESTRICTIONS:";
-
-    fn schedule() -> ForwardSchedule {
-        build_forward_schedule(&[at(0, bg("me")), at(30, bg("next"))], Some("me"), now())
-    }
-
-    fn preamble(
-        allow_ping: bool,
-        update_mode: UpdateMode,
-        busy: bool,
-        tools: Option<&[String]>,
-    ) -> String {
-        build_preamble(&PreambleInput {
-            allow_ping,
-            update_mode,
-            busy,
-            allowed_tools: tools,
-            budget: partial_budget(),
-            schedule: &schedule(),
-            tz: TZ,
-        })
-    }
-
-    fn tools(names: &[&str]) -> Vec<String> {
-        names.iter().map(|n| (*n).to_owned()).collect()
-    }
-
-    #[test]
-    fn status_line_shows_next_refill_unless_full() {
-        assert_eq!(
-            partial_budget().status_line(),
-            "budget: 3/5 (next refill in 42 min)"
-        );
-        assert_eq!(full_budget().status_line(), "budget: 5/5");
-    }
-
-    #[test]
-    fn ping_allowed_names_both_tools_and_shows_budget_and_schedule() {
-        let text = preamble(true, UpdateMode::OnPing, false, None);
-        assert!(text.contains("`ping_user`") && text.contains("`discord_embed`"));
-        assert!(!text.contains("pinging is disabled"));
-        assert!(text.contains("\nbudget: 3/5 (next refill in 42 min)\n"));
-        assert!(text.contains("\nUpcoming bg tasks (next 12h):\n- 9:00 AM: Routine — "));
-        assert!(text.contains("(routines/next-file.md)\n"));
-        assert!(text.contains("`critical=True`"));
-    }
-
-    #[test]
-    fn ping_disabled_says_so_and_has_no_budget_or_schedule() {
-        let text = preamble(false, UpdateMode::OnPing, true, None);
-        assert!(text.contains("pinging is disabled"));
-        assert!(!text.contains("budget:"));
-        assert!(!text.contains("Upcoming bg tasks"));
-        assert!(!text.contains("No more bg tasks today."));
-    }
-
-    #[test]
-    fn each_update_mode_has_its_own_instructions() {
-        let always = preamble(true, UpdateMode::Always, false, None);
-        assert!(always.contains("you MUST call `report_updates(message)`"));
-
-        let on_ping = preamble(true, UpdateMode::OnPing, false, None);
-        assert!(
-            on_ping.contains("If you send a ping or an embed, you MUST also call `report_updates`")
-        );
-        assert!(on_ping.contains("call neither"));
-
-        let freely = preamble(true, UpdateMode::Freely, false, None);
-        assert!(freely.contains("Calling `report_updates(message)` is up to you"));
-
-        let blocked_ping = preamble(true, UpdateMode::Blocked, false, None);
-        assert!(blocked_ping.contains("`report_updates` is not available"));
-        assert!(blocked_ping.contains("You can still ping the user directly"));
-
-        let blocked_silent = preamble(false, UpdateMode::Blocked, false, None);
-        assert!(blocked_silent.contains("`report_updates` is not available"));
-        assert!(blocked_silent.contains("This task runs silently."));
-        assert!(!blocked_silent.contains("still ping"));
-
-        for report_free in [&always, &on_ping, &freely] {
-            assert!(!report_free.contains("`report_updates` is not available"));
-        }
-        let all = [always, on_ping, freely, blocked_ping, blocked_silent];
-        for (i, a) in all.iter().enumerate() {
-            for b in &all[i + 1..] {
-                assert_ne!(a, b);
-            }
-        }
-    }
-
-    #[test]
-    fn blocked_mode_does_not_steer_pings_to_report_updates() {
-        let text = preamble(true, UpdateMode::Blocked, true, None);
-        assert!(!text.contains("belong in `report_updates`"));
-        assert!(!text.contains("findings in `report_updates`"));
-        assert!(text.contains(BUSY_MARK));
-    }
-
-    #[test]
-    fn busy_line_only_when_busy_and_pings_allowed() {
-        assert!(preamble(true, UpdateMode::OnPing, true, None).contains(BUSY_MARK));
-        assert!(!preamble(true, UpdateMode::OnPing, false, None).contains(BUSY_MARK));
-        assert!(!preamble(false, UpdateMode::OnPing, true, None).contains(BUSY_MARK));
-    }
-
-    #[test]
-    fn tool_restrictions_list_the_allowed_tools_only_when_restricted() {
-        let allowed = tools(&["mcp__discord__ping_user", "Bash(ollim-bot help)"]);
-        let text = preamble(true, UpdateMode::OnPing, false, Some(&allowed));
-        assert!(text.contains(
-            "TOOL RESTRICTIONS: only these tools are available for this task:\n  \
-             - mcp__discord__ping_user\n  - Bash(ollim-bot help)\n\n"
-        ));
-        assert!(!preamble(true, UpdateMode::OnPing, false, None).contains(TOOLS_MARK));
-    }
-
-    #[test]
-    fn user_proxy_hint_only_when_task_tool_available() {
-        assert!(preamble(true, UpdateMode::OnPing, false, None).contains(PROXY_MARK));
-        let without = tools(&["Read"]);
-        let text = preamble(true, UpdateMode::OnPing, false, Some(&without));
-        assert!(!text.contains(PROXY_MARK));
-        let with = tools(&["Read", "Task"]);
-        let text = preamble(true, UpdateMode::OnPing, false, Some(&with));
-        assert!(text.contains(PROXY_MARK));
-    }
-
-    #[test]
-    fn sections_come_in_spec_order_each_ending_with_a_blank_line() {
-        let allowed = tools(&["Task"]);
-        let text = preamble(true, UpdateMode::Always, true, Some(&allowed));
-        let order = [
-            "`discord_embed`",
-            "you MUST call `report_updates(message)`",
-            BUSY_MARK,
-            "budget: 3/5",
-            TOOLS_MARK,
-            PROXY_MARK,
-        ];
-        let positions: Vec<usize> = order.iter().filter_map(|m| text.find(m)).collect();
-        assert_eq!(positions.len(), order.len());
-        assert!(positions.windows(2).all(|w| w[0] < w[1]));
-        assert!(text.ends_with(".\n\n"));
-        assert_eq!(text.matches("\n\n").count(), 6);
-    }
-}
+#[path = "preamble_tests.rs"]
+mod tests;

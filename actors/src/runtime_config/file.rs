@@ -30,6 +30,8 @@ pub(super) struct ConfigFile {
     catch_up_window: u64,
     failure_alert_after: u64,
     failure_alert_cooldown: u64,
+    quiet_hours: Option<String>,
+    main_idle_release: u64,
 }
 
 impl From<&RuntimeConfig> for ConfigFile {
@@ -54,6 +56,8 @@ impl From<&RuntimeConfig> for ConfigFile {
             catch_up_window: c.catch_up_window_mins,
             failure_alert_after: c.failure_alert_after,
             failure_alert_cooldown: c.failure_alert_cooldown_mins,
+            quiet_hours: c.quiet_hours.map(|w| w.to_string()),
+            main_idle_release: c.main_idle_release_mins,
         }
     }
 }
@@ -115,6 +119,14 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
         Key::BgForkTimeout => config.bg_fork_timeout_secs = as_count(value)?,
         Key::ForkIdleTimeout => config.fork_idle_timeout_mins = as_count(value)?,
         Key::AutoUpdateInterval => config.auto_update_interval_mins = as_count(value)?,
+        Key::MainIdleRelease => config.main_idle_release_mins = as_count(value)?,
+        Key::QuietHours => {
+            config.quiet_hours = match value {
+                Value::Null => None,
+                Value::String(s) => keys::parse_quiet_hours(s)?,
+                _ => return Err(()),
+            }
+        }
         Key::AutoUpdateHour => {
             config.auto_update_hour = value
                 .as_u64()
@@ -223,6 +235,23 @@ mod tests {
     }
 
     #[test]
+    fn quiet_hours_and_idle_release_round_trip_and_bad_values_take_defaults() {
+        let config = RuntimeConfig {
+            quiet_hours: "22:30-07:15".parse().ok(),
+            main_idle_release_mins: 0,
+            ..RuntimeConfig::default()
+        };
+        let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
+        assert!(
+            json.ends_with(r#""quiet_hours":"22:30-07:15","main_idle_release":0}"#),
+            "{json}"
+        );
+        assert_eq!(parse(&json).unwrap(), config);
+        let bad = parse(r#"{"quiet_hours": "late", "main_idle_release": 5000}"#).unwrap();
+        assert_eq!(bad, RuntimeConfig::default());
+    }
+
+    #[test]
     fn only_a_json_object_is_a_config_file() {
         assert!(parse("[1, 2]").is_err());
         assert!(parse("{nope").is_err());
@@ -238,7 +267,7 @@ mod tests {
         let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

@@ -1,10 +1,12 @@
-//! The `/config` keys (SPEC §12, and ours from §16): their names, what each accepts when set, and how each
-//! value is shown. Parsing and display live here; storage lives in the parent module.
+//! The `/config` keys (SPEC §12, and ours from §16): their names, what each accepts when set,
+//! and how each value is shown. Parsing and display live here; storage lives in the parent
+//! module.
 
 use std::str::FromStr;
 
 use crate::brain::{PermissionMode, Thinking};
 use crate::jobs::ModelChoice;
+use crate::quiet_hours::QuietHours;
 
 use super::RuntimeConfig;
 
@@ -39,6 +41,10 @@ pub enum Key {
     FailureAlertAfter,
     /// `failure_alert_cooldown` *(ours)*: minutes of quiet after a failure alert.
     FailureAlertCooldown,
+    /// `quiet_hours` *(ours)*: the local window in which background pings are refused unless critical.
+    QuietHours,
+    /// `main_idle_release` *(ours)*: minutes of idleness before the conversation's CLI process is closed.
+    MainIdleRelease,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -56,7 +62,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 14] = [
+    pub const ALL: [Key; 16] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -71,6 +77,8 @@ impl Key {
         Key::CatchUpWindow,
         Key::FailureAlertAfter,
         Key::FailureAlertCooldown,
+        Key::QuietHours,
+        Key::MainIdleRelease,
     ];
 
     /// The name users type (`model.main`).
@@ -90,6 +98,8 @@ impl Key {
             Key::CatchUpWindow => "catch_up_window",
             Key::FailureAlertAfter => "failure_alert_after",
             Key::FailureAlertCooldown => "failure_alert_cooldown",
+            Key::QuietHours => "quiet_hours",
+            Key::MainIdleRelease => "main_idle_release",
         }
     }
 
@@ -121,6 +131,10 @@ impl Key {
             Key::CatchUpWindow => "how late a missed routine may still run (minutes, 0 = never)",
             Key::FailureAlertAfter => "failed runs of one job in a row before you are told",
             Key::FailureAlertCooldown => "quiet time after a failure alert (minutes)",
+            Key::QuietHours => "local window in which background pings wait (e.g. 22:00-08:00)",
+            Key::MainIdleRelease => {
+                "idle time before the conversation's CLI process is closed (minutes, 0 = never)"
+            }
         }
     }
 
@@ -141,6 +155,10 @@ impl Key {
             Key::CatchUpWindow => "a whole number of minutes from 0 (never) to 10080 (a week)",
             Key::FailureAlertAfter => "a whole number from 1 to 100",
             Key::FailureAlertCooldown => "a whole number of minutes from 0 to 10080 (a week)",
+            Key::QuietHours => {
+                "off, or a local window such as 22:00-08:00 (start and end differ; it may cross midnight)"
+            }
+            Key::MainIdleRelease => "a whole number of minutes from 0 (never) to 1440 (a day)",
         }
     }
 
@@ -155,6 +173,7 @@ impl Key {
             Key::CatchUpWindow => Some(0..=10_080),
             Key::FailureAlertAfter => Some(1..=100),
             Key::FailureAlertCooldown => Some(0..=10_080),
+            Key::MainIdleRelease => Some(0..=1_440),
             _ => None,
         }
     }
@@ -189,6 +208,8 @@ pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(
         Key::FailureAlertCooldown => {
             config.failure_alert_cooldown_mins = parse_count(key, value)?;
         }
+        Key::QuietHours => config.quiet_hours = parse_quiet_hours(value)?,
+        Key::MainIdleRelease => config.main_idle_release_mins = parse_count(key, value)?,
     }
     Ok(())
 }
@@ -210,6 +231,21 @@ pub(super) fn label(config: &RuntimeConfig, key: Key) -> String {
         Key::CatchUpWindow => format!("{}m", config.catch_up_window_mins),
         Key::FailureAlertAfter => config.failure_alert_after.to_string(),
         Key::FailureAlertCooldown => format!("{}m", config.failure_alert_cooldown_mins),
+        Key::QuietHours => config
+            .quiet_hours
+            .map_or_else(|| "off".to_owned(), |w| w.to_string()),
+        Key::MainIdleRelease => match config.main_idle_release_mins {
+            0 => "never".to_owned(),
+            minutes => format!("{minutes}m"),
+        },
+    }
+}
+
+/// `off` (or an empty value) for no quiet hours, else a window like `22:00-08:00`.
+pub(super) fn parse_quiet_hours(value: &str) -> Result<Option<QuietHours>, ()> {
+    match value.to_ascii_lowercase().as_str() {
+        "" | "off" | "none" | "null" => Ok(None),
+        _ => value.parse().map(Some).map_err(|_| ()),
     }
 }
 
@@ -296,68 +332,5 @@ pub(super) fn parse_permission_mode(value: &str) -> Result<PermissionMode, ()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn both_spellings_name_the_same_key() {
-        for key in Key::ALL {
-            assert_eq!(Key::from_name(key.name()), Some(key));
-            assert_eq!(Key::from_name(key.field()), Some(key));
-        }
-        assert_eq!(Key::from_name("model"), None);
-    }
-
-    #[test]
-    fn thinking_accepts_named_modes_and_real_budgets_only() {
-        assert_eq!(parse_thinking("OFF"), Ok(Thinking::Disabled));
-        assert_eq!(parse_thinking("adaptive"), Ok(Thinking::Adaptive));
-        assert_eq!(parse_thinking("32000"), Ok(Thinking::Budget(32000)));
-        assert_eq!(parse_thinking("128000"), Ok(Thinking::Budget(128_000)));
-        for bad in ["maybe", "0", "-1", "1023", "8k", "", "128001", "4294967296"] {
-            assert_eq!(parse_thinking(bad), Err(()), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn switches_hours_and_counts_reject_out_of_range_values() {
-        assert_eq!(parse_switch("Yes"), Ok(true));
-        assert_eq!(parse_switch("0"), Ok(false));
-        assert_eq!(parse_switch("maybe"), Err(()));
-        assert_eq!(parse_hour("0"), Ok(0));
-        assert_eq!(parse_hour("23"), Ok(23));
-        assert_eq!(parse_hour("24"), Err(()));
-        let timeout = Key::BgForkTimeout;
-        assert_eq!(parse_count(timeout, "0"), Err(()));
-        assert_eq!(parse_count(timeout, "-5"), Err(()));
-        assert_eq!(parse_count(timeout, "90"), Ok(90));
-        assert_eq!(parse_count(timeout, "86400"), Ok(86_400));
-        assert_eq!(parse_count(timeout, "86401"), Err(()));
-        assert_eq!(parse_count(Key::ForkIdleTimeout, "1441"), Err(()));
-        assert_eq!(parse_count(Key::AutoUpdateInterval, "10081"), Err(()));
-        assert_eq!(parse_count(Key::BgForkLimit, "0"), Err(()));
-        assert_eq!(parse_count(Key::BgForkLimit, "21"), Err(()));
-        assert_eq!(parse_count(Key::CatchUpWindow, "0"), Ok(0));
-        assert_eq!(parse_count(Key::FailureAlertAfter, "0"), Err(()));
-        assert_eq!(parse_count(Key::FailureAlertCooldown, "10081"), Err(()));
-        assert_eq!(
-            parse_count(Key::AutoUpdateHour, "3"),
-            Err(()),
-            "not a count"
-        );
-    }
-
-    #[test]
-    fn permission_modes_are_the_four_resting_ones() {
-        assert_eq!(
-            parse_permission_mode("dontask"),
-            Ok(PermissionMode::DontAsk)
-        );
-        assert_eq!(
-            parse_permission_mode("bypassPermissions"),
-            Ok(PermissionMode::BypassPermissions)
-        );
-        assert_eq!(parse_permission_mode("plan"), Err(()));
-        assert_eq!(parse_permission_mode("admin"), Err(()));
-    }
-}
+#[path = "keys_tests.rs"]
+mod tests;

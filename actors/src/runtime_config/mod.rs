@@ -6,9 +6,10 @@
 //! `true`/`false` still read as adaptive/off), `bg_fork_timeout` (seconds),
 //! `fork_idle_timeout` (minutes), `permission_mode`, `auto_update`, `auto_update_interval`
 //! (minutes) and `auto_update_hour`; ours add `bg_fork_limit`, `catch_up_window` (minutes),
-//! `failure_alert_after` and `failure_alert_cooldown` (minutes). Unknown fields are ignored; a field with a value we
-//! cannot use falls back to its default with a warning; a file that is not a JSON object is
-//! moved aside (see [`crate::state_file`]) and the defaults are used.
+//! `failure_alert_after`, `failure_alert_cooldown` (minutes), `quiet_hours` (`"22:00-08:00"`
+//! or null) and `main_idle_release` (minutes, 0 = never). Unknown fields are ignored; a field
+//! with a value we cannot use falls back to its default with a warning; a file that is not a
+//! JSON object is moved aside (see [`crate::state_file`]) and the defaults are used.
 //!
 //! [`ConfigStore`] is a plain owner (the MainSession actor holds it): `get`, `show_all`, and
 //! `set`, which validates, then saves atomically before the new value takes effect.
@@ -22,6 +23,7 @@ use std::time::Duration;
 use crate::brain::{PermissionMode, Thinking};
 use crate::data_dir::DataDir;
 use crate::jobs::ModelChoice;
+use crate::quiet_hours::QuietHours;
 use crate::state_file;
 
 pub use keys::Key;
@@ -60,6 +62,11 @@ pub struct RuntimeConfig {
     pub failure_alert_after: u64,
     /// Minutes after a failure alert before the same job alerts again (default 360).
     pub failure_alert_cooldown_mins: u64,
+    /// Local window in which background pings are refused unless critical (default off).
+    pub quiet_hours: Option<QuietHours>,
+    /// Minutes of an idle conversation after which its CLI process is closed, to be resumed on
+    /// the next message (default 30; 0 = never).
+    pub main_idle_release_mins: u64,
 }
 
 impl Default for RuntimeConfig {
@@ -79,6 +86,8 @@ impl Default for RuntimeConfig {
             catch_up_window_mins: 120,
             failure_alert_after: 2,
             failure_alert_cooldown_mins: 360,
+            quiet_hours: None,
+            main_idle_release_mins: 30,
         }
     }
 }
@@ -107,6 +116,12 @@ impl RuntimeConfig {
     /// Background forks that may run at once (at least one).
     pub fn bg_fork_limit(&self) -> usize {
         usize::try_from(self.bg_fork_limit).unwrap_or(1).max(1)
+    }
+
+    /// How long the conversation may sit idle before its CLI process is closed; `None`: never.
+    pub fn main_idle_release(&self) -> Option<Duration> {
+        (self.main_idle_release_mins > 0)
+            .then(|| Duration::from_secs(self.main_idle_release_mins.saturating_mul(60)))
     }
 
     /// The model interactive forks use: their own, else the main session's.
@@ -228,178 +243,5 @@ fn known_key(key: &str) -> Result<Key, ConfigError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn store_in(dir: &Path) -> ConfigStore {
-        ConfigStore::load(&DataDir::new(dir)).unwrap()
-    }
-
-    #[test]
-    fn without_a_file_every_setting_is_its_default() {
-        let tmp = tempfile::tempdir().unwrap();
-        let store = store_in(tmp.path());
-        assert_eq!(*store.values(), RuntimeConfig::default());
-        assert_eq!(
-            store.show_all(),
-            "model.main: cli default (default)\n\
-             model.fork: same as main (default)\n\
-             thinking.main: off (default)\n\
-             thinking.fork: adaptive (default)\n\
-             bg_fork_timeout: 1800s (default)\n\
-             fork_idle_timeout: 10m (default)\n\
-             permission_mode: dontAsk (default)\n\
-             auto_update: off (default)\n\
-             auto_update_interval: 60m (default)\n\
-             auto_update_hour: 6:00 (default)\n\
-             bg_fork_limit: 3 (default)\n\
-             catch_up_window: 120m (default)\n\
-             failure_alert_after: 2 (default)\n\
-             failure_alert_cooldown: 360m (default)"
-        );
-        assert!(!store.path().exists(), "reading must not create the file");
-    }
-
-    #[test]
-    fn every_key_can_be_set_read_back_and_survives_a_reload() {
-        let cases = [
-            ("model.main", "Opus", "model.main: opus"),
-            ("model.fork", "haiku", "model.fork: haiku"),
-            ("thinking.main", "8000", "thinking.main: 8000 tokens"),
-            ("thinking.fork", "off", "thinking.fork: off"),
-            ("bg_fork_timeout", "3600", "bg_fork_timeout: 3600s"),
-            ("fork_idle_timeout", "5", "fork_idle_timeout: 5m"),
-            (
-                "permission_mode",
-                "acceptEdits",
-                "permission_mode: acceptEdits",
-            ),
-            ("auto_update", "on", "auto_update: on"),
-            ("auto_update_interval", "30", "auto_update_interval: 30m"),
-            ("auto_update_hour", "0", "auto_update_hour: 0:00"),
-            ("bg_fork_limit", "1", "bg_fork_limit: 1"),
-            ("catch_up_window", "0", "catch_up_window: 0m"),
-            ("failure_alert_after", "5", "failure_alert_after: 5"),
-            (
-                "failure_alert_cooldown",
-                "60",
-                "failure_alert_cooldown: 60m",
-            ),
-        ];
-        let tmp = tempfile::tempdir().unwrap();
-        let mut store = store_in(tmp.path());
-        for (key, value, line) in cases {
-            let confirmation = store.set(key, value).unwrap();
-            assert_eq!(confirmation, line.replacen(": ", " set to ", 1));
-            assert_eq!(store.get(key).unwrap(), line);
-            assert_eq!(
-                store_in(tmp.path()).get(key).unwrap(),
-                line,
-                "{key} after reload"
-            );
-        }
-        assert!(!store.show_all().contains("(default)"));
-    }
-
-    #[test]
-    fn setting_a_default_value_again_is_marked_default() {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut store = store_in(tmp.path());
-        store.set("model_main", "sonnet").unwrap();
-        assert_eq!(
-            store.set("model.main", "default").unwrap(),
-            "model.main set to cli default (default)"
-        );
-        store.set("bg_fork_timeout", "1800").unwrap();
-        assert_eq!(
-            store.get("bg_fork_timeout").unwrap(),
-            "bg_fork_timeout: 1800s (default)"
-        );
-    }
-
-    #[test]
-    fn invalid_values_are_refused_naming_key_and_allowed_values() {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut store = store_in(tmp.path());
-        let cases = [
-            ("model.main", "gpt4", "opus, sonnet, haiku or default"),
-            ("thinking.main", "maybe", "off, adaptive, or a token budget"),
-            ("thinking.fork", "0", "off, adaptive, or a token budget"),
-            ("bg_fork_timeout", "0", "from 1 to 86400"),
-            ("bg_fork_timeout", "86401", "from 1 to 86400"),
-            ("fork_idle_timeout", "-1", "from 1 to 1440"),
-            ("auto_update_interval", "99999", "from 1 to 10080"),
-            ("thinking.main", "200000", "from 1024 to 128000"),
-            (
-                "permission_mode",
-                "admin",
-                "dontAsk, default, acceptEdits or bypassPermissions",
-            ),
-            ("auto_update", "sometimes", "on or off"),
-            ("auto_update_hour", "24", "a whole number from 0 to 23"),
-            ("bg_fork_limit", "0", "from 1 to 20"),
-            ("catch_up_window", "1h", "from 0 (never) to 10080"),
-            ("failure_alert_after", "0", "from 1 to 100"),
-            ("failure_alert_cooldown", "-5", "from 0 to 10080"),
-        ];
-        for (key, value, expected) in cases {
-            let err = store.set(key, value).unwrap_err();
-            let message = err.to_string();
-            assert!(
-                message.starts_with(&format!("{key}: {value:?} is not allowed (expected ")),
-                "{message}"
-            );
-            assert!(message.contains(expected), "{message}");
-        }
-        assert_eq!(*store.values(), RuntimeConfig::default());
-        assert!(!store.path().exists(), "a refused value must not be saved");
-    }
-
-    #[test]
-    fn unknown_key_is_refused_with_the_list_of_keys() {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut store = store_in(tmp.path());
-        let err = store.set("colour", "blue").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "unknown config key \"colour\" (keys: model.main, model.fork, thinking.main, \
-             thinking.fork, bg_fork_timeout, fork_idle_timeout, permission_mode, auto_update, \
-             auto_update_interval, auto_update_hour, bg_fork_limit, catch_up_window, \
-             failure_alert_after, failure_alert_cooldown)"
-        );
-        assert!(matches!(
-            store.get("colour"),
-            Err(ConfigError::UnknownKey { .. })
-        ));
-    }
-
-    #[test]
-    fn corrupt_file_is_moved_aside_and_defaults_used() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        let path = data.state_file(FILE_NAME);
-        std::fs::create_dir_all(data.state()).unwrap();
-        std::fs::write(&path, "{\"model_main\": ").unwrap();
-        let store = ConfigStore::load(&data).unwrap();
-        assert_eq!(*store.values(), RuntimeConfig::default());
-        assert!(!path.exists());
-        let aside: Vec<_> = std::fs::read_dir(data.state())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("config.json.corrupt-"))
-            .collect();
-        assert_eq!(aside.len(), 1);
-    }
-
-    #[test]
-    fn durations_and_fork_model_follow_the_settings() {
-        let mut config = RuntimeConfig::default();
-        assert_eq!(config.bg_fork_timeout(), Duration::from_secs(1800));
-        assert_eq!(config.fork_idle_timeout(), Duration::from_secs(600));
-        assert_eq!(config.effective_fork_model(), None);
-        config.model_main = Some(ModelChoice::Sonnet);
-        assert_eq!(config.effective_fork_model(), Some(ModelChoice::Sonnet));
-        config.model_fork = Some(ModelChoice::Haiku);
-        assert_eq!(config.effective_fork_model(), Some(ModelChoice::Haiku));
-    }
-}
+#[path = "store_tests.rs"]
+mod tests;

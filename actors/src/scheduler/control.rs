@@ -56,6 +56,7 @@ impl RunNowOutcome {
                     ),
                     RunOutcome::Missed => format!("{id} ({name}) did not run"),
                     RunOutcome::Dropped { .. } => format!("{id} ({name}) was dropped"),
+                    RunOutcome::Skipped(skip) => format!("{id} ({name}) skipped: {skip}"),
                     RunOutcome::Failed(e) => format!("{id} ({name}) could not run: {e}"),
                 }
             }

@@ -8,10 +8,11 @@
 //! | `session_history.jsonl` | [`SessionHistory`] | one line per lifecycle event, append-only |
 //! | `fork_messages.json` | [`ForkMessages`] | Discord messages a background fork sent, 7 days |
 //! | `inquiries.json` | [`Inquiries`] | prompts behind `agent:` buttons, 7 days |
+//! | `snoozes.json` *(ours)* | [`Snoozes`] | the reminders behind snooze buttons, 7 days |
 //!
 //! Each file has one writer in the running bot: the main session for the id, the
-//! [`SessionRecords`] actor ([`records`]) for the history and the inquiries, the Discord outbox
-//! for the fork messages; the types here are the file formats they use. Every JSON file is
+//! [`SessionRecords`] actor ([`records`]) for the history, the inquiries and the snoozes, the
+//! Discord outbox for the fork messages; the types here are the file formats they use. Every JSON file is
 //! written atomically through [`state_file`], and one that does not parse is set aside by it and
 //! read as empty. [`compact_report`] turns the history and a compaction's numbers into the
 //! `/compact` report line.
@@ -23,6 +24,7 @@ pub mod inquiries;
 pub mod main_id;
 pub mod python_json;
 pub mod records;
+pub mod snoozes;
 
 use std::path::PathBuf;
 
@@ -36,6 +38,7 @@ pub use history::{EventKind, SessionEvent, SessionHistory};
 pub use inquiries::{Inquiries, Inquiry};
 pub use main_id::{IdChange, MainSessionFile};
 pub use records::SessionRecords;
+pub use snoozes::{Claim, SnoozeEntry, Snoozes};
 
 /// How long fork-message records and button prompts stay usable.
 pub const TTL: chrono::Duration = chrono::Duration::days(7);

@@ -1,5 +1,5 @@
-//! The SessionRecords actor: the one writer of `state/session_history.jsonl` and
-//! `state/inquiries.json` (SPEC §2, §6, §10), so appends and read-modify-write cycles of each
+//! The SessionRecords actor: the one writer of `state/session_history.jsonl`,
+//! `state/inquiries.json` (SPEC §2, §6, §10) and *(ours, §16)* `state/snoozes.json`, so appends and read-modify-write cycles of each
 //! file happen one at a time in one place.
 //!
 //! | message | sent by | answer |
@@ -9,12 +9,15 @@
 //! | [`LineageStart`] | the main session's `/compact` report | when the session lineage began |
 //! | [`RegisterInquiry`] | whoever sends an embed with `agent:` buttons | the inquiry's id |
 //! | [`PeekInquiry`] | the main session, on a button click | the stored prompt, if live |
+//! | [`RegisterSnooze`] | background forks (a ping), the main session (a reminder's answer) | the snooze's id |
+//! | [`ClaimSnooze`] | a snooze button's press | the reminder to write, or why not ([`Claim`]) |
+//! | [`ReleaseSnooze`] | a press whose reminder could not be written | — |
 
 use actix::prelude::*;
 use chrono::{DateTime, FixedOffset};
 use chrono_tz::Tz;
 
-use super::{Error, EventKind, IdChange, Inquiries, Inquiry, SessionHistory};
+use super::{Claim, Error, EventKind, IdChange, Inquiries, Inquiry, SessionHistory, Snoozes};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 
@@ -63,10 +66,38 @@ pub struct PeekInquiry {
     pub id: String,
 }
 
+/// Stores what a message's snooze buttons write (a reminder's markdown); answered with its id.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Result<String, Error>")]
+pub struct RegisterSnooze {
+    /// The reminder to write, as markdown (its time is set on press).
+    pub reminder: String,
+}
+
+/// A snooze button was pressed: claims the entry for a snooze until `until` (the first press
+/// wins).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Result<Claim, Error>")]
+pub struct ClaimSnooze {
+    /// The snooze's id, from the custom id.
+    pub id: String,
+    /// When the reminder will fire.
+    pub until: DateTime<FixedOffset>,
+}
+
+/// Undoes a claim whose reminder could not be written.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct ReleaseSnooze {
+    /// The snooze's id.
+    pub id: String,
+}
+
 /// The actor.
 pub struct SessionRecords {
     history: SessionHistory,
     inquiries: Inquiries,
+    snoozes: Snoozes,
 }
 
 impl SessionRecords {
@@ -74,7 +105,8 @@ impl SessionRecords {
     pub fn in_data_dir(data_dir: &DataDir, clock: SharedClock, zone: Tz) -> Self {
         Self {
             history: SessionHistory::in_data_dir(data_dir, clock.clone(), zone),
-            inquiries: Inquiries::in_data_dir(data_dir, clock),
+            inquiries: Inquiries::in_data_dir(data_dir, clock.clone()),
+            snoozes: Snoozes::in_data_dir(data_dir, clock),
         }
     }
 }
@@ -130,6 +162,29 @@ impl Handler<PeekInquiry> for SessionRecords {
     type Result = Result<Option<Inquiry>, Error>;
     fn handle(&mut self, msg: PeekInquiry, _ctx: &mut Self::Context) -> Self::Result {
         self.inquiries.peek(&msg.id)
+    }
+}
+
+impl Handler<RegisterSnooze> for SessionRecords {
+    type Result = Result<String, Error>;
+    fn handle(&mut self, msg: RegisterSnooze, _ctx: &mut Self::Context) -> Self::Result {
+        self.snoozes.register(&msg.reminder)
+    }
+}
+
+impl Handler<ClaimSnooze> for SessionRecords {
+    type Result = Result<Claim, Error>;
+    fn handle(&mut self, msg: ClaimSnooze, _ctx: &mut Self::Context) -> Self::Result {
+        self.snoozes.claim(&msg.id, msg.until)
+    }
+}
+
+impl Handler<ReleaseSnooze> for SessionRecords {
+    type Result = ();
+    fn handle(&mut self, msg: ReleaseSnooze, _ctx: &mut Self::Context) {
+        if let Err(e) = self.snoozes.release(&msg.id) {
+            tracing::warn!(cause = %e, "could not release a snooze");
+        }
     }
 }
 

@@ -132,6 +132,7 @@ impl Supervisor {
                     pending: pending_updates.clone(),
                     budget: ping_budget.clone(),
                     busy: addr.clone().recipient(),
+                    quiet: addr.clone().recipient(),
                     records: session_records.clone(),
                 };
                 let delivery = Delivery::Conversation {

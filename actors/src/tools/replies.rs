@@ -74,6 +74,19 @@ pub enum Refusal {
     FileUnreadable(String),
     /// An actor the tool needed has stopped (its mailbox is closed): the tool did nothing.
     ActorGone(Peer),
+    /// *(ours)* A non-critical ping or embed during quiet hours (checked by the fork, asking the
+    /// main session); carries when they end, as the user reads it (`8:00 AM`).
+    QuietHours {
+        /// When quiet hours end.
+        until: String,
+    },
+    /// *(ours)* The same text (whitespace and case folded) was sent by the same job within the
+    /// last 24 hours (checked by the ping budget); carries when, as the user reads it
+    /// (`9:00 AM`, `9:00 PM yesterday`).
+    AlreadySentThis {
+        /// When the earlier one went out.
+        sent_at: String,
+    },
 }
 
 /// The actors a tool call may need, named for [`Refusal::ActorGone`].
@@ -185,6 +198,16 @@ impl Refusal {
                 return Cow::Owned(format!("Error: the file could not be read: {cause}"))
             }
             Refusal::ActorGone(peer) => peer.gone_text(),
+            Refusal::QuietHours { until } => {
+                return Cow::Owned(format!(
+                    "Quiet hours until {until}: nothing was sent. Use report_updates to pass findings to the main session instead; set critical=True only if the user would be devastated to miss this before then."
+                ))
+            }
+            Refusal::AlreadySentThis { sent_at } => {
+                return Cow::Owned(format!(
+                    "Already sent this at {sent_at} (the same message within the last 24 hours), so nothing was sent. Use report_updates for anything new instead of repeating it."
+                ))
+            }
         })
     }
 }
@@ -220,6 +243,16 @@ impl From<crate::ping_budget::Refusal> for Refusal {
     fn from(refusal: crate::ping_budget::Refusal) -> Self {
         match refusal {
             crate::ping_budget::Refusal::BudgetExhausted => Refusal::BudgetExhausted,
+            crate::ping_budget::Refusal::AlreadySent { at, yesterday } => {
+                let time = crate::quiet_hours::clock_time(at);
+                Refusal::AlreadySentThis {
+                    sent_at: if yesterday {
+                        format!("{time} yesterday")
+                    } else {
+                        time
+                    },
+                }
+            }
         }
     }
 }
@@ -277,131 +310,5 @@ impl fmt::Display for Confirmation {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn refusal_display_and_string_are_its_text() {
-        let busy = Refusal::UserBusy;
-        assert_eq!(busy.to_string(), busy.text());
-        assert_eq!(String::from(busy.clone()), busy.text());
-        assert!(busy.text().starts_with("User is mid-conversation."));
-    }
-
-    #[test]
-    fn the_budgets_refusal_reads_as_the_spec_sentence() {
-        let refusal = Refusal::from(crate::ping_budget::Refusal::BudgetExhausted);
-        assert_eq!(
-            refusal.to_string(),
-            "Budget exhausted (0 remaining). Use report_updates to pass findings to the main session instead."
-        );
-    }
-
-    #[test]
-    fn a_stopped_actor_is_named_not_mistaken_for_a_refusal() {
-        let gone = Refusal::ActorGone(Peer::PingBudget).to_string();
-        assert!(
-            gone.starts_with("Error: the ping budget is not running"),
-            "{gone}"
-        );
-        assert!(!gone.contains("Budget exhausted"));
-    }
-
-    /// Every refusal, for the checks below.
-    fn every_refusal() -> Vec<Refusal> {
-        use Refusal::*;
-        let mut all = vec![
-            AlreadyPinged,
-            UserBusy,
-            BudgetExhausted,
-            PingingDisabled,
-            PingOutsideBackground,
-            ChainLimitReached,
-            NoReminderContext,
-            FollowUpNotScheduled("<cause>".into()),
-            SaveContextInBackground,
-            NotInInteractiveFork,
-            ReportingDisabled,
-            NotInFork,
-            EnterForkInBackground,
-            AlreadyInFork,
-            ForkAlreadyOpen,
-            ExitForkInBackground,
-            NotOffered("<cause>".into()),
-            ReminderTimeMissing,
-            ReminderTimeTwice,
-            ReminderTimeUnreadable("<cause>".into()),
-            ReminderTimePassed("<cause>".into()),
-            ReminderRefused("<cause>".into()),
-            ReminderNotSaved("<cause>".into()),
-            ReminderNotFound("<cause>".into()),
-            ReminderIdInvalid("<cause>".into()),
-            RemindersUnreadable("<cause>".into()),
-            FileMissing("<cause>".into()),
-            FileNotRegular("<cause>".into()),
-            FileTooLarge("<cause>".into()),
-            FileOutsideDataDir,
-            FileUnreadable("<cause>".into()),
-        ];
-        all.extend(
-            [
-                Peer::MainSession,
-                Peer::InteractiveFork,
-                Peer::BackgroundFork,
-                Peer::PendingUpdates,
-                Peer::PingBudget,
-                Peer::SessionRecords,
-            ]
-            .map(ActorGone),
-        );
-        all
-    }
-
-    /// The non-test part of every source file of both crates.
-    fn sources() -> Vec<(std::path::PathBuf, String)> {
-        fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let text = std::fs::read_to_string(&path).unwrap();
-                    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-                    out.push((path, code.to_owned()));
-                }
-            }
-        }
-        let actors = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut out = Vec::new();
-        walk(&actors.join("src"), &mut out);
-        walk(&actors.join("../src"), &mut out);
-        out
-    }
-
-    #[test]
-    fn every_refusal_sentence_is_written_once_and_only_here() {
-        let sources = sources();
-        for refusal in every_refusal() {
-            let text = refusal.text();
-            // The part before any filled-in cause.
-            let key = text.split("<cause>").next().unwrap_or(&text);
-            let places: Vec<_> = sources
-                .iter()
-                .filter(|(_, code)| code.contains(key))
-                .map(|(path, code)| (path.display().to_string(), code.matches(key).count()))
-                .collect();
-            assert!(
-                places.len() == 1 && places[0].1 == 1 && places[0].0.ends_with("replies.rs"),
-                "{key:?} is written in {places:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn follow_up_confirmation_names_the_minutes() {
-        assert_eq!(
-            Confirmation::FollowUpScheduled(45).to_string(),
-            "Follow-up scheduled in 45 minutes"
-        );
-    }
-}
+#[path = "replies_tests.rs"]
+mod tests;

@@ -1,6 +1,7 @@
-//! `/ping-budget [capacity] [refill_rate]` (SPEC §7, §12): shows the budget, or sets either
-//! number, with the budget's own wording.
+//! `/ping-budget [capacity] [refill_rate]` (SPEC §7, §12): shows the budget and *(ours)* the
+//! quiet hours, or sets either number, with the budget's own wording.
 
+use ollim_actors::main_session::QuietHoursNow;
 use ollim_actors::ping_budget::{Configure, FullStatus};
 
 use super::{answer, Ctx, Error};
@@ -14,7 +15,16 @@ pub async fn ping_budget(
 ) -> Result<(), Error> {
     let budget = &ctx.data().handles.ping_budget;
     let reply = if capacity.is_none() && refill_rate.is_none() {
-        budget.send(FullStatus).await.map_err(anyhow::Error::from)
+        match budget.send(FullStatus).await {
+            Ok(status) => {
+                let quiet = match ctx.data().main.send(QuietHoursNow).await {
+                    Ok(quiet) => quiet.status_line(),
+                    Err(e) => format!("quiet hours: the conversation did not answer ({e})"),
+                };
+                Ok(format!("{status}\n{quiet}"))
+            }
+            Err(e) => Err(anyhow::Error::from(e)),
+        }
     } else {
         budget
             .send(Configure {

@@ -35,7 +35,7 @@ fn markdown_examples(doc: &str) -> Vec<String> {
 #[test]
 fn routine_and_reminder_examples_are_files_the_bot_would_write() {
     let examples = markdown_examples("routine-reminder-spec.md");
-    assert_eq!(examples.len(), 3);
+    assert_eq!(examples.len(), 4);
     for example in examples {
         if example.contains("\ncron: ") {
             let parsed = routine::parse(&example).unwrap_or_else(|e| panic!("{e}\n{example}"));

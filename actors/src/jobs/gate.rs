@@ -1,0 +1,186 @@
+//! A job's condition gate *(ours, SPEC §16)*: `gate: "<command>"` on a routine or reminder is
+//! run before the model is woken; exit 0 runs the job with the command's output in its prompt,
+//! any other exit skips the run. This module is what a gate *is* — the command as written and
+//! its words — and the check every gate passes wherever it comes from (a file, `--gate`):
+//! like a `Bash(...)` tool pattern it may not hold `;`, `&`, `|` or a redirection (`<`, `>`),
+//! nor a line break. There is no shell: the first word is the program, the rest its arguments,
+//! split on spaces with `'…'`, `"…"` and `\` quoting; no variables, globs or pipes. Running it
+//! is the job runner's (`job_runner::gate`).
+
+use std::fmt;
+
+/// What a gate may not hold, as a `Bash(...)` pattern may not: chaining and redirection.
+const FORBIDDEN: [char; 5] = [';', '&', '|', '<', '>'];
+
+/// A validated gate command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gate {
+    /// As written (trimmed): what the file holds and the log shows.
+    raw: String,
+    /// The program and its arguments.
+    argv: Vec<String>,
+}
+
+/// Why a gate was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GateError {
+    /// Nothing to run.
+    #[error("the gate is empty")]
+    Empty,
+    /// A chaining or redirection character.
+    #[error("the gate holds {0:?}: a gate is one command, without ; & | < or >")]
+    Operator(char),
+    /// A line break.
+    #[error("the gate spans more than one line")]
+    Newline,
+    /// A quote that is never closed.
+    #[error("the gate has an unclosed {0} quote")]
+    UnclosedQuote(char),
+}
+
+impl Gate {
+    /// Checks and splits `text` into a gate.
+    pub fn parse(text: &str) -> Result<Gate, GateError> {
+        let raw = text.trim();
+        if let Some(c) = raw.chars().find(|c| FORBIDDEN.contains(c)) {
+            return Err(GateError::Operator(c));
+        }
+        if raw.contains(['\n', '\r']) {
+            return Err(GateError::Newline);
+        }
+        let argv = split_words(raw)?;
+        if argv.is_empty() {
+            return Err(GateError::Empty);
+        }
+        Ok(Gate {
+            raw: raw.to_owned(),
+            argv,
+        })
+    }
+
+    /// The command as written.
+    pub fn as_str(&self) -> &str {
+        &self.raw
+    }
+
+    /// The program to run.
+    pub fn program(&self) -> &str {
+        &self.argv[0]
+    }
+
+    /// Its arguments.
+    pub fn args(&self) -> &[String] {
+        &self.argv[1..]
+    }
+}
+
+impl fmt::Display for Gate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.raw)
+    }
+}
+
+/// Splits on unquoted whitespace; `'…'` keeps everything literally, `"…"` keeps everything but
+/// `\"` and `\\`, and outside quotes `\` keeps the next character.
+fn split_words(text: &str) -> Result<Vec<String>, GateError> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(GateError::UnclosedQuote('\'')),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err(GateError::UnclosedQuote('"')),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(GateError::UnclosedQuote('"')),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gate_is_split_into_program_and_arguments() {
+        let g =
+            Gate::parse("  ollim-bot gmail search 'is:unread from:jo' --max \"2\" a\\ b ").unwrap();
+        assert_eq!(
+            g.as_str(),
+            "ollim-bot gmail search 'is:unread from:jo' --max \"2\" a\\ b"
+        );
+        assert_eq!(g.program(), "ollim-bot");
+        assert_eq!(
+            g.args(),
+            ["gmail", "search", "is:unread from:jo", "--max", "2", "a b"]
+        );
+        assert_eq!(
+            Gate::parse("test -s inbox.txt").unwrap().args(),
+            ["-s", "inbox.txt"]
+        );
+        assert_eq!(Gate::parse("echo ''").unwrap().args(), [""]);
+    }
+
+    #[test]
+    fn chaining_redirection_and_other_shapes_are_refused() {
+        for (text, err) in [
+            ("check && rm -rf x", GateError::Operator('&')),
+            ("check; rm x", GateError::Operator(';')),
+            ("cat x | grep y", GateError::Operator('|')),
+            ("grep -c 'a|b' x", GateError::Operator('|')),
+            ("check > out", GateError::Operator('>')),
+            ("check < in", GateError::Operator('<')),
+            ("sleep 1 &", GateError::Operator('&')),
+            ("check\nrm x", GateError::Newline),
+            ("   ", GateError::Empty),
+            ("echo 'open", GateError::UnclosedQuote('\'')),
+            ("echo \"open", GateError::UnclosedQuote('"')),
+        ] {
+            assert_eq!(Gate::parse(text), Err(err), "{text:?}");
+        }
+    }
+}

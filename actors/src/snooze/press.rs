@@ -1,0 +1,149 @@
+//! A snooze button pressed (a Discord click, or `/snooze` on the console): claim the message's
+//! stored snooze through its owner, write the reminder, commit it, and say until when.
+
+use actix::Addr;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use super::{answer, snoozed, when, SnoozeChoice};
+use crate::data_dir::DataDir;
+use crate::jobs::store;
+use crate::sessions::records::{ClaimSnooze, ReleaseSnooze};
+use crate::sessions::{Claim, SessionRecords};
+
+/// Snoozes the message whose snooze is stored under `id` by `choice`, pressed at `now`; the
+/// answer is the line for the user.
+pub async fn press(
+    choice: SnoozeChoice,
+    id: String,
+    records: &Addr<SessionRecords>,
+    data: &DataDir,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> String {
+    let until = choice.until(now, tz);
+    let claim = ClaimSnooze {
+        id: id.clone(),
+        until,
+    };
+    let stored = match records.send(claim).await {
+        Ok(Ok(Claim::Claimed(stored))) => stored,
+        Ok(Ok(Claim::Already(at))) => {
+            return format!("already snoozed until {}.", when(at, now, tz));
+        }
+        Ok(Ok(Claim::Expired)) => return "this button has expired.".to_owned(),
+        Ok(Err(e)) => {
+            tracing::error!(cause = %e, "could not read the snoozes");
+            return "-# couldn't snooze that — try again.".to_owned();
+        }
+        Err(_) => {
+            tracing::error!("the session records have stopped; nothing snoozed");
+            return "-# couldn't snooze that — try again.".to_owned();
+        }
+    };
+    let reminder = match snoozed(&stored, until) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::error!(snooze = %id, cause = %e, "a stored snooze does not parse");
+            records.do_send(ReleaseSnooze { id });
+            return "-# couldn't snooze that: what it would write is damaged.".to_owned();
+        }
+    };
+    let dir = data.clone();
+    let new_id = reminder.id.clone();
+    let written = tokio::task::spawn_blocking(move || {
+        let path = store::write(&dir.reminders(), &reminder)?;
+        dir.commit(&path, &format!("add reminder {} (snoozed)", reminder.id));
+        Ok::<_, store::Error>(path)
+    })
+    .await;
+    match written {
+        Ok(Ok(path)) => {
+            tracing::info!(snooze = %id, reminder = %new_id, file = %path.display(), until = %until, "snoozed");
+            answer(until, now, tz)
+        }
+        Ok(Err(e)) => {
+            tracing::error!(snooze = %id, cause = %e, "could not write the snoozed reminder");
+            records.do_send(ReleaseSnooze { id });
+            "-# couldn't write the reminder — try again.".to_owned()
+        }
+        Err(e) => {
+            tracing::error!(snooze = %id, cause = %e, "writing the snoozed reminder panicked");
+            records.do_send(ReleaseSnooze { id });
+            "-# couldn't write the reminder — try again.".to_owned()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use actix::Actor;
+    use chrono::TimeZone;
+
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::jobs::{reminder, store, Job, JobSettings, Reminder, Routine};
+    use crate::sessions::records::RegisterSnooze;
+
+    const TZ: Tz = chrono_tz::America::New_York;
+
+    #[actix_rt::test]
+    async fn a_press_writes_the_reminder_once_and_survives_a_restart() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        data.ensure().unwrap();
+        let now = TZ
+            .with_ymd_and_hms(2026, 3, 2, 15, 30, 0)
+            .unwrap()
+            .with_timezone(&Utc);
+        let clock = ManualClock::new(now);
+        let records = SessionRecords::in_data_dir(&data, clock.shared(), TZ).start();
+        let settings = JobSettings {
+            background: true,
+            description: "water".into(),
+            ..JobSettings::default()
+        };
+        let job = Job::Routine(Routine::new("drink water", "0 * * * *", settings.clone()));
+        let template = super::super::template_for(&job, now, TZ).unwrap();
+        let id = records
+            .send(RegisterSnooze {
+                reminder: super::super::stored_form(&template),
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        // A new process: nothing in memory.
+        let records = SessionRecords::in_data_dir(&data, clock.shared(), TZ).start();
+        let said = press(
+            SnoozeChoice::FifteenMinutes,
+            id.clone(),
+            &records,
+            &data,
+            now,
+            TZ,
+        )
+        .await;
+        assert_eq!(said, "snoozed until 3:45 PM");
+        let again = press(SnoozeChoice::OneHour, id, &records, &data, now, TZ).await;
+        assert_eq!(again, "already snoozed until 3:45 PM.");
+        let written = store::load_dir::<Reminder>(&data.reminders())
+            .unwrap()
+            .items;
+        assert_eq!(written.len(), 1, "one reminder");
+        let (_, r) = &written[0];
+        assert_eq!(r.message, "drink water");
+        assert_eq!(r.settings, settings);
+        assert_eq!(r.run_at_raw, "2026-03-02T15:45:00-05:00");
+        assert!(reminder::to_markdown(r).contains("background: true"));
+        let expired = press(
+            SnoozeChoice::OneHour,
+            "ffffffff".into(),
+            &records,
+            &data,
+            now,
+            TZ,
+        )
+        .await;
+        assert_eq!(expired, "this button has expired.");
+    }
+}

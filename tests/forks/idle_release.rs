@@ -1,0 +1,85 @@
+//! The idle footprint (SPEC §16) with the real CLI: once the conversation has been idle for
+//! `main_idle_release`, its CLI process is closed; the next message starts one again on the same
+//! session, with the whole history, and without the "i'm back" greeting.
+
+use ollim_actors::main_session::{ProcessRunning, Say, RESUMED_GREETING};
+use ollim_actors::surface::SurfaceEvent;
+
+use crate::rig::{rig, Rig};
+use crate::support::mock_model_api::Reply;
+
+fn replies(rig: &Rig) -> Vec<String> {
+    rig.screen
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            SurfaceEvent::Reply(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn process_running(rig: &Rig, want: bool) {
+    let main = rig.handles.main_session.clone().unwrap();
+    let what = if want { "a process" } else { "no process" };
+    let deadline = tokio::time::Instant::now() + crate::rig::LIMIT;
+    while main.send(ProcessRunning).await.unwrap() != want {
+        assert!(tokio::time::Instant::now() < deadline, "never {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[actix_rt::test]
+async fn an_idle_conversation_lets_its_process_go_and_resumes_the_same_session() {
+    let rig = rig(
+        |req| {
+            let text = req.latest_user_text();
+            if text.contains("what is the code word") {
+                let history = serde_json::to_string(req.messages()).unwrap_or_default();
+                if history.contains("the code word is pineapple") {
+                    Reply::Text("it was pineapple".into())
+                } else {
+                    Reply::Text("I don't know".into())
+                }
+            } else {
+                Reply::Text("got it".into())
+            }
+        },
+        |data| {
+            std::fs::create_dir_all(data.state()).unwrap();
+            std::fs::write(
+                data.state_file("config.json"),
+                r#"{"main_idle_release": 1}"#,
+            )
+            .unwrap();
+        },
+    )
+    .await;
+    let main = rig.handles.main_session.clone().unwrap();
+    main.do_send(Say {
+        text: "the code word is pineapple".into(),
+        images: vec![],
+    });
+    rig.until("the first answer", |r| replies(r) == ["got it"])
+        .await;
+    let saved = std::fs::read_to_string(rig.data.state_file("sessions.json")).unwrap();
+    process_running(&rig, true).await;
+    rig.clock.advance(chrono::Duration::seconds(61));
+    process_running(&rig, false).await;
+
+    main.do_send(Say {
+        text: "what is the code word?".into(),
+        images: vec![],
+    });
+    rig.until("the answer after the release", |r| replies(r).len() == 2)
+        .await;
+    assert_eq!(replies(&rig)[1], "it was pineapple", "the history was kept");
+    process_running(&rig, true).await;
+    let resumed = std::fs::read_to_string(rig.data.state_file("sessions.json")).unwrap();
+    assert_eq!(resumed, saved, "the same session id");
+    assert!(
+        !rig.screen.notices().iter().any(|n| n == RESUMED_GREETING),
+        "no greeting for a release: {:?}",
+        rig.screen.notices()
+    );
+}
