@@ -214,9 +214,11 @@ impl DataDir {
 /// Runs git in `dir` and returns what it said, retrying while another git process holds
 /// `index.lock`.
 fn git_output(dir: &Path, args: &[&str]) -> io::Result<Output> {
+    // Bookkeeping, never what the owner waits for: it yields the CPU (see `niceness`).
     let run = || {
-        Command::new("git")
-            .args(args)
+        let mut git = Command::new("git");
+        crate::niceness::lower(&mut git, crate::niceness::BACKGROUND);
+        git.args(args)
             .current_dir(dir)
             .stdin(Stdio::null())
             .output()

@@ -45,6 +45,7 @@ mod import_graph;
 pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
+pub mod niceness;
 pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;

@@ -82,10 +82,13 @@ pub fn sample(root: u32) -> Sample {
         .iter()
         .map(|&p| (p, rss_kib(p).unwrap_or(0)))
         .collect();
+    // A CLI process, not a copy the CLI forked of itself for a moment to start a helper (its
+    // parent is a CLI too): those share the parent's pages until they exec.
+    let is_cli = |p: &u32| all.get(p).is_some_and(|(_, comm)| comm == CLI_COMM);
     let clis: Vec<u32> = members
         .iter()
         .copied()
-        .filter(|p| all.get(p).is_some_and(|(_, comm)| comm == CLI_COMM))
+        .filter(|p| is_cli(p) && !all.get(p).is_some_and(|(ppid, _)| is_cli(ppid)))
         .collect();
     let largest_cli_kib = clis
         .iter()

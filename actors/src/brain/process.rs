@@ -27,22 +27,6 @@ const STDERR_TAIL_LINES: usize = 20;
 /// The last lines a process wrote to stderr, shared by its logger, reader and handle.
 pub type StderrTail = Arc<Mutex<VecDeque<String>>>;
 
-/// Lowers the child's CPU priority by `niceness` before it runs (best effort: a system that
-/// refuses leaves the child at the bot's priority, and the spawn goes on).
-fn lower_priority(command: &mut Command, niceness: i32) {
-    if niceness <= 0 {
-        return;
-    }
-    // SAFETY: the closure runs in the forked child before exec; it makes one `nice` system
-    // call (no allocation, no lock) and ignores its result, which is async-signal-safe.
-    unsafe {
-        command.pre_exec(move || {
-            let _ = rustix::process::nice(niceness);
-            Ok(())
-        });
-    }
-}
-
 /// A running CLI process. Dropping it kills the process; [`ClaudeProcess::shutdown`] ends it
 /// gracefully.
 pub struct ClaudeProcess {
@@ -60,7 +44,7 @@ impl ClaudeProcess {
     /// [`ClaudeProcess::start`].
     pub fn spawn(options: &SpawnOptions, handlers: Handlers) -> Result<(Self, EventStream), Error> {
         let mut command = Command::new(&options.binary);
-        lower_priority(&mut command, options.niceness);
+        crate::niceness::lower(command.as_std_mut(), options.niceness);
         let mut child = command
             .args(options.args())
             .current_dir(&options.cwd)

@@ -26,9 +26,6 @@ use chrono_tz::Tz;
 use super::background_host::ForkHost;
 use super::background_tools::ForkTools;
 use super::end::short_error;
-/// How much a background fork's CLI is lowered in CPU priority (`nice`).
-const BACKGROUND_NICENESS: i32 = 10;
-
 pub use super::end::{human_name, job_name, spoken, ForkEnd, ForkOutcome};
 use crate::brain::{BrainEvent, Driver, Handlers, Launcher, SessionStart, SpawnOptions, Thinking};
 use crate::clock::SharedClock;
@@ -195,7 +192,7 @@ impl BackgroundFork {
         o.label = format!("bg:{}", self.fired.job.id());
         // Background work yields the CPU to the conversation (issue 15: the owner's message
         // must not wait behind ten forks starting at once).
-        o.niceness = BACKGROUND_NICENESS;
+        o.niceness = crate::niceness::BACKGROUND;
         o.env = self.config.cli_env.clone();
         o
     }
