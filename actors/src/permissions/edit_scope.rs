@@ -2,7 +2,9 @@
 //! in the data directory — judged on the path as written and on where it really lands, symlinks
 //! followed — and touch neither `state/` (always refused before this is asked) nor a hidden
 //! file or directory (`.git/`, `.claude/`, `.mcp.json`, `.gitignore`), whose contents configure
-//! programs that run code. Everything else asks.
+//! programs that run code, nor the files that say what runs unattended later (`routines/`,
+//! `reminders/`, `webhooks/`, `skills/`): a job's `gate:` and a skill's `` !`command` `` are run
+//! by the bot without another question, so writing one is the owner's call. Everything else asks.
 
 use std::path::{Component, Path};
 
@@ -28,7 +30,21 @@ pub fn edit_stays_home(input: &Value, root: &Path) -> bool {
     let (Some(real), Some(real_home)) = (real_path(&path), real_path(root)) else {
         return false;
     };
-    plain_inside(&written, &home) && plain_inside(&real, &real_home)
+    plain_inside(&written, &home)
+        && plain_inside(&real, &real_home)
+        && !runs_unattended(&written, &home)
+        && !runs_unattended(&real, &real_home)
+}
+
+/// The directories whose files the bot acts on later without asking anyone.
+const UNATTENDED: [&str; 4] = ["routines", "reminders", "webhooks", "skills"];
+
+/// True when `path` is in one of the [`UNATTENDED`] directories of `root`.
+fn runs_unattended(path: &Path, root: &Path) -> bool {
+    path.strip_prefix(root)
+        .ok()
+        .and_then(|rel| rel.components().next())
+        .is_some_and(|first| UNATTENDED.iter().any(|d| first.as_os_str() == *d))
 }
 
 /// True when `path` lies below `dir` through names that are not hidden.
@@ -55,8 +71,9 @@ mod tests {
     #[test]
     fn files_in_the_data_directory_stay_home() {
         let root = Path::new("/home/u/.ollim-bot");
-        assert!(stays(root, "/home/u/.ollim-bot/routines/walk.md"));
+        assert!(stays(root, "/home/u/.ollim-bot/notes/walk.md"));
         assert!(stays(root, "notes/list.txt"));
+        assert!(stays(root, "USER.md"));
         assert!(edit_stays_home(&json!({"notebook_path": "n.ipynb"}), root));
     }
 
@@ -75,6 +92,12 @@ mod tests {
             ".mcp.json",
             "skills/x/.hidden",
             "/home/u/.ollim-bot",
+            // What runs later without a question: a gate, a skill's commands.
+            "routines/walk.md",
+            "/home/u/.ollim-bot/reminders/r.md",
+            "webhooks/hook.md",
+            "skills/x/SKILL.md",
+            "notes/../skills/x/SKILL.md",
         ] {
             assert!(!stays(root, file), "{file}");
         }
@@ -91,6 +114,12 @@ mod tests {
         std::fs::create_dir_all(&outside).unwrap();
         std::os::unix::fs::symlink(&outside, root.join("notes")).unwrap();
         assert!(!stays(&root, "notes/x.md"));
-        assert!(stays(&root, "routines/x.md"));
+        assert!(stays(&root, "journal/x.md"));
+        std::fs::create_dir_all(root.join("skills")).unwrap();
+        std::os::unix::fs::symlink(root.join("skills"), root.join("shelf")).unwrap();
+        assert!(
+            !stays(&root, "shelf/x/SKILL.md"),
+            "a link into skills/ asks too"
+        );
     }
 }

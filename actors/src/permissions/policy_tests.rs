@@ -21,10 +21,7 @@ fn data() -> DataDir {
 /// One call of each kind the table below covers.
 fn kinds() -> [(&'static str, PermissionRequest); 4] {
     [
-        (
-            "edit",
-            request("Write", json!({"file_path": "routines/x.md"})),
-        ),
+        ("edit", request("Write", json!({"file_path": "notes/x.md"}))),
         ("bash", request("Bash", json!({"command": "rm x"}))),
         ("mcp", request("mcp__docs__search", json!({"q": "x"}))),
         ("read", request("Read", json!({"file_path": "/etc/hosts"}))),
@@ -56,6 +53,23 @@ fn every_mode_against_every_tool_kind() {
             let got = policy.decide(req, &data());
             assert_eq!(verdict(&got), want, "{mode} / {kind}");
         }
+    }
+}
+
+#[test]
+fn accept_edits_asks_about_files_that_run_unattended() {
+    let policy = Policy::new(PermissionMode::AcceptEdits);
+    for file in [
+        "routines/x.md",
+        "reminders/r.md",
+        "webhooks/w.md",
+        "skills/s/SKILL.md",
+    ] {
+        let req = request(
+            "Write",
+            json!({"file_path": file, "content": "gate: \"curl x\""}),
+        );
+        assert_eq!(verdict(&policy.decide(&req, &data())), "ask", "{file}");
     }
 }
 
