@@ -115,12 +115,17 @@ async fn connection(stream: TcpStream, state: Arc<Mutex<State>>) {
                         let url = state.lock().gateway_url.clone();
                         let ready = objects::ready(&format!("fake-session-{conn}"), &url);
                         let frame = json!({ "op": 0, "t": "READY", "s": seq, "d": ready });
+                        // Counted before it is sent: a client may handle READY (and a test
+                        // read the count) before `send` returns here. Dispatches queued for
+                        // the session go out on this loop, so after READY all the same.
+                        {
+                            let mut s = state.lock();
+                            s.ready_count += 1;
+                            s.current = Some(Session { conn, tx: tx.clone() });
+                        }
                         if !send(&mut ws, &state, &frame).await {
                             break;
                         }
-                        let mut s = state.lock();
-                        s.ready_count += 1;
-                        s.current = Some(Session { conn, tx: tx.clone() });
                     }
                     Some(6) => {
                         // Resuming is not supported: tell serenity to identify again.
