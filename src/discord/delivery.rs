@@ -7,9 +7,7 @@
 //! pings and, once a reminder's answer is complete, on its last message.
 
 use actix::WeakAddr;
-use ollim_actors::permissions::{
-    expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
-};
+use ollim_actors::permissions::{ApprovalAnswer, ApprovalRequest};
 use ollim_actors::surface::SurfaceEvent;
 use serenity::all::{
     ChannelId, CreateAttachment, CreateMessage, EditMessage, Http, MessageId, ReactionType,
@@ -19,9 +17,12 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::answer::{Answer, Label, StatusLine};
-use super::outbox::{ApprovalPosted, ExpireApproval, ForkMessagePosted, Outbox};
+use super::outbox::{ForkMessagePosted, Outbox};
 use super::render;
 use super::stream::Target;
+
+#[path = "delivery_approvals.rs"]
+mod approvals;
 
 /// The acknowledgement reaction.
 pub const ACK_EMOJI: &str = "\u{1F440}";
@@ -329,49 +330,6 @@ impl Delivery {
                 tracing::debug!(cause = %e, "could not remove the acknowledgement");
             }
         }
-    }
-
-    async fn ask(&mut self, req: ApprovalRequest, reply: oneshot::Sender<ApprovalAnswer>) {
-        self.flush_now().await;
-        let Some(id) = self
-            .post(CreateMessage::new().content(prompt_text(&req)))
-            .await
-        else {
-            let _ = reply.send(ApprovalAnswer::Deny);
-            return;
-        };
-        let Some(outbox) = self.outbox.upgrade() else {
-            let _ = reply.send(ApprovalAnswer::Deny);
-            return;
-        };
-        outbox.do_send(ApprovalPosted {
-            message_id: id.get(),
-            label: req.label.clone(),
-            reply,
-        });
-        for emoji in APPROVAL_EMOJI {
-            let r = ReactionType::Unicode(emoji.to_owned());
-            if let Err(e) = self.http.create_reaction(self.channel, id, &r).await {
-                tracing::warn!(cause = %e, "could not add an approval reaction");
-            }
-        }
-        let (http, channel) = (self.http.clone(), self.channel);
-        tokio::spawn(async move {
-            tokio::time::sleep(APPROVAL_TIMEOUT).await;
-            let expired = outbox.send(ExpireApproval {
-                message_id: id.get(),
-            });
-            match expired.await {
-                Ok(Some(label)) => {
-                    let edit = EditMessage::new().content(expired_text(&label));
-                    if let Err(e) = channel.edit_message(&*http, id, edit).await {
-                        tracing::debug!(cause = %e, "could not mark the approval expired");
-                    }
-                }
-                Ok(None) => {}
-                Err(e) => tracing::warn!(cause = %e, "the outbox has stopped"),
-            }
-        });
     }
 
     fn record(&self, id: Option<MessageId>, fork_session: Option<&str>) {

@@ -1,4 +1,5 @@
-//! Missed routine times, pausing, run now and failure alerts, with a manual clock (SPEC §16):
+//! Missed routine times, pausing and run now, with a manual clock (SPEC §16; failure alerts in
+//! `failure_alerts`):
 //! the supervisor's actors behind a recording recipient, and "a restart" as a new actix system
 //! on the same data directory (the old one's actors are gone with it, as after a crash).
 
@@ -12,13 +13,11 @@ use ollim_actors::clock::ManualClock;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::jobs::JobId;
 use ollim_actors::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
-use ollim_actors::runs::{
-    AlertRules, Close, History, JobKind, Open, OpenRun, Outcome, RunEnd, RunLog, RunRecord, Trigger,
-};
+use ollim_actors::runs::{History, Outcome, RunRecord, Trigger};
 use ollim_actors::scheduler::{FireDue, RunNow, RunNowOutcome, SetPaused, Upcoming};
 use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
 
-const TZ: chrono_tz::Tz = chrono_tz::America::New_York;
+pub(crate) const TZ: chrono_tz::Tz = chrono_tz::America::New_York;
 
 /// Keeps every fired job; each turn "completes" at once.
 #[derive(Clone, Default)]
@@ -37,7 +36,7 @@ impl Handler<FireJob> for Recorder {
 }
 
 /// `h:m` in New York on 2026-03-02 (EST, UTC-5).
-fn ny(h: u32, m: u32) -> DateTime<Utc> {
+pub(crate) fn ny(h: u32, m: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 2, h + 5, m, 0).unwrap()
 }
 
@@ -76,7 +75,7 @@ async fn start(data: &DataDir, clock: &ManualClock, recorder: &Recorder) -> Hand
 }
 
 /// Runs one start of the bot to completion in its own actix system.
-fn phase<F: std::future::Future<Output = ()>>(f: impl FnOnce() -> F) {
+pub(crate) fn phase<F: std::future::Future<Output = ()>>(f: impl FnOnce() -> F) {
     actix::System::new().block_on(f());
 }
 
@@ -113,7 +112,7 @@ fn summary(lines: &[RunRecord]) -> Vec<(String, &'static str)> {
         .collect()
 }
 
-fn fresh() -> (tempfile::TempDir, DataDir) {
+pub(crate) fn fresh() -> (tempfile::TempDir, DataDir) {
     let tmp = tempfile::tempdir().unwrap();
     let data = DataDir::new(tmp.path().join("data"));
     data.ensure().unwrap();
@@ -332,98 +331,4 @@ async fn a_paused_routine_is_listed_never_fires_and_run_now_still_runs_it() {
         routine_text("paused05", "0 * * * *", ""),
         "resume restores the file"
     );
-}
-
-fn failing_run(run: &str, at: DateTime<Utc>) -> OpenRun {
-    let at = at.with_timezone(&TZ).fixed_offset();
-    OpenRun {
-        run: run.into(),
-        boot: String::new(),
-        job: JobId("sweep001".into()),
-        kind: JobKind::Routine,
-        tag: "routine-bg".into(),
-        name: "inbox sweep".into(),
-        file: "routines/sweep.md".into(),
-        scheduled: at,
-        started: at,
-        late_since: None,
-        trigger: Trigger::Schedule,
-        attempt: 1,
-        pinged: false,
-        followed_up: false,
-        reports: Vec::new(),
-        reminder: None,
-        payload: None,
-    }
-}
-
-/// Opens and closes one run of the sweep at `at` with `outcome`; the alert text, if any.
-async fn one_run(
-    log: &Addr<RunLog>,
-    clock: &ManualClock,
-    n: u32,
-    outcome: Outcome,
-) -> Option<String> {
-    let at = ny(9, 0) + Duration::hours(i64::from(n));
-    clock.set(at);
-    let run = format!("run{n}");
-    log.send(Open(failing_run(&run, at)))
-        .await
-        .unwrap()
-        .unwrap();
-    let error = (outcome != Outcome::Ok).then(|| format!("api error on run {n}"));
-    let closed = log
-        .send(Close {
-            run,
-            end: RunEnd::bare(outcome, error),
-            rules: AlertRules {
-                after: 2,
-                cooldown: Duration::hours(6),
-            },
-            successor: None,
-        })
-        .await
-        .unwrap()
-        .unwrap();
-    closed.alert.map(|a| a.text())
-}
-
-#[test]
-fn failure_alerts_count_runs_in_a_row_keep_quiet_for_the_cooldown_and_survive_a_restart() {
-    let (_tmp, data) = fresh();
-    let clock = ManualClock::new(ny(9, 0));
-    phase(|| async {
-        let log = RunLog::in_data_dir(&data, clock.shared(), TZ).start();
-        assert_eq!(one_run(&log, &clock, 0, Outcome::Failed).await, None);
-        assert_eq!(
-            one_run(&log, &clock, 1, Outcome::TimedOut).await.as_deref(),
-            Some("⚠️ inbox sweep (routines/sweep.md) has failed 2 times in a row. last error: api error on run 1")
-        );
-        assert_eq!(
-            one_run(&log, &clock, 2, Outcome::Failed).await,
-            None,
-            "quiet"
-        );
-    });
-    // A restart in the middle of the cooldown: the history remembers the alert.
-    phase(|| async {
-        let log = RunLog::in_data_dir(&data, clock.shared(), TZ).start();
-        for n in 3..7 {
-            assert_eq!(
-                one_run(&log, &clock, n, Outcome::Failed).await,
-                None,
-                "run {n}"
-            );
-        }
-        // Six hours after the alert at run 1 (10:00): 16:00 alerts again with the count.
-        assert_eq!(
-            one_run(&log, &clock, 7, Outcome::Failed).await.as_deref(),
-            Some("⚠️ inbox sweep (routines/sweep.md) has failed 8 times in a row. last error: api error on run 7")
-        );
-        assert_eq!(
-            one_run(&log, &clock, 8, Outcome::Ok).await.as_deref(),
-            Some("inbox sweep is working again.")
-        );
-        assert_eq!(one_run(&log, &clock, 9, Outcome::Ok).await, None);
-    });
 }

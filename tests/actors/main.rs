@@ -2,5 +2,6 @@
 //! directory per test.
 
 mod catch_up;
+mod failure_alerts;
 mod scheduler;
 mod state_actors;

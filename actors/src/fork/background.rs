@@ -27,18 +27,21 @@ use super::background_host::ForkHost;
 use super::background_tools::ForkTools;
 use super::end::short_error;
 pub use super::end::{human_name, job_name, spoken, ForkEnd, ForkOutcome};
-use crate::brain::{BrainEvent, Driver, Handlers, Launcher, SessionStart, SpawnOptions, Thinking};
+use crate::brain::{BrainEvent, Driver, Handlers, Launcher};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, UpdateMode};
 use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::PendingUpdates;
-use crate::permissions::file_hooks::{hooks as file_hooks, FileHooks};
+use crate::permissions::file_hooks::FileHooks;
 use crate::ping_budget::PingBudget;
 use crate::runs::RunTicket;
 use crate::sessions::records::RecordSession;
 use crate::sessions::{EventKind, SessionRecords};
 use crate::surface::SurfaceEvent;
+
+#[path = "background_options.rs"]
+mod options;
 
 /// How many times the Stop hook may send the agent back to report (the CLI sets no limit).
 pub const MAX_STOP_BLOCKS: u32 = 3;
@@ -148,53 +151,6 @@ impl BackgroundFork {
             error: None,
             done: Some(done),
         }
-    }
-
-    fn isolated(&self) -> bool {
-        self.fired.job.settings().isolated || self.parent_session.is_none()
-    }
-
-    /// The rules its tools follow, read now.
-    fn rules(&self) -> crate::tools::BackgroundRules {
-        super::background_tools::rules(&self.fired.job, &self.config.data_dir, false)
-    }
-
-    fn options(&self) -> SpawnOptions {
-        let settings = self.fired.job.settings();
-        let mut o = SpawnOptions::new(
-            self.config.binary.clone(),
-            self.config.data_dir.root().to_path_buf(),
-        );
-        o.append_system_prompt = Some(self.config.system_prompt.clone());
-        o.model = settings.model.map(|m| m.as_str().to_owned());
-        o.thinking = Some(if settings.thinking {
-            Thinking::Adaptive
-        } else {
-            Thinking::Disabled
-        });
-        o.permission_mode = Some(crate::brain::PermissionMode::DontAsk);
-        // Offered exactly its effective set: the built-ins it names, the `discord` tools that
-        // apply; the rest (and the CLI's own scheduling) taken away.
-        let kind = crate::tools::SessionKind::Background(self.rules());
-        o.allowed_tools = kind.effective_allowed();
-        o.tools = kind.built_in_tools();
-        o.disallowed_tools = kind.disallowed_tools();
-        o.session = match (&self.parent_session, self.isolated()) {
-            (Some(main), false) => SessionStart::Fork(main.clone()),
-            _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
-        };
-        o.setting_sources = Some(vec!["project".to_owned()]);
-        let mut hooks = file_hooks();
-        hooks.push(crate::brain::HookRegistration::on(
-            crate::brain::HookEvent::Stop,
-        ));
-        o.hooks = hooks;
-        o.label = format!("bg:{}", self.fired.job.id());
-        // Background work yields the CPU to the conversation (issue 15: the owner's message
-        // must not wait behind ten forks starting at once).
-        o.niceness = crate::niceness::BACKGROUND;
-        o.env = self.config.cli_env.clone();
-        o
     }
 
     fn finish(&mut self, outcome: ForkOutcome, notice: Option<String>, ctx: &mut Context<Self>) {

@@ -13,6 +13,7 @@
 //! stops answering mid-turn the user gets a short error and the next message starts a fresh
 //! process on the saved session.
 
+mod brain_events;
 mod clicks;
 mod commands;
 mod conversation;

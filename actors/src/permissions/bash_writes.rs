@@ -27,83 +27,12 @@
 
 use std::path::{Path, PathBuf};
 
+use super::bash_commands::{
+    EXTRACTORS, FIND_ACTIONS, KEYWORDS, READ_ONLY, SHELLS, TRUSTED, WRAPPERS,
+};
 use super::bash_paths::{shown, Cwds, Judge};
 use super::bash_words::{parse, Piece, Simple, Word};
 use super::file_rules::{home_dir, lexical};
-
-/// Commands that only read, whatever their arguments (their paths are not judged).
-const READ_ONLY: [&str; 44] = [
-    "cat",
-    "head",
-    "tail",
-    "less",
-    "more",
-    "ls",
-    "wc",
-    "stat",
-    "file",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "jq",
-    "du",
-    "df",
-    "readlink",
-    "realpath",
-    "basename",
-    "dirname",
-    "echo",
-    "printf",
-    "test",
-    "[",
-    "[[",
-    "true",
-    "false",
-    "nl",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "sha512sum",
-    "cksum",
-    "strings",
-    "cut",
-    "column",
-    "diff",
-    "cmp",
-    "comm",
-    "tr",
-    "date",
-    "pwd",
-    "which",
-    "type",
-];
-
-/// Commands that run the command after them.
-const WRAPPERS: [&str; 14] = [
-    "sudo", "doas", "env", "nice", "nohup", "time", "command", "builtin", "exec", "timeout",
-    "stdbuf", "ionice", "setsid", "unbuffer",
-];
-
-/// Shell words that come before a command.
-const KEYWORDS: [&str; 10] = [
-    "if", "then", "else", "elif", "do", "while", "until", "!", "{", "}",
-];
-
-/// Shells that take a command line after `-c`.
-const SHELLS: [&str; 7] = ["sh", "bash", "dash", "zsh", "ksh", "busybox", "fish"];
-
-/// `find` options that change files.
-const FIND_ACTIONS: [&str; 9] = [
-    "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls",
-];
-
-/// Commands that write files named inside their input (an archive, a patch), in their
-/// directory unless told otherwise: judged as writing into it.
-const EXTRACTORS: [&str; 8] = ["tar", "bsdtar", "unzip", "cpio", "7z", "7za", "patch", "ar"];
-
-/// The bot's own commands: they write state only through their own code.
-const TRUSTED: [&str; 2] = ["ollim-bot", "claude-history"];
 
 /// How deep substitutions and `sh -c` may nest before the command counts as a writer.
 const MAX_DEPTH: usize = 8;

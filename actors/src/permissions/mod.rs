@@ -12,12 +12,13 @@
 //! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
-//! | `bash_writes`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
+//! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
 //! | `edit_scope` | which file edits `acceptEdits` approves: inside the data directory, not hidden |
 //! | `file_rules`, `glob` | what path rules cover; wildcard matching |
 
 pub mod approval;
 pub mod background;
+mod bash_commands;
 mod bash_paths;
 mod bash_quotes;
 mod bash_words;

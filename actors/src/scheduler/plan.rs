@@ -30,10 +30,11 @@ use super::missed::passed_fires;
 pub use super::missed::Baselines;
 use super::missed::MAX_LOOKBACK;
 use super::registry::DirIndex;
-use super::UpcomingJob;
 use crate::data_dir::DataDir;
 use crate::jobs::{store, Job, JobId, Reminder, Routine};
-use crate::prompts::forward::ScheduledItem;
+
+#[path = "plan_views.rs"]
+mod views;
 
 /// How long after start overdue reminders fire (lets the rest of the bot come up first).
 pub const STARTUP_DELAY: Duration = Duration::seconds(2);
@@ -341,73 +342,5 @@ impl Plan {
         self.fired.extend(fired_now);
         due.sort_by_key(|d| d.due_at);
         due
-    }
-
-    /// Background jobs around `now` for the forward schedule: routines' fires from the grace
-    /// window up to the horizon, and pending reminders.
-    pub fn forward_items(&self, now: DateTime<Utc>) -> Vec<ScheduledItem> {
-        let mut items = Vec::new();
-        for (path, routine) in self.routines.items() {
-            if !routine.settings.background || routine.paused || self.shadowed.contains(path) {
-                continue;
-            }
-            let Some(timer) = self.timers.get(&routine.id) else {
-                continue;
-            };
-            for fire_at in timer
-                .schedule
-                .fires_within(now - GRACE, now + HORIZON, self.tz)
-            {
-                items.push(ScheduledItem {
-                    fire_at,
-                    job: Job::Routine(routine.clone()),
-                    rel_path: rel(&self.root, path),
-                });
-            }
-        }
-        for (path, reminder) in self.reminders.items() {
-            if !reminder.settings.background || self.shadowed.contains(path) {
-                continue;
-            }
-            items.push(ScheduledItem {
-                fire_at: reminder.run_at.with_timezone(&Utc),
-                job: Job::Reminder(reminder.clone()),
-                rel_path: rel(&self.root, path),
-            });
-        }
-        items
-    }
-
-    /// Every registered job with its next fire time, soonest first.
-    pub fn upcoming(&self) -> Vec<UpcomingJob> {
-        let mut v: Vec<UpcomingJob> = self
-            .routines
-            .items()
-            .filter(|(p, _)| !self.shadowed.contains(*p))
-            .filter_map(|(path, r)| {
-                let t = self.timers.get(&r.id)?;
-                Some(UpcomingJob {
-                    id: r.id.clone(),
-                    next: t.next.map(|at| self.routine_due(at)),
-                    background: r.settings.background,
-                    rel_path: rel(&self.root, path),
-                    paused: r.paused,
-                })
-            })
-            .chain(
-                self.reminders
-                    .items()
-                    .filter(|(p, r)| !self.fired.contains(&r.id) && !self.shadowed.contains(*p))
-                    .map(|(path, r)| UpcomingJob {
-                        id: r.id.clone(),
-                        next: Some(self.reminder_due(r)),
-                        background: r.settings.background,
-                        rel_path: rel(&self.root, path),
-                        paused: false,
-                    }),
-            )
-            .collect();
-        v.sort_by(|a, b| a.next.cmp(&b.next).then(a.id.cmp(&b.id)));
-        v
     }
 }

@@ -1,0 +1,56 @@
+//! What a background fork's CLI is started with: its session (forked from the main one, or
+//! fresh when isolated), model and thinking, `dontAsk`, exactly the tools its rules allow
+//! ([`crate::tools::offer`]), the file hooks and the Stop hook, and the lowest CPU priority.
+
+use super::BackgroundFork;
+use crate::brain::{SessionStart, SpawnOptions, Thinking};
+use crate::permissions::file_hooks::hooks as file_hooks;
+
+impl BackgroundFork {
+    pub(super) fn isolated(&self) -> bool {
+        self.fired.job.settings().isolated || self.parent_session.is_none()
+    }
+
+    /// The rules its tools follow, read now.
+    pub(super) fn rules(&self) -> crate::tools::BackgroundRules {
+        crate::fork::background_tools::rules(&self.fired.job, &self.config.data_dir, false)
+    }
+
+    pub(super) fn options(&self) -> SpawnOptions {
+        let settings = self.fired.job.settings();
+        let mut o = SpawnOptions::new(
+            self.config.binary.clone(),
+            self.config.data_dir.root().to_path_buf(),
+        );
+        o.append_system_prompt = Some(self.config.system_prompt.clone());
+        o.model = settings.model.map(|m| m.as_str().to_owned());
+        o.thinking = Some(if settings.thinking {
+            Thinking::Adaptive
+        } else {
+            Thinking::Disabled
+        });
+        o.permission_mode = Some(crate::brain::PermissionMode::DontAsk);
+        // Offered exactly its effective set: the built-ins it names, the `discord` tools that
+        // apply; the rest (and the CLI's own scheduling) taken away.
+        let kind = crate::tools::SessionKind::Background(self.rules());
+        o.allowed_tools = kind.effective_allowed();
+        o.tools = kind.built_in_tools();
+        o.disallowed_tools = kind.disallowed_tools();
+        o.session = match (&self.parent_session, self.isolated()) {
+            (Some(main), false) => SessionStart::Fork(main.clone()),
+            _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
+        };
+        o.setting_sources = Some(vec!["project".to_owned()]);
+        let mut hooks = file_hooks();
+        hooks.push(crate::brain::HookRegistration::on(
+            crate::brain::HookEvent::Stop,
+        ));
+        o.hooks = hooks;
+        o.label = format!("bg:{}", self.fired.job.id());
+        // Background work yields the CPU to the conversation (issue 15: the owner's message
+        // must not wait behind ten forks starting at once).
+        o.niceness = crate::niceness::BACKGROUND;
+        o.env = self.config.cli_env.clone();
+        o
+    }
+}

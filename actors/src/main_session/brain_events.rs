@@ -1,0 +1,118 @@
+//! The conversation's CLI events as they stream in (text, thinking, tool calls, results,
+//! the process ending) and noticing a CLI that stopped responding mid-turn. Split from
+//! `conversation` (turns and results) to keep each file about one thing.
+
+use std::time::Instant;
+
+use actix::prelude::*;
+
+use super::turn::{self, TurnKind};
+use super::MainSession;
+use crate::brain::BrainEvent;
+use crate::surface::SurfaceEvent;
+
+impl MainSession {
+    pub(super) fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
+        self.last_sign_of_life = Instant::now();
+        match event {
+            BrainEvent::TextDelta(t) => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.text.push_str(&t);
+                    if turn.kind == TurnKind::Message && !turn.interrupted {
+                        self.show(SurfaceEvent::TextDelta(t));
+                    }
+                }
+            }
+            BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
+            // The conversation keeps the CLI's default built-ins: a release with new ones shows.
+            BrainEvent::Init { tools, .. } => crate::tools::note_init_tools(&tools),
+            BrainEvent::ToolUse { name, input, .. } => {
+                self.show(SurfaceEvent::ToolUse(crate::permissions::tool_label(
+                    &name,
+                    &input,
+                    self.config.data_dir.root(),
+                )));
+            }
+            BrainEvent::Compacting => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.compacting = true;
+                }
+                self.show(SurfaceEvent::Status("Auto-compacting...".into()));
+            }
+            BrainEvent::CompactBoundary(b) => {
+                self.show(SurfaceEvent::Status(format!(
+                    "Auto-compacting {} tokens",
+                    b.pre_tokens
+                        .map(turn::thousands)
+                        .unwrap_or_else(|| "?".into())
+                )));
+                self.show(SurfaceEvent::Notice(format!(
+                    "-# {}",
+                    turn::compacted_notice(&b)
+                )));
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.on_boundary(b);
+                }
+            }
+            BrainEvent::CompactFinished { .. } => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.compacting = false;
+                }
+            }
+            BrainEvent::AssistantMessage {
+                text, api_error, ..
+            } => {
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.on_assistant(&text);
+                    if api_error.is_some() {
+                        turn.api_error = api_error;
+                    }
+                }
+            }
+            BrainEvent::ApiRetry {
+                attempt,
+                max_retries,
+                status,
+                error,
+            } => self.show(SurfaceEvent::Status(super::failure::retry_status(
+                attempt,
+                max_retries,
+                error.as_deref(),
+                status,
+            ))),
+            BrainEvent::Result(result) => self.on_result(result, ctx),
+            BrainEvent::Exited(info) => {
+                tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");
+                self.live = None;
+                if !self.inflight.is_empty() {
+                    self.end_job_turns("the claude cli exited mid-turn");
+                    self.show(SurfaceEvent::Error(
+                        "-# the assistant stopped unexpectedly — send that again.".into(),
+                    ));
+                }
+                self.flush(ctx);
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn check_hung(&mut self, ctx: &mut Context<Self>) {
+        if self.inflight.is_empty() || self.live.is_none() {
+            return;
+        }
+        if self.last_sign_of_life.elapsed() < self.config.hang_timeout {
+            return;
+        }
+        tracing::error!(
+            timeout_s = self.config.hang_timeout.as_secs(),
+            "claude cli stopped responding mid-turn; killing it"
+        );
+        // Dropping the last handle kills the process; its late events carry an old generation.
+        self.live = None;
+        self.end_job_turns("the claude cli stopped responding");
+        self.show(SurfaceEvent::Error(
+            "-# the assistant stopped responding — send that again.".into(),
+        ));
+        self.flush(ctx);
+    }
+}

@@ -1,0 +1,61 @@
+//! Approval prompts in the DM: the prompt posted (after the answer so far), the Outbox told
+//! which message answers which request, the three reactions added, and the prompt marked
+//! expired when nobody answered within [`APPROVAL_TIMEOUT`].
+
+use ollim_actors::permissions::{
+    expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
+};
+use serenity::all::{CreateMessage, EditMessage, ReactionType};
+use tokio::sync::oneshot;
+
+use super::super::outbox::{ApprovalPosted, ExpireApproval};
+use super::Delivery;
+
+impl Delivery {
+    pub(super) async fn ask(
+        &mut self,
+        req: ApprovalRequest,
+        reply: oneshot::Sender<ApprovalAnswer>,
+    ) {
+        self.flush_now().await;
+        let Some(id) = self
+            .post(CreateMessage::new().content(prompt_text(&req)))
+            .await
+        else {
+            let _ = reply.send(ApprovalAnswer::Deny);
+            return;
+        };
+        let Some(outbox) = self.outbox.upgrade() else {
+            let _ = reply.send(ApprovalAnswer::Deny);
+            return;
+        };
+        outbox.do_send(ApprovalPosted {
+            message_id: id.get(),
+            label: req.label.clone(),
+            reply,
+        });
+        for emoji in APPROVAL_EMOJI {
+            let r = ReactionType::Unicode(emoji.to_owned());
+            if let Err(e) = self.http.create_reaction(self.channel, id, &r).await {
+                tracing::warn!(cause = %e, "could not add an approval reaction");
+            }
+        }
+        let (http, channel) = (self.http.clone(), self.channel);
+        tokio::spawn(async move {
+            tokio::time::sleep(APPROVAL_TIMEOUT).await;
+            let expired = outbox.send(ExpireApproval {
+                message_id: id.get(),
+            });
+            match expired.await {
+                Ok(Some(label)) => {
+                    let edit = EditMessage::new().content(expired_text(&label));
+                    if let Err(e) = channel.edit_message(&*http, id, edit).await {
+                        tracing::debug!(cause = %e, "could not mark the approval expired");
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!(cause = %e, "the outbox has stopped"),
+            }
+        });
+    }
+}
