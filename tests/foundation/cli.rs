@@ -5,19 +5,20 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-struct Env {
+/// A fresh data directory and the real binary run against it (also used by `routine_control`).
+pub(crate) struct Env {
     _tmp: tempfile::TempDir,
-    data: PathBuf,
+    pub(crate) data: PathBuf,
 }
 
 impl Env {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let tmp = tempfile::tempdir().expect("temp dir");
         let data = tmp.path().join("data");
         Env { _tmp: tmp, data }
     }
 
-    fn run(&self, args: &[&str]) -> Output {
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
             .args(args)
             .env("OLLIM_DATA_DIR", &self.data)

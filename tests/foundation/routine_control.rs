@@ -3,32 +3,15 @@
 //! original still reads the file), run now refuses clearly, and history reads `state/runs.jsonl`.
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
-struct Env {
-    _tmp: tempfile::TempDir,
-    data: PathBuf,
+use crate::cli::Env;
+
+/// What a command that must succeed printed.
+trait MustSucceed {
+    fn ok(&self, args: &[&str]) -> String;
 }
 
-impl Env {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let data = tmp.path().join("data");
-        Env { _tmp: tmp, data }
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-            .args(args)
-            .env("OLLIM_DATA_DIR", &self.data)
-            .env("OLLIM_TIMEZONE", "America/New_York")
-            .env_remove("DISCORD_TOKEN")
-            .env_remove("RUST_LOG")
-            .output()
-            .expect("run ollim-bot")
-    }
-
+impl MustSucceed for Env {
     fn ok(&self, args: &[&str]) -> String {
         let o = self.run(args);
         assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
