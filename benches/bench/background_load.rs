@@ -7,7 +7,6 @@
 //! console binary with the real CLI against the mock Messages API on 127.0.0.1.
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::Utc;
@@ -163,17 +162,7 @@ pub async fn bench_background_load() {
     let (home, data) = (tmp.path().join("home"), tmp.path().join("data"));
     let _ = std::fs::create_dir_all(&home);
     let _ = std::fs::create_dir_all(data.join("reminders"));
-    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .arg("console")
-        .envs(mock.cli_env(&home))
-        .env("OLLIM_CLAUDE_BIN", &claude)
-        .env("OLLIM_DATA_DIR", &data)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn();
+    let child = crate::conversation::console_bot(&mock, &claude, &home, &data);
     let Ok(mut child) = child else {
         println!("background load: could not start the bot");
         return;

@@ -30,6 +30,27 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .ok()
 }
 
+/// The bot on the console surface with `data` as its data directory and the CLI talking to
+/// `mock`: stdin and stdout piped, warnings only, killed when dropped.
+pub fn console_bot(
+    mock: &MockModelApi,
+    claude: &std::path::Path,
+    home: &std::path::Path,
+    data: &std::path::Path,
+) -> std::io::Result<tokio::process::Child> {
+    tokio::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .arg("console")
+        .envs(mock.cli_env(home))
+        .env("OLLIM_CLAUDE_BIN", claude)
+        .env("OLLIM_DATA_DIR", data)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+}
+
 fn median(mut v: Vec<StdDuration>) -> StdDuration {
     v.sort();
     v[v.len() / 2]
@@ -66,18 +87,7 @@ pub async fn bench_conversation() {
     let _ = std::fs::create_dir_all(&home);
 
     // The bot.
-    let mut child = match tokio::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .arg("console")
-        .envs(mock.cli_env(&home))
-        .env("OLLIM_CLAUDE_BIN", &claude)
-        .env("OLLIM_DATA_DIR", tmp.path().join("data"))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-    {
+    let mut child = match console_bot(&mock, &claude, &home, &tmp.path().join("data")) {
         Ok(c) => c,
         Err(e) => {
             println!("conversation: could not start the bot: {e}");

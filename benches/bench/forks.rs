@@ -2,7 +2,6 @@
 //! CLI children excluded), and the delay from a job's fire time to its CLI's first model request.
 //! The bot runs as the console binary against the mock Messages API on 127.0.0.1.
 
-use std::process::Stdio;
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::Utc;
@@ -57,21 +56,15 @@ async fn run(n: usize) {
         );
         let _ = std::fs::write(data.join(format!("reminders/bench-{i}.md")), text);
     }
-    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .arg("console")
-        .envs(mock.cli_env(&home))
-        .env("OLLIM_CLAUDE_BIN", &claude)
-        .env("OLLIM_DATA_DIR", &data)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn();
+    let child = crate::conversation::console_bot(&mock, &claude, &home, &data);
     let Ok(mut child) = child else {
         println!("forks: could not start the bot");
         return;
     };
+    // Nobody reads the console here: drain it so the bot never blocks on a full pipe.
+    if let Some(mut out) = child.stdout.take() {
+        tokio::spawn(async move { tokio::io::copy(&mut out, &mut tokio::io::sink()).await });
+    }
     let Some(pid) = child.id() else { return };
 
     let mut delays = Vec::new();

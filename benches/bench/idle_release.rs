@@ -5,7 +5,6 @@
 //! against the mock Messages API on 127.0.0.1.
 
 use std::collections::HashMap;
-use std::process::Stdio;
 use std::time::{Duration as StdDuration, Instant};
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
@@ -108,18 +107,7 @@ pub async fn bench_idle_release() {
         data.join("state/config.json"),
         r#"{"main_idle_release": 1}"#,
     );
-    let mut child = match tokio::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .arg("console")
-        .envs(mock.cli_env(&home))
-        .env("OLLIM_CLAUDE_BIN", &claude)
-        .env("OLLIM_DATA_DIR", &data)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-    {
+    let mut child = match crate::conversation::console_bot(&mock, &claude, &home, &data) {
         Ok(c) => c,
         Err(e) => {
             println!("idle release: could not start the bot: {e}");
