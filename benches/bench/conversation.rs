@@ -59,18 +59,9 @@ fn median(mut v: Vec<StdDuration>) -> StdDuration {
 /// Waits (up to `limit`) until the mock has a request whose latest user text contains `needle`;
 /// when it arrived.
 pub async fn arrival(mock: &MockModelApi, needle: &str, limit: StdDuration) -> Option<Instant> {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        if let Some(r) = mock
-            .agent_requests()
-            .into_iter()
-            .find(|r| r.latest_user_text().contains(needle))
-        {
-            return Some(r.received_at);
-        }
-        tokio::time::sleep(StdDuration::from_millis(2)).await;
-    }
-    None
+    mock.first_agent_request(|r| r.latest_user_text().contains(needle), limit)
+        .await
+        .map(|r| r.received_at)
 }
 
 pub async fn bench_conversation() {

@@ -91,13 +91,7 @@ pub async fn bench_discord() {
                 .map(|r| r.at)
         })
         .await;
-        let asked = until(|| {
-            mock.agent_requests()
-                .into_iter()
-                .find(|r| r.latest_user_text().contains(&tag))
-                .map(|r| r.received_at)
-        })
-        .await;
+        let asked = crate::conversation::arrival(&mock, &tag, LIMIT).await;
         let shown = until(|| {
             fake.bot_messages(DM_CHANNEL_ID)
                 .into_iter()

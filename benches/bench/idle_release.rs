@@ -65,18 +65,9 @@ async fn round(
     let t0 = Instant::now();
     stdin.write_all(format!("{text}\n").as_bytes()).await.ok()?;
     stdin.flush().await.ok()?;
-    let mut arrived = None;
-    for _ in 0..15_000 {
-        if let Some(r) = mock
-            .agent_requests()
-            .into_iter()
-            .find(|r| r.latest_user_text().contains(text))
-        {
-            arrived = Some(r.received_at.saturating_duration_since(t0));
-            break;
-        }
-        tokio::time::sleep(StdDuration::from_millis(2)).await;
-    }
+    let arrived = crate::conversation::arrival(mock, text, StdDuration::from_secs(30))
+        .await
+        .map(|at| at.saturating_duration_since(t0));
     while let Ok(Some(l)) = lines.next_line().await {
         if l.contains("pong") {
             break;

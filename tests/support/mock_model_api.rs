@@ -23,6 +23,7 @@ use parking_lot::Mutex;
 use serde_json::{json, Value};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 /// What the mock model answers to one agent request.
@@ -166,6 +167,8 @@ struct State {
     script: Box<Script>,
     side_script: Mutex<Option<Arc<Script>>>,
     requests: Mutex<Vec<ModelRequest>>,
+    /// Woken at every recorded request.
+    arrived: Notify,
     next_id: AtomicU64,
 }
 
@@ -193,6 +196,7 @@ impl MockModelApi {
             script: Box::new(script),
             side_script: Mutex::new(None),
             requests: Mutex::new(Vec::new()),
+            arrived: Notify::new(),
             next_id: AtomicU64::new(1),
         });
         let server = tokio::spawn(serve(listener, Arc::clone(&state)));
@@ -228,6 +232,36 @@ impl MockModelApi {
             .into_iter()
             .filter(ModelRequest::is_agent_call)
             .collect()
+    }
+
+    /// Waits (up to `limit`) for the first agent call that satisfies `wanted`, woken by each
+    /// arrival. Unlike polling [`Self::agent_requests`], it copies nothing but the match and
+    /// looks at each request once, so a benchmark waiting on it takes no CPU from what it
+    /// measures.
+    pub async fn first_agent_request(
+        &self,
+        wanted: impl Fn(&ModelRequest) -> bool,
+        limit: Duration,
+    ) -> Option<ModelRequest> {
+        let deadline = tokio::time::Instant::now() + limit;
+        let mut seen = 0;
+        loop {
+            let arrival = self.state.arrived.notified();
+            tokio::pin!(arrival);
+            // Registered before looking, so a request recorded in between still wakes us.
+            arrival.as_mut().enable();
+            {
+                let requests = self.state.requests.lock();
+                let found = requests[seen..]
+                    .iter()
+                    .find(|r| r.is_agent_call() && wanted(r));
+                if let Some(found) = found {
+                    return Some(found.clone());
+                }
+                seen = requests.len();
+            }
+            tokio::time::timeout_at(deadline, arrival).await.ok()?;
+        }
     }
 
     /// The environment that points a `claude` process at this mock and isolates it in `home`.
@@ -277,6 +311,7 @@ async fn serve_connection(stream: TcpStream, state: Arc<State>) -> io::Result<()
             received_at: std::time::Instant::now(),
         };
         state.requests.lock().push(request.clone());
+        state.arrived.notify_waiters();
         respond(&mut write, &state, &request).await?;
     }
 }
