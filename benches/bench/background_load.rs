@@ -21,10 +21,13 @@ use crate::support::mock_model_api::{MockModelApi, Reply};
 
 /// Background jobs due in the same second, each round.
 const JOBS: usize = 10;
-/// Rounds with no background work, and rounds under load per limit.
+/// Lines with no background work before the first round; each round under load is also
+/// preceded by one, so idle and loaded lines meet a conversation of about the same length.
 const IDLE_ROUNDS: usize = 5;
-const BUSY_ROUNDS: usize = 3;
-/// The limits compared: the default, and one that lets all ten run at once.
+/// Rounds under load per limit.
+const BUSY_ROUNDS: usize = 5;
+/// The limits compared: the default (the target is for it), and one that lets all ten run at
+/// once, to show what the limit saves.
 const LIMITS: [u64; 2] = [3, 10];
 /// The owner writes this long after the jobs' fire time (while their CLIs start).
 const OWNER_AFTER_FIRE: StdDuration = StdDuration::from_millis(100);
@@ -115,6 +118,19 @@ async fn busy_round(
     latency
 }
 
+/// Waits (bounded) until the bot runs only its conversation's CLI: the last round's forks
+/// have exited.
+async fn quiet(bot: u32) -> bool {
+    let deadline = Instant::now() + LIMIT;
+    while Instant::now() < deadline {
+        if sample(bot).clis <= 1 {
+            return true;
+        }
+        tokio::time::sleep(StdDuration::from_millis(100)).await;
+    }
+    false
+}
+
 fn spread(v: &[StdDuration]) -> String {
     let mut v = v.to_vec();
     v.sort();
@@ -192,7 +208,7 @@ pub async fn bench_background_load() {
     }
     let at_idle = sample(pid);
 
-    let mut busy: Vec<(u64, Vec<StdDuration>, Peaks)> = Vec::new();
+    let mut busy: Vec<Loaded> = Vec::new();
     for limit in LIMITS {
         if limit != 3 {
             console.say(&format!("/config bg_fork_limit {limit}")).await;
@@ -202,40 +218,72 @@ pub async fn bench_background_load() {
             }
         }
         let sampler = Sampler::start(pid);
-        let mut latencies = Vec::new();
+        let (mut latencies, mut one_cli_kib) = (Vec::new(), 0);
         for round in 0..BUSY_ROUNDS {
             let prefix = format!("l{limit:02}r{round}");
+            if !quiet(pid).await {
+                println!("background load: the last round's CLIs were still running");
+            }
+            // The conversation's CLI alone, as large as the conversation is by now.
+            one_cli_kib = one_cli_kib.max(sample(pid).largest_cli_kib);
+            idle.extend(
+                console
+                    .owner_says(&mock, &format!("owner idle {prefix}"))
+                    .await,
+            );
             latencies.extend(busy_round(&mut console, &mock, &data, &prefix).await);
         }
-        busy.push((limit, latencies, sampler.stop()));
+        busy.push(Loaded {
+            limit,
+            latencies,
+            peaks: sampler.stop(),
+            one_cli_kib,
+        });
     }
     drop(console);
     let _ = child.kill().await;
     report(&idle, at_idle, &busy);
 }
 
-fn report(
-    idle: &[StdDuration],
-    at_idle: crate::process_tree::Sample,
-    busy: &[(u64, Vec<StdDuration>, Peaks)],
-) {
+/// What one limit's rounds measured.
+struct Loaded {
+    limit: u64,
+    /// The owner's line → its model request, one per round.
+    latencies: Vec<StdDuration>,
+    peaks: Peaks,
+    /// The conversation's CLI alone before a round (the largest of those looks).
+    one_cli_kib: u64,
+}
+
+fn report(idle: &[StdDuration], at_idle: crate::process_tree::Sample, busy: &[Loaded]) {
     println!(
-        "background load: {JOBS} background jobs due in the same second, the owner's line {} ms after; {BUSY_ROUNDS} rounds per limit, {IDLE_ROUNDS} idle",
+        "background load: {JOBS} background jobs due in the same second, the owner's line {} ms after; {BUSY_ROUNDS} rounds per limit, each after an idle line ({IDLE_ROUNDS} more idle lines first)",
         OWNER_AFTER_FIRE.as_millis()
     );
     let mut line = format!("  owner's line → its model request: idle {}", spread(idle));
-    for (limit, l, _) in busy {
-        line.push_str(&format!(" | bg_fork_limit {limit}: {}", spread(l)));
+    for b in busy {
+        line.push_str(&format!(
+            " | bg_fork_limit {}: {}",
+            b.limit,
+            spread(&b.latencies)
+        ));
     }
     println!("{line}");
     let base = p50(idle);
-    let mut line = "  target p50 ≤ 1.5× idle:".to_owned();
-    for (limit, l, _) in busy {
-        match (base, p50(l)) {
-            (Some(b), Some(x)) if b > 0.0 => line.push_str(&format!(
+    let mut line = "  p50 against idle (target ≤ 1.5× at the default limit 3):".to_owned();
+    for Loaded {
+        limit, latencies, ..
+    } in busy
+    {
+        match (base, p50(latencies)) {
+            (Some(b), Some(x)) if b > 0.0 && *limit == LIMITS[0] => line.push_str(&format!(
                 " bg_fork_limit {limit} {:.2}× {}",
                 x / b,
                 met(x <= 1.5 * b)
+            )),
+            (Some(b), Some(x)) if b > 0.0 => line.push_str(&format!(
+                " bg_fork_limit {limit} {:.2}× (for comparison: no limit in effect)",
+                x / b
             )),
             _ => line.push_str(&format!(" bg_fork_limit {limit} not measured")),
         }
@@ -253,7 +301,10 @@ fn report(
         at_idle.clis
     );
     let mut line = "  peak resident, bot + all CLI children:".to_owned();
-    for (limit, _, p) in busy {
+    for Loaded {
+        limit, peaks: p, ..
+    } in busy
+    {
         line.push_str(&format!(
             " bg_fork_limit {limit}: {} (bot {}, at most {} CLI processes, the largest {}; {} samples) |",
             mib(p.total_kib),
@@ -264,12 +315,23 @@ fn report(
         ));
     }
     println!("{}", line.trim_end_matches(" |"));
-    let mut line = "  target peak ≤ bot + (limit + 1) × one CLI at idle:".to_owned();
-    for (limit, _, p) in busy {
-        let budget = p.root_kib + (limit + 1) * cli;
+    let mut line =
+        "  target peak ≤ bot + (limit + 1) × the conversation's CLI alone before a round:"
+            .to_owned();
+    for Loaded {
+        limit,
+        peaks: p,
+        one_cli_kib,
+        ..
+    } in busy
+    {
+        let budget = p.root_kib + (limit + 1) * one_cli_kib;
         line.push_str(&format!(
-            " bg_fork_limit {limit}: {} ≤ {} {} (CLI processes {} ≤ {} {});",
+            " bg_fork_limit {limit}: {} ≤ {} + {} × {} = {} {} (CLI processes {} ≤ {} {});",
             mib(p.total_kib),
+            mib(p.root_kib),
+            limit + 1,
+            mib(*one_cli_kib),
             mib(budget),
             met(p.total_kib <= budget),
             p.clis,

@@ -74,21 +74,42 @@ fn tree(all: &HashMap<u32, (u32, String)>, root: u32) -> Vec<u32> {
     out
 }
 
+/// `VmSize` and `VmRSS` of `pid`, in KiB.
+fn vm_of(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    Some((field("VmSize:")?, field("VmRSS:")?))
+}
+
 /// Samples `root`'s tree once.
 pub fn sample(root: u32) -> Sample {
     let all = processes();
     let members = tree(&all, root);
+    let is_cli = |p: &u32| all.get(p).is_some_and(|(_, comm)| comm == CLI_COMM);
+    // A CLI starts its helpers (git, a shell) by vfork: until the helper execs, a child that
+    // still reads as the CLI runs in its parent's address space (the same VmSize and VmRSS to
+    // the KiB). It is not a CLI of its own and holds no memory of its own.
+    let parent_of = |p: &u32| all.get(p).map(|(ppid, _)| *ppid);
+    let is_copy = |p: &u32| is_cli(p) && parent_of(p).is_some_and(|pp| is_cli(&pp));
     let rss: HashMap<u32, u64> = members
         .iter()
-        .map(|&p| (p, rss_kib(p).unwrap_or(0)))
+        .map(|&p| {
+            let shares_parent = is_copy(&p)
+                && parent_of(&p).is_some_and(|pp| vm_of(p).is_some() && vm_of(p) == vm_of(pp));
+            let kib = if shares_parent { Some(0) } else { rss_kib(p) };
+            (p, kib.unwrap_or(0))
+        })
         .collect();
-    // A CLI process, not a copy the CLI forked of itself for a moment to start a helper (its
-    // parent is a CLI too): those share the parent's pages until they exec.
-    let is_cli = |p: &u32| all.get(p).is_some_and(|(_, comm)| comm == CLI_COMM);
     let clis: Vec<u32> = members
         .iter()
         .copied()
-        .filter(|p| is_cli(p) && !all.get(p).is_some_and(|(ppid, _)| is_cli(ppid)))
+        .filter(|p| is_cli(p) && !is_copy(p))
         .collect();
     let largest_cli_kib = clis
         .iter()
