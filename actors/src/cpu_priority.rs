@@ -1,28 +1,94 @@
 //! Background work yields the CPU to the conversation. On a small machine ten background
 //! forks starting at once (each a `claude` process, plus a git commit for each reminder file
-//! that goes) would otherwise hold up the owner's own message; started with a lower priority
-//! (Unix `nice`), they take only what the conversation leaves.
+//! that goes) would otherwise hold up the owner's own message. Their processes start in the
+//! lowest class an unprivileged process may choose: Linux's `SCHED_IDLE` (they run on what
+//! the rest of the machine leaves, and a conversation process that wakes takes the core back
+//! at once) and `nice` 19 (the same on systems without that class). Children they start
+//! inherit both.
 
 use std::process::Command;
 
-/// How much background CLI processes and git bookkeeping are lowered: the most `nice` allows,
-/// so the conversation's process is always served first.
-pub const BACKGROUND: i32 = 19;
+/// The CPU priority a child process starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CpuPriority {
+    /// The bot's own: the conversation's CLI.
+    #[default]
+    Conversation,
+    /// Yields to everything else: background forks and git bookkeeping.
+    Background,
+}
 
-/// Lowers the priority of the process `command` starts by `by` (added to the bot's own `nice`
-/// value). Best effort: a system that refuses leaves the child at the bot's priority, and the
-/// start goes on.
-pub fn lower(command: &mut Command, by: i32) {
-    if by <= 0 {
+/// How much background processes are lowered: the most `nice` allows.
+const BACKGROUND_NICE: i32 = 19;
+
+/// Starts the process `command` will run at `priority`. Best effort: a system that refuses
+/// leaves the child at the bot's priority, and the start goes on.
+pub fn apply(command: &mut Command, priority: CpuPriority) {
+    if priority == CpuPriority::Conversation {
         return;
     }
     use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the forked child before exec; it makes one `nice` system
-    // call (no allocation, no lock) and ignores its result, which is async-signal-safe.
+    // SAFETY: the closure runs in the forked child before exec; it makes two system calls (no
+    // allocation, no lock) and ignores their results, which is async-signal-safe.
     unsafe {
-        command.pre_exec(move || {
-            let _ = rustix::process::nice(by);
+        command.pre_exec(|| {
+            let _ = rustix::process::nice(BACKGROUND_NICE);
+            idle_class();
             Ok(())
         });
+    }
+}
+
+/// Moves the calling process into `SCHED_IDLE` (Linux; a no-op elsewhere).
+fn idle_class() {
+    #[cfg(target_os = "linux")]
+    {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: `param` is a valid, initialised `sched_param`; pid 0 is the calling process.
+        let _ = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(nice, scheduling policy)` of a process started with `priority`, read from its own
+    /// `/proc/self/stat` (fields 19 and 41).
+    fn started_with(priority: CpuPriority) -> (i64, u32) {
+        let mut cat = Command::new("cat");
+        cat.arg("/proc/self/stat");
+        apply(&mut cat, priority);
+        let out = cat.output().expect("cat runs");
+        let stat = String::from_utf8_lossy(&out.stdout).into_owned();
+        let after_comm: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        // Fields after `(comm)` start at field 3.
+        let nice = after_comm[19 - 3].parse().expect("nice field");
+        let policy = after_comm[41 - 3].parse().expect("policy field");
+        (nice, policy)
+    }
+
+    fn own_nice() -> i64 {
+        rustix::process::getpriority_process(None)
+            .map(i64::from)
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn conversation_processes_keep_the_bots_priority() {
+        assert_eq!(started_with(CpuPriority::Conversation), (own_nice(), 0));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn background_processes_start_idle_class_at_the_lowest_nice() {
+        let (nice, policy) = started_with(CpuPriority::Background);
+        assert_eq!(policy, libc::SCHED_IDLE as u32, "scheduling policy");
+        assert_eq!(nice, 19, "nice");
     }
 }

@@ -214,10 +214,10 @@ impl DataDir {
 /// Runs git in `dir` and returns what it said, retrying while another git process holds
 /// `index.lock`.
 fn git_output(dir: &Path, args: &[&str]) -> io::Result<Output> {
-    // Bookkeeping, never what the owner waits for: it yields the CPU (see `niceness`).
+    // Bookkeeping, never what the owner waits for: it yields the CPU (see `cpu_priority`).
     let run = || {
         let mut git = Command::new("git");
-        crate::niceness::lower(&mut git, crate::niceness::BACKGROUND);
+        crate::cpu_priority::apply(&mut git, crate::cpu_priority::CpuPriority::Background);
         git.args(args)
             .current_dir(dir)
             .stdin(Stdio::null())

@@ -36,6 +36,7 @@ pub mod buttons;
 pub mod clock;
 #[cfg(unix)]
 pub mod control_socket;
+pub mod cpu_priority;
 pub mod data_dir;
 pub mod downloads;
 pub mod fork;
@@ -45,7 +46,6 @@ mod import_graph;
 pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
-pub mod niceness;
 pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;

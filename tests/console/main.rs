@@ -19,6 +19,7 @@ mod failures;
 mod google;
 mod history;
 mod own_command;
+mod priority;
 mod quiet;
 mod recovery;
 mod runs;

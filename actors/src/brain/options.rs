@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::host::HookRegistration;
+use crate::cpu_priority::CpuPriority;
 
 /// How long a control request waits for its answer unless told otherwise.
 pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -115,10 +116,10 @@ pub struct SpawnOptions {
     pub hooks: Vec<HookRegistration>,
     /// Programmatic subagents for the initialize request (name → definition).
     pub agents: Option<Value>,
-    /// How much to lower the child's CPU priority (added to the bot's `nice` value; `0`
-    /// leaves it). Background forks are lowered so that, on a small machine, the
-    /// conversation's own process wins the CPU while several of them start at once.
-    pub niceness: i32,
+    /// The child's CPU priority. Background forks start at [`CpuPriority::Background`] so
+    /// that, on a small machine, the conversation's own process wins the CPU while several
+    /// of them start at once.
+    pub priority: CpuPriority,
 }
 
 impl SpawnOptions {
@@ -142,7 +143,7 @@ impl SpawnOptions {
             shutdown_grace: Duration::from_secs(5),
             label: "brain".to_owned(),
             hooks: Vec::new(),
-            niceness: 0,
+            priority: CpuPriority::Conversation,
             agents: None,
         }
     }

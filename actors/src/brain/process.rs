@@ -44,7 +44,7 @@ impl ClaudeProcess {
     /// [`ClaudeProcess::start`].
     pub fn spawn(options: &SpawnOptions, handlers: Handlers) -> Result<(Self, EventStream), Error> {
         let mut command = Command::new(&options.binary);
-        crate::niceness::lower(command.as_std_mut(), options.niceness);
+        crate::cpu_priority::apply(command.as_std_mut(), options.priority);
         let mut child = command
             .args(options.args())
             .current_dir(&options.cwd)

@@ -49,8 +49,12 @@ impl BackgroundFork {
         o.label = format!("bg:{}", self.fired.job.id());
         // Background work yields the CPU to the conversation (issue 15: the owner's message
         // must not wait behind ten forks starting at once).
-        o.niceness = crate::niceness::BACKGROUND;
+        o.priority = crate::cpu_priority::CpuPriority::Background;
         o.env = self.config.cli_env.clone();
+        o.env.insert(
+            "CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS".to_owned(),
+            "1".to_owned(),
+        );
         o
     }
 }

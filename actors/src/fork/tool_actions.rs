@@ -193,10 +193,13 @@ impl BackgroundFork {
         let data = &self.config.data_dir;
         let path = store::write(&data.reminders(), &next)
             .map_err(|e| Refusal::FollowUpNotScheduled(e.to_string()))?;
-        data.commit(
-            &path,
-            &format!("add reminder {} (chain follow-up)", next.id),
+        // git runs at background priority: never on the actors' thread, where the
+        // conversation would wait for it.
+        let (data, message) = (
+            data.clone(),
+            format!("add reminder {} (chain follow-up)", next.id),
         );
+        std::thread::spawn(move || data.commit(&path, &message));
         tracing::info!(job = %current.id, next = %next.id, minutes, "chain follow-up scheduled");
         Ok(())
     }
