@@ -61,6 +61,12 @@ pub enum SurfaceEvent {
     },
     /// An interactive fork ended: saved, summary queued, or discarded.
     ForkEnded(ExitAction),
+    /// A background fork's process has exited, its transcript complete: a reply to one of its
+    /// messages may resume its session now. Nothing is shown.
+    BackgroundEnded {
+        /// The background session.
+        fork_session: String,
+    },
 }
 
 /// How an interactive fork ends (SPEC §6): chosen by its tools or the fork buttons, carried out

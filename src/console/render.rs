@@ -144,6 +144,8 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 };
                 self.own_line(&line);
             }
+            // The console cannot reply to a message, so it never waits for one to settle.
+            SurfaceEvent::BackgroundEnded { .. } => {}
         }
     }
 }

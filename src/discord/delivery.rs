@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::answer::{Answer, Label, StatusLine};
-use super::outbox::{ForkMessagePosted, Outbox};
+use super::outbox::{BackgroundSettled, ForkMessagePosted, Outbox};
 use super::render;
 use super::stream::Target;
 
@@ -196,6 +196,11 @@ impl Delivery {
                     }
                 }
             }
+            // After every message the fork posted before it (and their records): in order.
+            SurfaceEvent::BackgroundEnded { fork_session } => match self.outbox.upgrade() {
+                Some(outbox) => outbox.do_send(BackgroundSettled { fork_session }),
+                None => tracing::debug!("the outbox has stopped; a fork's end is not noted"),
+            },
             SurfaceEvent::ForkStarted { topic } => {
                 self.finish_answer().await;
                 self.post(render::fork_started(topic.as_deref())).await;

@@ -5,6 +5,8 @@
 //! the owner, and anything outside DMs, is ignored; so are the bot's own messages, which Discord
 //! echoes back.
 
+use std::time::Duration;
+
 use ollim_actors::google::account::{GoogleClick, PasteRedirect, PressGoogleButton};
 use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::PressButton;
@@ -21,7 +23,7 @@ use serenity::all::{
 use super::attachments;
 use super::data::{Data, Error};
 use super::delivery::ACK_EMOJI;
-use super::outbox::{AnswerApproval, BeginTurn, LookupForkMessage, Post};
+use super::outbox::{AnswerApproval, BeginTurn, LookupForkMessage, Post, UntilSettled};
 use super::quote;
 
 /// Shown when the replied-to background session is older than the record keeps.
@@ -88,6 +90,7 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
         });
         match lookup {
             ForkLookup::Live { fork_session_id } => {
+                settled(data, &fork_session_id).await;
                 let resume = ResumeFromReply {
                     session: fork_session_id.clone(),
                     text: text.clone(),
@@ -237,5 +240,24 @@ async fn paste_redirect(text: &str, data: &Data) {
     };
     if !reply.is_empty() {
         data.outbox.do_send(Post(reply));
+    }
+}
+
+/// The longest a reply waits for the background fork it answers to end.
+const SETTLE_LIMIT: Duration = Duration::from_secs(30);
+
+/// Waits (up to [`SETTLE_LIMIT`]) until the background fork of `session` has ended, when it
+/// still runs: its process writes its transcript as it goes, and a session resumed before the
+/// message the owner replied to is written there would be missing it.
+async fn settled(data: &Data, session: &str) {
+    let until = UntilSettled {
+        fork_session: session.to_owned(),
+    };
+    let Ok(Some(ended)) = data.outbox.send(until).await else {
+        return;
+    };
+    tracing::info!(%session, "a reply waits for its background fork to end");
+    if tokio::time::timeout(SETTLE_LIMIT, ended).await.is_err() {
+        tracing::warn!(%session, "the background fork still runs; its session is resumed as it is");
     }
 }

@@ -5,9 +5,12 @@
 //! It also owns what that traffic leaves behind: the approval prompts waiting for a reaction
 //! ([`AnswerApproval`] from the reaction handler, [`ExpireApproval`] after 60 s) and the record
 //! of which messages background forks sent, `state/fork_messages.json` ([`LookupForkMessage`]
-//! from the message handler, for replies that resume a fork). The delivery task reports what it
-//! posted back to the actor.
+//! from the message handler, for replies that resume a fork), with which of those forks are still
+//! running ([`UntilSettled`]: a reply resumes a fork's session once its process has exited and
+//! its transcript holds what the owner saw). The delivery task reports what it posted back to
+//! the actor.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use actix::prelude::*;
@@ -30,6 +33,9 @@ pub struct Outbox {
     fork_messages: ForkMessages,
     /// The main session's id, read as the parent of a recorded fork message.
     main_id: MainSessionFile,
+    /// Background sessions that posted since the start and whose fork still runs, with the
+    /// replies waiting for it to end.
+    running: HashMap<String, Vec<oneshot::Sender<()>>>,
 }
 
 /// Where the outbox posts and what it needs to record.
@@ -55,6 +61,7 @@ impl Outbox {
                 approvals: OpenApprovals::default(),
                 fork_messages: ForkMessages::in_data_dir(&config.data_dir, clock),
                 main_id: MainSessionFile::in_data_dir(&config.data_dir),
+                running: HashMap::new(),
             }
         })
     }
@@ -172,6 +179,23 @@ pub struct ForkMessagePosted {
     pub fork_session: String,
 }
 
+/// The delivery task saw a background fork end, after everything it posted.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct BackgroundSettled {
+    /// The background session.
+    pub fork_session: String,
+}
+
+/// Asks whether the background fork of `fork_session` still runs: `None` when it does not (or
+/// not in this process's life), otherwise a receiver told when it ends.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Option<oneshot::Receiver<()>>")]
+pub struct UntilSettled {
+    /// The background session.
+    pub fork_session: String,
+}
+
 /// Asks which background fork, if any, sent `message_id` (the owner replied to it).
 #[derive(Debug, Clone, Copy, Message)]
 #[rtype(result = "ForkLookup")]
@@ -204,6 +228,7 @@ impl Handler<ExpireApproval> for Outbox {
 impl Handler<ForkMessagePosted> for Outbox {
     type Result = ();
     fn handle(&mut self, msg: ForkMessagePosted, _ctx: &mut Self::Context) {
+        self.running.entry(msg.fork_session.clone()).or_default();
         let parent = self.main_id.load().unwrap_or_else(|e| {
             tracing::warn!(cause = %e, "could not read the main session id");
             None
@@ -228,5 +253,24 @@ impl Handler<LookupForkMessage> for Outbox {
                     ForkLookup::Unknown
                 }),
         )
+    }
+}
+
+impl Handler<BackgroundSettled> for Outbox {
+    type Result = ();
+    fn handle(&mut self, msg: BackgroundSettled, _ctx: &mut Self::Context) {
+        for waiting in self.running.remove(&msg.fork_session).unwrap_or_default() {
+            let _ = waiting.send(());
+        }
+    }
+}
+
+impl Handler<UntilSettled> for Outbox {
+    type Result = Option<oneshot::Receiver<()>>;
+    fn handle(&mut self, msg: UntilSettled, _ctx: &mut Self::Context) -> Self::Result {
+        let waiting = self.running.get_mut(&msg.fork_session)?;
+        let (tx, rx) = oneshot::channel();
+        waiting.push(tx);
+        Some(rx)
     }
 }

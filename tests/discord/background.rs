@@ -1,6 +1,7 @@
 //! Background work on Discord: a background ping arrives as `[bg] …`, and replying to it opens an
-//! interactive fork on that background fork's session (a second reply while that fork runs is
-//! quoted into it instead); a button on a background embed still
+//! interactive fork on that background fork's session once that fork has ended, so the session
+//! holds everything it did (a second reply while the interactive fork runs is quoted into it
+//! instead); a button on a background embed still
 //! works after the bot restarts.
 
 use serde_json::json;
@@ -17,7 +18,11 @@ async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
         if text.contains("[fork-started]") && text.contains("background fork") {
             Reply::Text("back in the water thread".into())
         } else if !req.tool_results().is_empty() {
-            Reply::Text("pinged".into())
+            // The background fork is still at work when the owner replies to its ping.
+            Reply::SlowText {
+                chunks: vec!["pinged, ".into(), "now wrapping up".into()],
+                delay: std::time::Duration::from_millis(800),
+            }
         } else if text.contains("[reminder-bg:c0000001]") {
             Reply::ToolUse {
                 name: "mcp__discord__ping_user".into(),
@@ -76,8 +81,11 @@ async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
     );
     let history = serde_json::to_string(resumed.messages()).unwrap_or_default();
     assert!(
-        resumed.mentions("[reminder-bg:c0000001]") && history.contains("did you drink water?"),
-        "the fork carries the background session's history (its prompt and its ping): {history}"
+        resumed.mentions("[reminder-bg:c0000001]")
+            && history.contains("did you drink water?")
+            && history.contains("now wrapping up"),
+        "the fork carries the background session's whole history (its prompt, its ping, and \
+         what it did after the reply came): {history}"
     );
     // A second reply to the same ping while the fork runs cannot open another one.
     fake.send_dm_with(Dm {

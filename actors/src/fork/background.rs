@@ -358,6 +358,12 @@ impl Actor for BackgroundFork {
             // Whoever started the fork may have gone (a restart): nothing to tell then.
             let _ = done.send(end);
         }
+        // Stopped after its process exited (see `finish`): what it wrote is all on disk.
+        if let Some(session) = self.session_id.clone() {
+            self.peers.surface.do_send(SurfaceEvent::BackgroundEnded {
+                fork_session: session,
+            });
+        }
     }
 }
 
