@@ -119,17 +119,18 @@ async fn busy_round(
     latency
 }
 
-/// Waits (bounded) until the bot runs only its conversation's CLI: the last round's forks
-/// have exited.
-async fn quiet(bot: u32) -> bool {
+/// Waits (bounded) until the bot runs only its conversation's CLI (the last round's forks
+/// have exited); that look at the tree.
+async fn quiet(bot: u32) -> Option<crate::process_tree::Sample> {
     let deadline = Instant::now() + LIMIT;
     while Instant::now() < deadline {
-        if sample(bot).clis <= 1 {
-            return true;
+        let now = sample(bot);
+        if now.clis <= 1 {
+            return Some(now);
         }
         tokio::time::sleep(StdDuration::from_millis(100)).await;
     }
-    false
+    None
 }
 
 fn spread(v: &[StdDuration]) -> String {
@@ -222,11 +223,11 @@ pub async fn bench_background_load() {
         let (mut idle, mut latencies, mut one_cli_kib) = (Vec::new(), Vec::new(), 0);
         for round in 0..BUSY_ROUNDS {
             let prefix = format!("l{limit:02}r{round}");
-            if !quiet(pid).await {
-                println!("background load: the last round's CLIs were still running");
+            match quiet(pid).await {
+                // The conversation's CLI alone, as large as the conversation is by now.
+                Some(alone) => one_cli_kib = one_cli_kib.max(alone.largest_cli_kib),
+                None => println!("background load: the last round's CLIs were still running"),
             }
-            // The conversation's CLI alone, as large as the conversation is by now.
-            one_cli_kib = one_cli_kib.max(sample(pid).largest_cli_kib);
             idle.extend(
                 console
                     .owner_says(&mock, &format!("owner idle {prefix}"))

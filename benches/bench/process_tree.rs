@@ -101,7 +101,10 @@ pub fn sample(root: u32) -> Sample {
         .iter()
         .map(|&p| {
             let shares_parent = is_copy(&p)
-                && parent_of(&p).is_some_and(|pp| vm_of(p).is_some() && vm_of(p) == vm_of(pp));
+                && parent_of(&p).is_some_and(|pp| {
+                    let own = vm_of(p);
+                    own.is_some() && own == vm_of(pp)
+                });
             let kib = if shares_parent { Some(0) } else { rss_kib(p) };
             (p, kib.unwrap_or(0))
         })
