@@ -231,6 +231,9 @@ mod tests {
             allow_ping: true,
             update_main_session: Default::default(),
             allowed_tools: None,
+            skills: None,
+            subagent: None,
+            reflect: true,
             template: String::new(),
         }
     }

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::jobs::frontmatter::{self, ParseError, Writer};
 use crate::jobs::routine::validate_id;
-use crate::jobs::settings_file::{parse_model, parse_update_mode};
+use crate::jobs::settings_file::{parse_model, parse_subagent, parse_update_mode};
 use crate::jobs::slug;
 use crate::jobs::store::{self, Item, Loaded};
 use crate::jobs::yaml_scalars::{Flag, Text, TextList};
@@ -38,6 +38,12 @@ pub struct WebhookSpec {
     pub update_main_session: UpdateMode,
     /// Extra tool patterns.
     pub allowed_tools: Option<Vec<String>>,
+    /// Skills loaded into the prompt (SPEC §17).
+    pub skills: Option<Vec<String>>,
+    /// The subagent the job must delegate to (SPEC §17).
+    pub subagent: Option<String>,
+    /// Whether a reflection is written after the run (default true; SPEC §17).
+    pub reflect: bool,
     /// The prompt template with `{field}` placeholders (the markdown body).
     pub template: String,
 }
@@ -57,7 +63,9 @@ impl WebhookSpec {
                 update_main_session: self.update_main_session,
                 allow_ping: self.allow_ping,
                 allowed_tools: self.allowed_tools.clone(),
-                skills: None,
+                skills: self.skills.clone(),
+                reflect: self.reflect,
+                subagent: self.subagent.clone(),
                 gate: None,
             },
         })
@@ -103,6 +111,12 @@ pub struct WebhookSpecFile {
     /// `allowed-tools`.
     #[serde(alias = "allowed_tools")]
     pub allowed_tools: Option<TextList>,
+    /// `skills`.
+    pub skills: Option<TextList>,
+    /// `subagent`.
+    pub subagent: Option<Text>,
+    /// `reflect`.
+    pub reflect: Option<Flag>,
 }
 
 impl WebhookSpecFile {
@@ -127,6 +141,9 @@ impl WebhookSpecFile {
             allow_ping: self.allow_ping.is_none_or(|f| f.0),
             update_main_session: parse_update_mode(self.update_main_session)?,
             allowed_tools: self.allowed_tools.map(|l| l.0),
+            skills: self.skills.map(|l| l.0),
+            subagent: parse_subagent(self.subagent)?,
+            reflect: self.reflect.is_none_or(|f| f.0),
             template: template.to_owned(),
         })
     }
@@ -139,7 +156,8 @@ pub fn parse(text: &str) -> Result<WebhookSpec, ParseError> {
 }
 
 /// The file's bytes: keys in the original's field order (id, fields, isolated, model,
-/// thinking, allow-ping, update-main-session, allowed-tools), defaults left out, `fields` as
+/// thinking, allow-ping, update-main-session, allowed-tools, then the later skills, subagent,
+/// reflect), defaults left out, `fields` as
 /// block YAML (see [`schema_yaml`]).
 pub fn to_markdown(spec: &WebhookSpec) -> String {
     let mut w = Writer::new();
@@ -162,6 +180,15 @@ pub fn to_markdown(spec: &WebhookSpec) -> String {
     }
     if let Some(tools) = &spec.allowed_tools {
         w.list("allowed-tools", tools);
+    }
+    if let Some(skills) = &spec.skills {
+        w.list("skills", skills);
+    }
+    if let Some(subagent) = &spec.subagent {
+        w.text("subagent", subagent);
+    }
+    if !spec.reflect {
+        w.flag("reflect", false);
     }
     w.finish(&spec.template)
 }

@@ -61,6 +61,7 @@ fn reminder_at(
             background,
             ..JobSettings::default()
         },
+        background_as_read: None,
     }
 }
 

@@ -13,9 +13,6 @@ pub struct JobFlags {
     /// Short summary shown in listings.
     #[arg(short = 'd', long = "description", default_value = "")]
     pub description: String,
-    /// Run in a background fork instead of the main conversation.
-    #[arg(long)]
-    pub background: bool,
     /// Model for background runs: opus, sonnet or haiku.
     #[arg(long, value_parser = parse_model)]
     pub model: Option<ModelChoice>,
@@ -56,10 +53,10 @@ fn parse_mode(s: &str) -> Result<UpdateMode, String> {
 }
 
 impl JobFlags {
-    /// The settings these flags describe.
-    pub fn settings(&self) -> JobSettings {
+    /// The settings these flags describe, running in the background or not.
+    pub fn settings(&self, background: bool) -> JobSettings {
         JobSettings {
-            background: self.background,
+            background,
             model: self.model,
             thinking: !self.no_thinking,
             isolated: self.isolated,
@@ -69,6 +66,7 @@ impl JobFlags {
             allowed_tools: self.allowed_tools.clone(),
             skills: self.skills.clone(),
             gate: self.gate.clone(),
+            ..JobSettings::default()
         }
     }
 
@@ -83,11 +81,15 @@ impl JobFlags {
     }
 }
 
-/// The schedule column shared by both listings: `[bg,isolated] <when>  (model: x)  (no-thinking)`.
-pub fn describe_schedule(when: String, s: &JobSettings) -> String {
+/// The schedule column shared by both listings: `[bg,isolated] <when>  (model: x)  (no-thinking)`;
+/// with `tag_foreground` (reminders, which run in the background unless they say otherwise) a
+/// foreground job reads `[fg] <when>`.
+pub fn describe_schedule(when: String, s: &JobSettings, tag_foreground: bool) -> String {
     let mut out = if s.background {
         let tag = if s.isolated { "[bg,isolated]" } else { "[bg]" };
         format!("{tag} {when}")
+    } else if tag_foreground {
+        format!("[fg] {when}")
     } else {
         when
     };

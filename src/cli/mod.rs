@@ -49,7 +49,8 @@ examples:
   ollim-bot                                   run the bot (console when DISCORD_TOKEN is unset)
   ollim-bot routine add --cron \"30 8 * * *\" -m \"Morning briefing\"
   ollim-bot reminder add --delay 30 -m \"take a break\"
-  ollim-bot reminder add --delay 60 -m \"did you send the invoice?\" --background --max-chain 3
+  ollim-bot reminder add --delay 60 -m \"did you send the invoice?\" --max-chain 3
+  ollim-bot reminder add --delay 5 -m \"stretch with me\" --foreground
   ollim-bot tasks add \"Buy milk\" --due 2026-02-24
   ollim-bot cal today
   ollim-bot gmail unread --max 10

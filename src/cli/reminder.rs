@@ -1,7 +1,7 @@
 //! `ollim-bot reminder add|list|cancel|history`.
 //!
 //! ```text
-//! ollim-bot reminder add --delay 30 -m "take a break" [--background] [--max-chain 3] [...]
+//! ollim-bot reminder add --delay 30 -m "take a break" [--foreground] [--max-chain 3] [...]
 //! ollim-bot reminder list
 //! ollim-bot reminder cancel a1b2c3d4
 //! ollim-bot reminder history [a1b2c3d4] [--limit 20]
@@ -55,6 +55,12 @@ pub enum ReminderCommand {
         /// Internal: the chain root's id.
         #[arg(long, hide = true)]
         chain_parent: Option<String>,
+        /// Run in the main conversation instead of a background fork.
+        #[arg(long, conflicts_with = "background")]
+        foreground: bool,
+        /// Deprecated: reminders run in the background unless --foreground is given.
+        #[arg(long)]
+        background: bool,
         /// The job's options.
         #[command(flatten)]
         job: JobFlags,
@@ -76,9 +82,11 @@ pub enum ReminderCommand {
     },
 }
 
-fn schedule(r: &Reminder) -> String {
-    let when: String = r.run_at_raw.chars().take(16).collect();
-    let mut s = describe_schedule(format!("at {when}"), &r.settings);
+/// `[fg] at 2026-02-25 14:30  (chain 1/3)`: the time in the configured zone, whatever offset
+/// the file carries.
+fn schedule(r: &Reminder, tz: Tz) -> String {
+    let when = r.run_at.with_timezone(&tz).format("%Y-%m-%d %H:%M");
+    let mut s = describe_schedule(format!("at {when}"), &r.settings, true);
     if r.max_chain > 0 {
         s.push_str(&format!("  (chain {}/{})", r.chain_depth, r.max_chain));
     }
@@ -93,15 +101,22 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
             max_chain,
             chain_depth,
             chain_parent,
+            foreground,
+            background,
             job,
         } => {
+            if background {
+                eprintln!(
+                    "warning: --background is deprecated: reminders run in the background unless --foreground is given"
+                );
+            }
             let request = NewReminder {
                 message: job.message.clone(),
                 when: When::InMinutes(delay),
                 max_chain,
                 chain_depth,
                 chain_parent,
-                settings: job.settings(),
+                settings: job.settings(!foreground),
             };
             // Validated before anything is created: a rejected command writes nothing.
             let reminder = request
@@ -113,7 +128,7 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
             println!(
                 "scheduled {}: {} -- {}",
                 reminder.id,
-                schedule(&reminder),
+                schedule(&reminder, tz),
                 summary(&reminder.settings, &reminder.message)
             );
         }
@@ -129,7 +144,7 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
                 println!(
                     "  {}  {:24}  {}",
                     r.id,
-                    schedule(r),
+                    schedule(r, tz),
                     summary(&r.settings, &r.message)
                 );
             }

@@ -35,6 +35,9 @@ pub enum RoutineCommand {
         /// (default: the /config key catch_up_window).
         #[arg(long, value_parser = parse_catch_up)]
         catch_up: Option<CatchUp>,
+        /// Run in a background fork instead of the main conversation.
+        #[arg(long)]
+        background: bool,
         /// The job's options.
         #[command(flatten)]
         job: JobFlags,
@@ -77,7 +80,7 @@ fn parse_catch_up(s: &str) -> Result<CatchUp, String> {
 }
 
 fn schedule(r: &Routine) -> String {
-    let mut s = describe_schedule(format!("cron '{}'", r.cron), &r.settings);
+    let mut s = describe_schedule(format!("cron '{}'", r.cron), &r.settings, false);
     if r.catch_up != CatchUp::Default {
         s.push_str(&format!("  (catch-up: {})", r.catch_up));
     }
@@ -93,6 +96,7 @@ pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
         RoutineCommand::Add {
             cron,
             catch_up,
+            background,
             job,
         } => {
             let cron = cron.trim().to_owned();
@@ -103,7 +107,7 @@ pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
                 id: JobId::random(),
                 message,
                 cron,
-                settings: job.settings(),
+                settings: job.settings(background),
                 paused: false,
                 catch_up: catch_up.unwrap_or_default(),
             };

@@ -253,10 +253,12 @@ fn reminder_add_fires_after_the_delay_in_the_configured_zone() {
     );
     let delta = run_at.with_timezone(&chrono::Utc) - before;
     assert!(delta >= chrono::Duration::minutes(30) && delta < chrono::Duration::minutes(31));
-    assert!(stdout(&o).starts_with(&format!(
-        "scheduled {id}: at {} -- take a break",
-        &raw[..16]
-    )));
+    let local = raw[..16].replace('T', " ");
+    assert!(
+        stdout(&o).starts_with(&format!("scheduled {id}: [bg] at {local} -- take a break")),
+        "{}",
+        stdout(&o)
+    );
     assert!(
         !text.contains("chain"),
         "plain reminder carries no chain fields: {text}"

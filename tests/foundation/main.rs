@@ -12,5 +12,6 @@ mod fixtures;
 mod formats;
 mod gates;
 mod hostile_files;
+mod reminder_background;
 mod routine_control;
 mod version;

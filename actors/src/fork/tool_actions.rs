@@ -189,6 +189,7 @@ impl BackgroundFork {
                     .unwrap_or_else(|| current.id.0.clone()),
             ),
             settings: current.settings.clone(),
+            background_as_read: None,
         };
         let data = &self.config.data_dir;
         let path = store::write(&data.reminders(), &next)

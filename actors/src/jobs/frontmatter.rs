@@ -93,6 +93,12 @@ pub enum ParseError {
         /// `max-chain` as written.
         max: u32,
     },
+    /// `subagent` names no possible subagent.
+    #[error("`subagent` {name:?} may only hold letters, digits, '-' and '_'")]
+    BadSubagent {
+        /// The value as written.
+        name: String,
+    },
     /// A skill name holds characters other than lowercase letters, digits and hyphens.
     #[error("`name` {name:?} may only hold lowercase letters, digits and hyphens")]
     BadSkillName {

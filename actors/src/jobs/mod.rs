@@ -197,6 +197,10 @@ pub struct JobSettings {
     pub allowed_tools: Option<Vec<String>>,
     /// Skills whose instructions are loaded into the prompt.
     pub skills: Option<Vec<String>>,
+    /// Whether a reflection is written after a background run (`reflect`, default true; SPEC §17).
+    pub reflect: bool,
+    /// The subagent the job must delegate its work to (`subagent`; SPEC §17).
+    pub subagent: Option<String>,
     /// *(ours)* A command run before the model is woken: exit 0 runs the job with its output,
     /// anything else skips the run (`None`: always run).
     pub gate: Option<gate::Gate>,
@@ -214,6 +218,8 @@ impl Default for JobSettings {
             allow_ping: true,
             allowed_tools: None,
             skills: None,
+            reflect: true,
+            subagent: None,
             gate: None,
         }
     }
@@ -256,6 +262,9 @@ pub struct Reminder {
     pub chain_parent: Option<String>,
     /// Shared settings.
     pub settings: JobSettings,
+    /// `background` as the file wrote it, if it did: a rewrite keeps a key the original wrote
+    /// when its value has not changed (its earlier releases wrote `background: true`).
+    pub background_as_read: Option<bool>,
 }
 
 impl Reminder {

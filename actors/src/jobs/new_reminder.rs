@@ -144,6 +144,7 @@ impl NewReminder {
             max_chain: self.max_chain,
             chain_parent,
             settings: self.settings,
+            background_as_read: None,
         })
     }
 

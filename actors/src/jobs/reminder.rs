@@ -61,6 +61,10 @@ pub struct ReminderFile {
     pub allowed_tools: Option<TextList>,
     /// `skills`.
     pub skills: Option<TextList>,
+    /// `reflect`.
+    pub reflect: Option<Flag>,
+    /// `subagent`.
+    pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
 }
@@ -102,6 +106,7 @@ impl ReminderFile {
                 max: max_chain,
             });
         }
+        let background_as_read = self.background.as_ref().map(|f| f.0);
         let settings = SettingsFile {
             background: self.background,
             model: self.model,
@@ -112,9 +117,11 @@ impl ReminderFile {
             allow_ping: self.allow_ping,
             allowed_tools: self.allowed_tools,
             skills: self.skills,
+            reflect: self.reflect,
+            subagent: self.subagent,
             gate: self.gate,
         }
-        .validate()?;
+        .validate_defaulting(true)?;
         Ok(Reminder {
             id,
             message: message.to_owned(),
@@ -124,6 +131,7 @@ impl ReminderFile {
             max_chain,
             chain_parent: self.chain_parent.map(|t| t.0),
             settings,
+            background_as_read,
         })
     }
 }
@@ -145,7 +153,11 @@ pub fn to_markdown(reminder: &Reminder) -> String {
     let mut w = Writer::new();
     w.text("id", reminder.id.as_str());
     w.text("run-at", &reminder.run_at_raw);
-    settings_file::write_background(&mut w, &reminder.settings);
+    if reminder.background_as_read == Some(reminder.settings.background) {
+        w.flag("background", reminder.settings.background);
+    } else {
+        settings_file::write_background(&mut w, &reminder.settings, true);
+    }
     if reminder.chain_depth != 0 {
         w.number("chain-depth", reminder.chain_depth);
     }
@@ -251,6 +263,7 @@ impl Reminder {
             max_chain,
             chain_parent,
             settings,
+            background_as_read: None,
         }
     }
 
@@ -269,6 +282,7 @@ impl Reminder {
             max_chain: self.max_chain,
             chain_parent: Some(self.chain_root().to_owned()),
             settings: self.settings.clone(),
+            background_as_read: None,
         })
     }
 
@@ -382,9 +396,41 @@ mod tests {
         assert_eq!(
             to_markdown(&r),
             format!(
-                "---\nid: \"{}\"\nrun-at: \"2026-02-24T14:00:00-08:00\"\n---\nx\n",
+                "---\nid: \"{}\"\nrun-at: \"2026-02-24T14:00:00-08:00\"\nbackground: false\n---\nx\n",
                 r.id
-            )
+            ),
+            "a foreground reminder says so: reminders run in the background by default"
         );
+    }
+
+    #[test]
+    fn reminders_run_in_the_background_unless_they_say_otherwise() {
+        let bare = parse("---\nid: x\nrun-at: \"2026-02-24T14:00:00-08:00\"\n---\nb\n").unwrap();
+        assert!(
+            bare.settings.background,
+            "no `background` key: background (SPEC §17)"
+        );
+        assert!(bare.settings.reflect);
+        assert_eq!(
+            to_markdown(&bare),
+            "---\nid: \"x\"\nrun-at: \"2026-02-24T14:00:00-08:00\"\n---\nb\n",
+            "the default is not written"
+        );
+        let fg = parse(
+            "---\nid: x\nrun-at: \"2026-02-24T14:00:00-08:00\"\nbackground: false\nreflect: false\nsubagent: \"gmail-reader\"\n---\nb\n",
+        )
+        .unwrap();
+        assert!(!fg.settings.background);
+        assert!(!fg.settings.reflect);
+        assert_eq!(fg.settings.subagent.as_deref(), Some("gmail-reader"));
+        assert_eq!(
+            to_markdown(&fg),
+            "---\nid: \"x\"\nrun-at: \"2026-02-24T14:00:00-08:00\"\nbackground: false\nreflect: false\nsubagent: \"gmail-reader\"\n---\nb\n"
+        );
+        let bad = parse(
+            "---\nid: x\nrun-at: \"2026-02-24T14:00:00-08:00\"\nsubagent: \"../x\"\n---\nb\n",
+        )
+        .unwrap_err();
+        assert!(bad.to_string().contains("`subagent`"), "{bad}");
     }
 }

@@ -46,6 +46,10 @@ pub struct RoutineFile {
     pub allowed_tools: Option<TextList>,
     /// `skills`.
     pub skills: Option<TextList>,
+    /// `reflect`.
+    pub reflect: Option<Flag>,
+    /// `subagent`.
+    pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
     /// `catch-up` *(ours)*.
@@ -74,6 +78,8 @@ impl RoutineFile {
             allow_ping: self.allow_ping,
             allowed_tools: self.allowed_tools,
             skills: self.skills,
+            reflect: self.reflect,
+            subagent: self.subagent,
             gate: self.gate,
         }
         .validate()?;
@@ -112,7 +118,7 @@ pub fn to_markdown(routine: &Routine) -> String {
     let mut w = Writer::new();
     w.text("id", routine.id.as_str());
     w.text("cron", &routine.cron);
-    settings_file::write_background(&mut w, &routine.settings);
+    settings_file::write_background(&mut w, &routine.settings, false);
     settings_file::write_model_onwards(&mut w, &routine.settings);
     if routine.catch_up != CatchUp::Default {
         w.text("catch-up", &routine.catch_up.to_string());

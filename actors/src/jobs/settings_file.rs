@@ -32,16 +32,26 @@ pub struct SettingsFile {
     pub allowed_tools: Option<TextList>,
     /// `skills`.
     pub skills: Option<TextList>,
+    /// `reflect`.
+    pub reflect: Option<Flag>,
+    /// `subagent`.
+    pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
 }
 
 impl SettingsFile {
-    /// Checks the values and fills in defaults for absent keys.
+    /// Checks the values and fills in defaults for absent keys (`background` absent: false).
     pub fn validate(self) -> Result<JobSettings, ParseError> {
+        self.validate_defaulting(false)
+    }
+
+    /// Like [`validate`](Self::validate), with `background` absent meaning `background`
+    /// (reminders run in the background unless they say otherwise, SPEC §17).
+    pub fn validate_defaulting(self, background: bool) -> Result<JobSettings, ParseError> {
         let defaults = JobSettings::default();
         Ok(JobSettings {
-            background: self.background.map_or(defaults.background, |f| f.0),
+            background: self.background.map_or(background, |f| f.0),
             model: parse_model(self.model)?,
             thinking: self.thinking.map_or(defaults.thinking, |f| f.0),
             isolated: self.isolated.map_or(defaults.isolated, |f| f.0),
@@ -50,8 +60,30 @@ impl SettingsFile {
             allow_ping: self.allow_ping.map_or(defaults.allow_ping, |f| f.0),
             allowed_tools: self.allowed_tools.map(|l| l.0),
             skills: self.skills.map(|l| l.0),
+            reflect: self.reflect.map_or(defaults.reflect, |f| f.0),
+            subagent: parse_subagent(self.subagent)?,
             gate: parse_gate(self.gate)?,
         })
+    }
+}
+
+/// Reads `subagent`: a subagent's name (letters, digits, `-`, `_`); empty means none.
+pub fn parse_subagent(value: Option<Text>) -> Result<Option<String>, ParseError> {
+    match value {
+        None => Ok(None),
+        Some(Text(v)) if v.trim().is_empty() => Ok(None),
+        Some(Text(v)) => {
+            let name = v.trim();
+            let fine = name.len() <= 64
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if fine {
+                Ok(Some(name.to_owned()))
+            } else {
+                Err(ParseError::BadSubagent { name: v })
+            }
+        }
     }
 }
 
@@ -88,9 +120,10 @@ pub fn parse_update_mode(value: Option<Text>) -> Result<UpdateMode, ParseError> 
     }
 }
 
-/// Writes `background` if it is not the default (it comes before kind-specific keys).
-pub fn write_background(w: &mut Writer, settings: &JobSettings) {
-    if settings.background != JobSettings::default().background {
+/// Writes `background` if it is not `default`, the kind's default (routines: false,
+/// reminders: true); it comes before kind-specific keys.
+pub fn write_background(w: &mut Writer, settings: &JobSettings, default: bool) {
+    if settings.background != default {
         w.flag("background", settings.background);
     }
 }
@@ -121,6 +154,12 @@ pub fn write_model_onwards(w: &mut Writer, settings: &JobSettings) {
     }
     if let Some(skills) = &settings.skills {
         w.list("skills", skills);
+    }
+    if settings.reflect != defaults.reflect {
+        w.flag("reflect", settings.reflect);
+    }
+    if let Some(subagent) = &settings.subagent {
+        w.text("subagent", subagent);
     }
     if let Some(gate) = &settings.gate {
         w.text("gate", gate.as_str());
@@ -187,7 +226,7 @@ mod tests {
     #[test]
     fn defaults_write_nothing() {
         let mut w = Writer::new();
-        write_background(&mut w, &JobSettings::default());
+        write_background(&mut w, &JobSettings::default(), false);
         write_model_onwards(&mut w, &JobSettings::default());
         assert_eq!(w.finish("x"), "---\n---\nx\n");
     }

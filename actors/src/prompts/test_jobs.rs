@@ -52,6 +52,7 @@ pub fn reminder(id: &str, chain_depth: u32, max_chain: u32, settings: JobSetting
         max_chain,
         chain_parent: None,
         settings,
+        background_as_read: None,
     }
 }
 

@@ -91,6 +91,9 @@ fn only_the_fields_the_spec_declares_are_rendered() {
         allow_ping: true,
         update_main_session: UpdateMode::default(),
         allowed_tools: None,
+        skills: None,
+        subagent: None,
+        reflect: true,
         template: "Look at {repo}.".to_owned(),
     };
     let mut data = payload(json!({"repo": "ollim-bot", "extra": "unscreened words"}));
@@ -194,6 +197,9 @@ fn spec_prompt_uses_the_spec_settings_for_its_preamble() {
         allow_ping: false,
         update_main_session: UpdateMode::Blocked,
         allowed_tools: None,
+        skills: None,
+        subagent: None,
+        reflect: true,
         template: "Handle {x}.".to_owned(),
     };
     let items = [at(30, bg("r1"))];

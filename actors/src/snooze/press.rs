@@ -134,7 +134,10 @@ mod tests {
         assert_eq!(r.message, "drink water");
         assert_eq!(r.settings, settings);
         assert_eq!(r.run_at_raw, "2026-03-02T15:45:00-05:00");
-        assert!(reminder::to_markdown(r).contains("background: true"));
+        assert!(
+            !reminder::to_markdown(r).contains("background:"),
+            "a background reminder leaves out the default"
+        );
         let expired = press(
             SnoozeChoice::OneHour,
             "ffffffff".into(),

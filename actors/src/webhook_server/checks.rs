@@ -165,6 +165,9 @@ mod tests {
             allow_ping: true,
             update_main_session: Default::default(),
             allowed_tools: None,
+            skills: None,
+            subagent: None,
+            reflect: true,
             template: template.into(),
         }
     }

@@ -112,7 +112,11 @@ fn message_without_letters_or_digits_is_named_by_id() {
 fn fresh_reminder_writes_an_isoformat_time_with_offset() {
     let tmp = fresh_dir("fresh_reminder");
     let at = chrono::DateTime::parse_from_rfc3339("2026-02-24T14:00:00.250-08:00").expect("time");
-    let r = Reminder::new("Call the dentist", at, JobSettings::default());
+    let background = JobSettings {
+        background: true,
+        ..JobSettings::default()
+    };
+    let r = Reminder::new("Call the dentist", at, background);
     let path = store::write(tmp.path(), &r).expect("writes");
     assert_eq!(path, tmp.path().join("call-the-dentist.md"));
     let text = fs::read_to_string(&path).expect("reads");
