@@ -51,7 +51,7 @@ fn foreground_reminder(seconds: i64, id: &str, body: &str) -> String {
     let at = (chrono::Utc::now() + chrono::Duration::seconds(seconds))
         .with_timezone(&chrono_tz::America::New_York)
         .format("%Y-%m-%dT%H:%M:%S%:z");
-    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\n---\n{body}\n")
+    format!("---\nid: \"{id}\"\nrun-at: \"{at}\"\nbackground: false\n---\n{body}\n")
 }
 
 /// The reminder files' texts.
