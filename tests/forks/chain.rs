@@ -45,8 +45,11 @@ async fn a_chain_link_schedules_the_next_inheriting_its_settings() {
     );
     let text = std::fs::read_to_string(&files[0]).unwrap();
     assert!(!text.contains("c1000001\"\nrun-at"), "a new id: {text}");
+    assert!(
+        !text.contains("background:"),
+        "a background link leaves out the default: {text}"
+    );
     for line in [
-        "background: true\n",
         "chain-depth: 1\n",
         "max-chain: 2\n",
         "chain-parent: \"c1000001\"\n",

@@ -8,6 +8,7 @@ mod support;
 
 mod budget;
 mod chain;
+mod foreground_line;
 mod idle_release;
 mod interactive;
 mod offered;

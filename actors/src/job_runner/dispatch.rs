@@ -4,6 +4,7 @@
 
 use actix::prelude::*;
 
+use super::foreground::InLine;
 use super::queue::Waiting;
 use super::records::{self, fork_end, miss_records, open_entry, turn_end};
 use super::{
@@ -123,6 +124,29 @@ impl JobRunner {
                 self.pump(ctx);
                 ready(RunOutcome::Queued { ahead })
             }
+            Delivery::Conversation { .. } => {
+                // A foreground job: prepared and handed on in fire order (`foreground`).
+                self.note_active(&ticket.run, &run, ActiveState::Running);
+                let job = run.job.id().to_string();
+                let (answer, handed) = tokio::sync::oneshot::channel();
+                self.foreground.push(InLine {
+                    run,
+                    ticket,
+                    answer,
+                });
+                self.pump_foreground(ctx);
+                Box::pin(
+                    async move {
+                        handed
+                            .await
+                            .unwrap_or(RunOutcome::Failed(RunError::ActorGone {
+                                actor: "job_runner",
+                                job,
+                            }))
+                    }
+                    .into_actor(self),
+                )
+            }
             delivery => {
                 self.note_active(&ticket.run, &run, ActiveState::Running);
                 self.run_as_turn(run, ticket, delivery)
@@ -132,7 +156,12 @@ impl JobRunner {
 
     /// Prepares a foreground job (or any job, for a recipient) and hands it over as a turn; its
     /// run closes when the turn ends.
-    fn run_as_turn(&mut self, run: RunJob, ticket: RunTicket, delivery: Delivery) -> Answer {
+    pub(super) fn run_as_turn(
+        &mut self,
+        run: RunJob,
+        ticket: RunTicket,
+        delivery: Delivery,
+    ) -> Answer {
         Box::pin(
             prepare::prepare(self.prepare_inputs(), run)
                 .into_actor(self)

@@ -30,6 +30,7 @@
 
 mod catch_up;
 mod dispatch;
+mod foreground;
 pub mod gate;
 mod messages;
 mod prepare;
@@ -130,6 +131,8 @@ pub struct JobRunner {
     /// The runtime settings as last asked of the main session (defaults without one).
     settings: RuntimeConfig,
     slots: queue::Slots,
+    /// Foreground jobs waiting to be prepared and handed to the conversation, in fire order.
+    foreground: foreground::ForegroundLine,
     /// Runs in progress, by run id.
     active: HashMap<String, Active>,
     stopping: bool,
@@ -143,6 +146,7 @@ impl JobRunner {
             counts: RunCounts::default(),
             settings: RuntimeConfig::default(),
             slots: queue::Slots::default(),
+            foreground: foreground::ForegroundLine::default(),
             active: HashMap::new(),
             stopping: false,
         }

@@ -26,23 +26,48 @@ impl MainSession {
         !self.inflight.is_empty() || !self.waiting.is_empty()
     }
 
-    /// Queues or sends `out`, interrupting an answer in progress.
+    /// Sends `out` or queues it (SPEC §5, §17). A foreground job's line never interrupts: it
+    /// waits behind the turn in progress and the lines queued before it, so overdue jobs each
+    /// get their whole turn in fire order. The owner's line interrupts the owner's own answer in
+    /// progress (not a compaction, whose reply an interrupt would kill); during a job's turn it
+    /// waits, ahead of the jobs still queued, and is answered right after that turn.
     pub(super) fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
         self.note_activity();
         if self.live.is_none() {
-            self.waiting.push_back(out);
+            self.enqueue(out);
             self.ensure_launched(ctx);
             return;
         }
-        if self.inflight.iter().any(|t| t.compacting) || !self.waiting.is_empty() {
-            // An interrupt now would kill the post-compaction reply: wait for the result.
-            self.waiting.push_back(out);
+        if self.inflight.is_empty() && self.waiting.is_empty() {
+            self.send(out, ctx);
+            return;
+        }
+        let compacting = self.inflight.iter().any(|t| t.compacting);
+        let job_running = self.inflight.iter().any(|t| t.job.is_some());
+        let owner_waiting = self.waiting.iter().any(|w| w.job.is_none());
+        if out.job.is_some() || compacting || job_running || owner_waiting {
+            self.enqueue(out);
             return;
         }
         if !self.inflight.is_empty() {
             self.interrupt(ctx);
         }
         self.send(out, ctx);
+    }
+
+    /// Queues `out`: a job's line at the end, the owner's line after the owner's lines already
+    /// waiting and before the jobs (a line re-sent after a compaction keeps its place in front).
+    fn enqueue(&mut self, out: Outgoing) {
+        if out.job.is_some() {
+            self.waiting.push_back(out);
+            return;
+        }
+        let at = self
+            .waiting
+            .iter()
+            .position(|w| w.job.is_some() && !w.resent)
+            .unwrap_or(self.waiting.len());
+        self.waiting.insert(at, out);
     }
 
     pub(super) fn interrupt(&mut self, ctx: &mut Context<Self>) {

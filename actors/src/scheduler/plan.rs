@@ -340,7 +340,15 @@ impl Plan {
             });
         }
         self.fired.extend(fired_now);
-        due.sort_by_key(|d| d.due_at);
+        // Fire order: by due time, then by the time each was meant for (overdue reminders are
+        // all due at start + 2 s; they fire in the order they were set for).
+        due.sort_by_key(|d| {
+            let meant = match &d.job {
+                Job::Reminder(r) => r.run_at.with_timezone(&Utc),
+                _ => d.due_at,
+            };
+            (d.due_at, meant)
+        });
         due
     }
 }
