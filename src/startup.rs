@@ -130,6 +130,10 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         .ensure()
         .with_context(|| format!("preparing {}", settings.data_dir.root().display()))?;
     let _instance = crate::single_instance::claim(&settings.data_dir)?;
+    if let Err(e) = ollim_actors::jobs::migrate::reminders_background_default(&settings.data_dir) {
+        // The reminders stay as they are; the next start tries again.
+        tracing::error!(cause = %e, "could not mark the foreground reminders of earlier releases");
+    }
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
     let main = main_session_config(&settings)?;
     let signed_out = matches!(auth::check(&main.binary), AuthState::NotLoggedIn(_));

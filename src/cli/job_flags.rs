@@ -99,6 +99,12 @@ pub fn describe_schedule(when: String, s: &JobSettings, tag_foreground: bool) ->
     if !s.thinking {
         out.push_str("  (no-thinking)");
     }
+    if let Some(agent) = &s.subagent {
+        out.push_str(&format!("  (subagent: {agent})"));
+    }
+    if s.background && !s.reflect {
+        out.push_str("  (no-reflect)");
+    }
     if let Some(gate) = &s.gate {
         out.push_str(&format!("  (gate: {gate})"));
     }

@@ -88,7 +88,7 @@ fn list_tags_foreground_and_shows_times_in_the_configured_zone() {
     .expect("writes");
     fs::write(
         dir.join("quiet.md"),
-        "---\nid: \"c0c0c0c0\"\nrun-at: \"2026-12-24T10:30:00-05:00\"\n---\nCheck the oven\n",
+        "---\nid: \"c0c0c0c0\"\nrun-at: \"2026-12-24T10:30:00-05:00\"\nreflect: false\nsubagent: \"gmail-reader\"\n---\nCheck the oven\n",
     )
     .expect("writes");
     let (stdout, stderr) = out(&env.run(&["reminder", "list"]));

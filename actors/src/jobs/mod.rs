@@ -11,6 +11,7 @@ pub mod catch_up;
 pub mod entry;
 pub mod frontmatter;
 pub mod gate;
+pub mod migrate;
 pub mod new_reminder;
 pub mod pause;
 pub mod reminder;
