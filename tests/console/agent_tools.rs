@@ -75,8 +75,8 @@ async fn the_agent_adds_lists_and_cancels_reminders_and_bad_times_are_refused() 
     let ferns = &files[0].1;
     assert!(ferns.contains("water the ferns"), "{ferns}");
     assert!(
-        ferns.contains("background: true"),
-        "background by default: {ferns}"
+        !ferns.contains("background:"),
+        "background by default, the default left out: {ferns}"
     );
     let ferns_id = id_of(ferns);
 
@@ -94,7 +94,7 @@ async fn the_agent_adds_lists_and_cancels_reminders_and_bad_times_are_refused() 
         .find(|t| t.contains("call the dentist"))
         .expect("the dentist reminder's file");
     assert!(dentist.contains("2030-06-03T09:30:00-04:00"), "{dentist}");
-    assert!(!dentist.contains("background: true"), "{dentist}");
+    assert!(dentist.contains("background: false"), "{dentist}");
 
     for (input, wording) in [
         (
