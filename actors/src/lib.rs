@@ -61,6 +61,7 @@ pub mod skills;
 pub mod snooze;
 pub mod spec_docs;
 pub mod state_file;
+pub mod subagent_binding;
 pub mod subagents;
 pub mod supervisor;
 pub mod surface;

@@ -154,3 +154,28 @@ async fn images_reach_the_model_as_base64_blocks() {
     assert!(request.latest_user_text().contains("what is this?"));
     process.shutdown().await;
 }
+
+/// Subagent binding accepts the CLI's own subagents by name without a file
+/// (`subagent_binding::BUILT_IN`): the pinned CLI must still bring exactly those, or a job bound
+/// to one would be refused (or one no longer there accepted).
+#[tokio::test]
+async fn the_clis_own_subagents_are_the_ones_binding_accepts() {
+    let harness = Harness::new(|_| Reply::Text("hello".into())).await;
+    let (process, _events, init) = harness.start(harness.options()).await;
+    let mut listed: Vec<String> = init
+        .raw
+        .get("agents")
+        .and_then(|a| a.as_array())
+        .expect("the initialize response lists agents")
+        .iter()
+        .filter_map(|a| a.get("name").and_then(|n| n.as_str()).map(str::to_owned))
+        .collect();
+    listed.sort();
+    let mut ours: Vec<String> = ollim_actors::subagent_binding::BUILT_IN
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    ours.sort();
+    assert_eq!(listed, ours, "the CLI's own subagents changed");
+    process.shutdown().await;
+}
