@@ -156,7 +156,7 @@ async fn reminder_written_while_running_fires_on_time_and_its_file_is_deleted() 
         &reminder_text(
             "aa11bb22",
             "2026-03-02T09:30:00-05:00",
-            "",
+            "background: false\n",
             "stand up and stretch",
         ),
     );
