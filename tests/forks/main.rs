@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod background_prompt;
 mod budget;
 mod chain;
 mod idle_release;
@@ -16,3 +17,4 @@ mod proactive;
 mod reporting;
 mod restrictions;
 mod rig;
+mod start_retry;
