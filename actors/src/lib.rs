@@ -11,7 +11,7 @@
 //! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
-//! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
+//! | [`scheduler`] | routine/reminder files, next fire times, broken files told once (`state/broken_jobs.json`) | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
 //! | [`control_socket`] | `state/bot.sock`: `ollim-bot routine run` reaching the running bot (tokio, not an actor) | sends `RunNow` |
 //! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |

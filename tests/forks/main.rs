@@ -7,6 +7,7 @@
 mod support;
 
 mod background_prompt;
+mod broken_jobs;
 mod budget;
 mod chain;
 mod idle_release;
