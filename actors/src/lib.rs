@@ -26,7 +26,8 @@
 //! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`],
 //! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
-//! [`state_file`] (atomic writes), [`clock`] (injectable time).
+//! [`state_file`] (atomic writes), [`clock`] (injectable time), [`cron`] (five-field cron
+//! schedules: the scheduler's timers, the routine validator's check).
 //!
 //! No import circle spans two of these modules (`import_graph`'s test checks it).
 #![warn(missing_docs)]
@@ -37,6 +38,7 @@ pub mod clock;
 #[cfg(unix)]
 pub mod control_socket;
 pub mod cpu_priority;
+pub mod cron;
 pub mod data_dir;
 pub mod downloads;
 pub mod fork;

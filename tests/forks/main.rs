@@ -18,4 +18,5 @@ mod proactive;
 mod reporting;
 mod restrictions;
 mod rig;
+mod routine_validator;
 mod start_retry;

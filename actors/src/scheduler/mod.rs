@@ -21,7 +21,8 @@
 
 pub mod broken;
 pub mod control;
-pub mod cron;
+/// The cron schedules, a module of their own (the routine validator reads them too).
+pub use crate::cron;
 mod missed;
 pub mod plan;
 pub mod registry;
