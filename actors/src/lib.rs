@@ -11,7 +11,7 @@
 //! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
-//! | [`scheduler`] | routine/reminder files, next fire times | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
+//! | [`scheduler`] | routine/reminder files, next fire times, broken files told once (`state/broken_jobs.json`) | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
 //! | [`control_socket`] | `state/bot.sock`: `ollim-bot routine run` reaching the running bot (tokio, not an actor) | sends `RunNow` |
 //! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |
@@ -26,7 +26,8 @@
 //! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`],
 //! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
-//! [`state_file`] (atomic writes), [`clock`] (injectable time).
+//! [`state_file`] (atomic writes), [`clock`] (injectable time), [`cron`] (five-field cron
+//! schedules: the scheduler's timers, the routine validator's check).
 //!
 //! No import circle spans two of these modules (`import_graph`'s test checks it).
 #![warn(missing_docs)]
@@ -37,6 +38,7 @@ pub mod clock;
 #[cfg(unix)]
 pub mod control_socket;
 pub mod cpu_priority;
+pub mod cron;
 pub mod data_dir;
 pub mod downloads;
 pub mod fork;

@@ -6,6 +6,8 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod background_prompt;
+mod broken_jobs;
 mod budget;
 mod chain;
 mod foreground_line;
@@ -17,3 +19,5 @@ mod proactive;
 mod reporting;
 mod restrictions;
 mod rig;
+mod routine_validator;
+mod start_retry;

@@ -92,6 +92,30 @@ pub async fn rig_asking(
     prepare: impl FnOnce(&DataDir),
     approvals: Option<Recipient<ApprovalRequest>>,
 ) -> Rig {
+    rig_full(
+        script,
+        prepare,
+        approvals,
+        crate::support::claude_cli::binary(),
+    )
+    .await
+}
+
+/// A rig whose sessions run `binary` (a wrapper around the real CLI) instead of the CLI.
+pub async fn rig_with_binary(
+    script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    prepare: impl FnOnce(&DataDir),
+    binary: std::path::PathBuf,
+) -> Rig {
+    rig_full(script, prepare, None, binary).await
+}
+
+async fn rig_full(
+    script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    prepare: impl FnOnce(&DataDir),
+    approvals: Option<Recipient<ApprovalRequest>>,
+    binary: std::path::PathBuf,
+) -> Rig {
     let tmp = tempfile::tempdir().unwrap();
     let data = DataDir::new(tmp.path().join("data"));
     data.ensure().unwrap();
@@ -106,7 +130,7 @@ pub async fn rig_asking(
         tz: chrono_tz::America::New_York,
         clock: clock.shared(),
         launcher: Arc::new(ClaudeLauncher),
-        binary: crate::support::claude_cli::binary(),
+        binary,
         system_prompt: "You are a test assistant.".into(),
         runtime: ConfigStore::load(&data).unwrap(),
         hang_timeout: StdDuration::from_secs(120),

@@ -9,7 +9,9 @@
 //! talks to the user only through `ping_user` / `discord_embed` and back to the main session
 //! through `report_updates`. A Stop hook keeps the agent going until it has reported when its
 //! reporting mode demands it (a few continuations at most). The user hears about a timeout or a
-//! failure in one short line. The actor stops when the job ends.
+//! failure in one short line. The actor stops when the job ends. Its start — the prompt's
+//! timestamp header and peeked updates, and three attempts to start the CLI — is in
+//! `background_start.rs`.
 //!
 //! Pings go through the budget path in order — this fork's own count (here, serialized by the
 //! mailbox), then quiet hours and whether the user is mid-turn (the main session), then the ping
@@ -27,13 +29,12 @@ use super::background_host::ForkHost;
 use super::background_tools::ForkTools;
 use super::end::short_error;
 pub use super::end::{human_name, job_name, spoken, ForkEnd, ForkOutcome};
-use crate::brain::{BrainEvent, Driver, Handlers, Launcher};
+use crate::brain::{BrainEvent, Driver, Launcher};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, UpdateMode};
 use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::PendingUpdates;
-use crate::permissions::file_hooks::FileHooks;
 use crate::ping_budget::PingBudget;
 use crate::runs::RunTicket;
 use crate::sessions::records::RecordSession;
@@ -42,6 +43,9 @@ use crate::surface::SurfaceEvent;
 
 #[path = "background_options.rs"]
 mod options;
+#[path = "background_start.rs"]
+mod start;
+pub use start::START_RETRY_WAITS;
 
 /// How many times the Stop hook may send the agent back to report (the CLI sets no limit).
 pub const MAX_STOP_BLOCKS: u32 = 3;
@@ -102,7 +106,12 @@ pub struct BackgroundFork {
     pub(super) config: BackgroundConfig,
     pub(super) peers: BackgroundPeers,
     pub(super) fired: BackgroundJob,
+    /// The main session's id as the fork was given it (`None`: no conversation yet).
+    main_session: Option<String>,
+    /// The session it forks now: the main one, or `None` once it fell back to isolated.
     parent_session: Option<String>,
+    /// Attempts to start the CLI that failed ([`START_RETRY_WAITS`]).
+    start_attempts: u32,
     pub(super) pings_sent: u32,
     /// Tool calls refused (quiet hours, busy, budget, repeats, …), for the run's log line.
     pub(super) refusals: u32,
@@ -136,7 +145,9 @@ impl BackgroundFork {
             config,
             peers,
             fired,
+            main_session: parent_session.clone(),
             parent_session,
+            start_attempts: 0,
             pings_sent: 0,
             refusals: 0,
             reported: false,
@@ -173,75 +184,6 @@ impl BackgroundFork {
             }
             .into_actor(self)
             .map(|(), _act, ctx| ctx.stop()),
-        );
-    }
-
-    /// Starts the process and sends the job's prompt. A fork of the main session that cannot
-    /// start (its transcript is gone) is retried once as an isolated run.
-    fn launch(&mut self, ctx: &mut Context<Self>) {
-        let handlers = Handlers {
-            host: Arc::new(ForkHost::new(
-                FileHooks::new(self.config.data_dir.clone()),
-                ctx.address(),
-            )),
-            tools: Arc::new(ForkTools::for_fork(
-                self.rules(),
-                &self.config,
-                ctx.address(),
-            )),
-        };
-        let launcher = Arc::clone(&self.config.launcher);
-        let options = self.options();
-        ctx.wait(
-            async move { launcher.launch(options, handlers).await }
-                .into_actor(self)
-                .map(|res, act, ctx| match res {
-                    Ok(launched) => act.run(launched, ctx),
-                    Err(e @ crate::brain::Error::StartFailed { .. }) if !act.isolated() => {
-                        tracing::warn!(job = %act.fired.job.id(), cause = %e, "could not fork the main session; running isolated");
-                        act.parent_session = None;
-                        act.launch(ctx);
-                    }
-                    Err(e) => {
-                        tracing::error!(job = %act.fired.job.id(), cause = %e, "could not start the background fork");
-                        act.error = Some(short_error(&format!("could not start: {e}")));
-                        let name = human_name(&act.fired);
-                        act.finish(
-                            ForkOutcome::Failed,
-                            Some(format!("{name} couldn't complete.")),
-                            ctx,
-                        );
-                    }
-                }),
-        );
-    }
-
-    fn run(&mut self, launched: crate::brain::Launched, ctx: &mut Context<Self>) {
-        let me = ctx.address();
-        let mut events = launched.events;
-        tokio::spawn(async move {
-            while let Some(ev) = events.recv().await {
-                me.do_send(Event(ev));
-            }
-        });
-        let driver = Arc::new(launched.driver);
-        self.driver = Some(Arc::clone(&driver));
-        let msg = crate::brain::UserMessage::text(self.fired.prompt.clone());
-        ctx.wait(
-            async move { driver.send_user(msg).await }
-                .into_actor(self)
-                .map(|res, act, ctx| {
-                    if let Err(e) = res {
-                        tracing::error!(cause = %e, "could not send the job's prompt");
-                        act.error = Some(short_error(&format!("could not send the prompt: {e}")));
-                        let name = human_name(&act.fired);
-                        act.finish(
-                            ForkOutcome::Failed,
-                            Some(format!("{name} couldn't complete.")),
-                            ctx,
-                        );
-                    }
-                }),
         );
     }
 
@@ -321,7 +263,7 @@ impl BackgroundFork {
 /// An event of this fork's process.
 #[derive(Debug, Message)]
 #[rtype(result = "()")]
-struct Event(BrainEvent);
+pub(super) struct Event(BrainEvent);
 
 impl Actor for BackgroundFork {
     type Context = Context<Self>;

@@ -14,7 +14,7 @@ use crate::jobs::Job;
 use crate::main_session::{FireJob, IsBusy, QuietHoursNow};
 use crate::ping_budget::{PingBudget, Snapshot};
 use crate::prompts::job::{assemble_job_prompt, BackgroundContext, JobPromptContext};
-use crate::prompts::preamble::BudgetFacts;
+use crate::prompts::preamble::{BudgetFacts, GoogleStatus};
 use crate::prompts::skill_section::CommandLimits;
 use crate::skills::Skill;
 use crate::webhook_screen::Screener;
@@ -85,6 +85,11 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
             budget,
             schedule_items: &run.schedule,
             allowed_tools: tools.as_deref(),
+            google: if background {
+                google_status(&inputs.data_dir, run.fired_at)
+            } else {
+                GoogleStatus::NotConnected
+            },
         },
         skills: &skills,
         data_dir: inputs.data_dir.root(),
@@ -128,6 +133,18 @@ async fn screen(screener: Option<&dyn Screener>, run: &RunJob) -> Option<Vec<Str
             tracing::warn!(job = %run.job.id(), cause = %err, "screening failed; letting the payload through");
             None
         }
+    }
+}
+
+/// Whether Google is connected, from the files alone: a grant whose access token is valid or
+/// can be refreshed.
+fn google_status(data: &DataDir, now: chrono::DateTime<chrono::Utc>) -> GoogleStatus {
+    match crate::google::connection(data, now) {
+        crate::google::Connection::Connected {
+            expired,
+            refreshable,
+        } if !expired || refreshable => GoogleStatus::Connected,
+        _ => GoogleStatus::NotConnected,
     }
 }
 

@@ -5,7 +5,8 @@
 //! [`routine`] and [`reminder`] (with [`settings_file`] and [`yaml_scalars`] for what they
 //! share); file names in [`slug`]; which entries are job files in [`entry`]; reading and writing a
 //! whole directory in [`store`]; a new reminder's rules in [`new_reminder`] (shared by the command
-//! line and the agent's tool).
+//! line and the agent's tool); what the routine validator says about a file's text in
+//! [`validate`].
 
 pub mod catch_up;
 pub mod entry;
@@ -19,6 +20,7 @@ pub mod routine;
 pub mod settings_file;
 pub mod slug;
 pub mod store;
+pub mod validate;
 pub mod yaml_scalars;
 
 use std::fmt;

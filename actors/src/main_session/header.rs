@@ -1,5 +1,6 @@
 //! What the model reads around a turn: the timestamp header every message gets, with pending
-//! updates prepended (SPEC §5).
+//! updates prepended (SPEC §5) — and a background job's prompt, which gets the same header
+//! (SPEC §17: the original's background forks carry it too).
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -24,6 +25,24 @@ pub fn compose(
     text: &str,
 ) -> String {
     prepend_updates(&timestamp(now, tz), updates, reader, now, text)
+}
+
+/// A background job's first message: the header, then the updates `peeked` (read-only heading;
+/// none for an isolated job), then `prompt`. A prompt that starts with a `/command` (a skill
+/// invoked by name) keeps it first, as the CLI only recognises a command at the very start: the
+/// header and updates then follow the prompt after a blank line.
+pub fn background_prompt(
+    now: DateTime<Utc>,
+    tz: Tz,
+    peeked: &[PendingUpdate],
+    prompt: &str,
+) -> String {
+    if prompt.starts_with('/') {
+        let context = compose(now, tz, Reader::Fork, peeked, "");
+        format!("{}\n\n{}", prompt.trim_end(), context.trim_end())
+    } else {
+        compose(now, tz, Reader::Fork, peeked, prompt)
+    }
 }
 
 #[cfg(test)]
@@ -83,5 +102,35 @@ mod tests {
         assert!(peeked.starts_with(
             "[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (read-only — main session will also see these):"
         ), "{peeked}");
+    }
+
+    #[test]
+    fn a_background_prompt_gets_the_header_and_peeked_updates_before_it() {
+        let now = Utc.with_ymd_and_hms(2026, 2, 24, 22, 30, 0).unwrap();
+        let tz = chrono_tz::America::Los_Angeles;
+        let u = PendingUpdate {
+            ts: "2026-02-24T14:15:00-08:00".into(),
+            message: "inbox: 2 items need you".into(),
+        };
+        assert_eq!(
+            background_prompt(now, tz, &[], "[routine-bg:r1] check mail"),
+            "[2026-02-24 Tue 02:30 PM PST] [routine-bg:r1] check mail"
+        );
+        assert_eq!(
+            background_prompt(now, tz, std::slice::from_ref(&u), "[routine-bg:r1] check mail"),
+            "[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (read-only — main session \
+             will also see these):\n- (15m ago) inbox: 2 items need you\n\n[routine-bg:r1] check mail"
+        );
+        // A skill command stays first; the header and updates follow the prompt.
+        assert_eq!(
+            background_prompt(now, tz, &[u], "/triage [routine-bg:r1] go\n"),
+            "/triage [routine-bg:r1] go\n\n[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND \
+             UPDATES (read-only — main session will also see these):\n- (15m ago) inbox: 2 items \
+             need you"
+        );
+        assert_eq!(
+            background_prompt(now, tz, &[], "/triage go"),
+            "/triage go\n\n[2026-02-24 Tue 02:30 PM PST]"
+        );
     }
 }

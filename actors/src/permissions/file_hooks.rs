@@ -3,6 +3,8 @@
 //! - PreToolUse on file writes: a write into `state/` is always denied, whatever the permission
 //!   mode (the CLI does not ask us under `bypassPermissions`, so this cannot be left to the
 //!   policy alone);
+//! - PreToolUse on file writes: a routine or reminder file the scheduler could not register is
+//!   refused, and one with warnings told about (`routine_validator`, [`super::routine_validator`]);
 //! - PreToolUse on Bash: a command that could write into `state/` ([`bash_state_write`], read
 //!   against the shell's current directory, which the hook input carries) is denied here — a
 //!   conversation's host asks the owner instead ([`FileHooks::bash_state_write`]), so that an
@@ -85,7 +87,8 @@ impl FileHooks {
                     tracing::warn!(%tool, "write into state/ denied");
                     HookCall::deny_tool(reason)
                 }
-                None => HookCall::no_opinion(),
+                None => super::routine_validator::review(&tool, &input, &self.data_dir)
+                    .unwrap_or_else(HookCall::no_opinion),
             },
             HookEvent::PostToolUse => {
                 if let Some(path) = self.target(&call.input) {

@@ -12,6 +12,7 @@
 //! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
+//! | [`routine_validator`] | the file hook's check of routine and reminder writes (refused when unloadable, warnings passed on) |
 //! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
 //! | `edit_scope` | which file edits `acceptEdits` approves: inside the data directory, not hidden |
 //! | `file_rules`, `glob` | what path rules cover; wildcard matching |
@@ -32,6 +33,7 @@ pub mod matcher;
 pub mod patterns;
 pub mod policy;
 pub mod root_rule;
+pub mod routine_validator;
 
 pub use approval::{
     ask_surface, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI,

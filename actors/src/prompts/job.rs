@@ -13,7 +13,7 @@ use chrono_tz::Tz;
 
 use crate::jobs::{Job, Reminder, Routine, UpdateMode};
 use crate::prompts::forward::{build_forward_schedule, ScheduledItem};
-use crate::prompts::preamble::{build_preamble, BudgetFacts, PreambleInput};
+use crate::prompts::preamble::{build_preamble, BudgetFacts, GoogleStatus, PreambleInput};
 use crate::prompts::skill_section::{build_skills_section, CommandLimits};
 use crate::prompts::tag::after_tag;
 pub use crate::prompts::tag::{interrupted_marker, late_marker, tag_for, Tag, TagKind};
@@ -120,6 +120,8 @@ pub struct BackgroundContext<'a> {
     pub schedule_items: &'a [ScheduledItem],
     /// The job's effective tool list; `None` when tools are not restricted.
     pub allowed_tools: Option<&'a [String]>,
+    /// Whether Google is connected.
+    pub google: GoogleStatus,
 }
 
 impl BackgroundContext<'_> {
@@ -135,6 +137,7 @@ impl BackgroundContext<'_> {
             budget: self.budget,
             schedule: &schedule,
             tz: self.tz,
+            google: self.google,
         })
     }
 }

@@ -112,6 +112,7 @@ fn context<'a>(items: &'a [ScheduledItem], dir: &'a Path) -> JobPromptContext<'a
             budget: partial_budget(),
             schedule_items: items,
             allowed_tools: None,
+            google: GoogleStatus::NotConnected,
         },
         skills: &[],
         data_dir: dir,

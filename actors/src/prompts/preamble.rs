@@ -4,8 +4,10 @@
 //! disabled), update instructions for the reporting mode, the busy line (busy and pings
 //! allowed), *(ours)* the quiet-hours line (in quiet hours and pings allowed), budget and
 //! forward schedule (pings allowed), tool restrictions (restricted
-//! only), and the user-proxy hint (only when the Task tool is available). The wording is ours;
-//! the budget line and schedule lines are contracts.
+//! only), the user-proxy hint (only when the Task tool is available), and the Google status
+//! line (always: whether Google is connected, so a task that uses it can skip those steps
+//! quietly when it is not; the original's since 2026-03-20). The wording is ours; the budget
+//! line and schedule lines are contracts.
 
 use chrono_tz::Tz;
 
@@ -53,6 +55,15 @@ impl BudgetFacts {
     }
 }
 
+/// Whether Google is connected, as the preamble tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoogleStatus {
+    /// A grant is there and usable (an expired access token that can be refreshed counts).
+    Connected,
+    /// Never set up, not authorised, revoked (the token file is then removed), or unreadable.
+    NotConnected,
+}
+
 /// Everything the preamble depends on.
 #[derive(Debug, Clone, Copy)]
 pub struct PreambleInput<'a> {
@@ -72,6 +83,8 @@ pub struct PreambleInput<'a> {
     pub schedule: &'a ForwardSchedule,
     /// The configured zone, for schedule times.
     pub tz: Tz,
+    /// Whether Google is connected.
+    pub google: GoogleStatus,
 }
 
 /// Builds the preamble; every section ends with a blank line.
@@ -94,7 +107,20 @@ pub fn build_preamble(input: &PreambleInput<'_>) -> String {
     if task_tool_available(input.allowed_tools) {
         out.push_str(PROXY_HINT);
     }
+    out.push_str(google_section(input.google));
     out
+}
+
+fn google_section(google: GoogleStatus) -> &'static str {
+    match google {
+        GoogleStatus::Connected => "Google (Tasks, Calendar, Gmail): connected.\n\n",
+        GoogleStatus::NotConnected => concat!(
+            "Google (Tasks, Calendar, Gmail): not connected. Skip every step that needs ",
+            "`ollim-bot tasks`, `ollim-bot cal` or `ollim-bot gmail` without trying them, and ",
+            "do not ping or report about the missing connection; the user connects it with ",
+            "/google-auth when they want to.\n\n",
+        ),
+    }
 }
 
 fn ping_section(allow_ping: bool) -> &'static str {

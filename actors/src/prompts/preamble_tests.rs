@@ -25,6 +25,7 @@ fn preamble(
         budget: partial_budget(),
         schedule: &schedule(),
         tz: TZ,
+        google: GoogleStatus::NotConnected,
     })
 }
 
@@ -120,6 +121,7 @@ fn quiet_hours_line_says_until_when_only_in_quiet_hours_with_pings_allowed() {
             budget: partial_budget(),
             schedule: &schedule(),
             tz: TZ,
+            google: GoogleStatus::NotConnected,
         })
     };
     let quiet = build(true, Some("8:00 AM"));
@@ -170,10 +172,45 @@ fn sections_come_in_spec_order_each_ending_with_a_blank_line() {
         "budget: 3/5",
         TOOLS_MARK,
         PROXY_MARK,
+        "Google (Tasks, Calendar, Gmail):",
     ];
     let positions: Vec<usize> = order.iter().filter_map(|m| text.find(m)).collect();
     assert_eq!(positions.len(), order.len());
     assert!(positions.windows(2).all(|w| w[0] < w[1]));
     assert!(text.ends_with(".\n\n"));
-    assert_eq!(text.matches("\n\n").count(), 6);
+    assert_eq!(text.matches("\n\n").count(), 7);
+}
+
+#[test]
+fn google_status_line_says_whether_google_is_connected() {
+    let build = |allow_ping, google| {
+        build_preamble(&PreambleInput {
+            allow_ping,
+            update_mode: UpdateMode::OnPing,
+            busy: false,
+            quiet_until: None,
+            allowed_tools: Some(&[]),
+            budget: partial_budget(),
+            schedule: &schedule(),
+            tz: TZ,
+            google,
+        })
+    };
+    for allow_ping in [true, false] {
+        let off = build(allow_ping, GoogleStatus::NotConnected);
+        assert!(
+            off.ends_with(
+                "Google (Tasks, Calendar, Gmail): not connected. Skip every step that needs \
+                 `ollim-bot tasks`, `ollim-bot cal` or `ollim-bot gmail` without trying them, and \
+                 do not ping or report about the missing connection; the user connects it with \
+                 /google-auth when they want to.\n\n"
+            ),
+            "{off}"
+        );
+        let on = build(allow_ping, GoogleStatus::Connected);
+        assert!(
+            on.ends_with("Google (Tasks, Calendar, Gmail): connected.\n\n"),
+            "{on}"
+        );
+    }
 }

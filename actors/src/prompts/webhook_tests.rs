@@ -107,6 +107,7 @@ fn only_the_fields_the_spec_declares_are_rendered() {
         budget: partial_budget(),
         schedule_items: &items,
         allowed_tools: None,
+        google: crate::prompts::preamble::GoogleStatus::NotConnected,
     };
     let text = webhook_prompt_for(&spec, &data, &ctx);
     assert!(text.contains("\n- repo: ollim-bot\n"), "{text}");
@@ -211,6 +212,7 @@ fn spec_prompt_uses_the_spec_settings_for_its_preamble() {
         budget: partial_budget(),
         schedule_items: &items,
         allowed_tools: None,
+        google: crate::prompts::preamble::GoogleStatus::NotConnected,
     };
     let text = webhook_prompt_for(&spec, &payload(json!({"x": "it"})), &ctx);
     assert!(text.starts_with("[webhook:hook] "));

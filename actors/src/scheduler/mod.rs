@@ -19,8 +19,10 @@
 //! Run now button), [`SetPaused`] (the Pause / Resume buttons) and [`Routines`] (for
 //! `/routines`).
 
+pub mod broken;
 pub mod control;
-pub mod cron;
+/// The cron schedules, a module of their own (the routine validator reads them too).
+pub use crate::cron;
 mod missed;
 pub mod plan;
 pub mod registry;
@@ -36,6 +38,7 @@ use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::job_runner::{RunJob, RunOutcome};
 use crate::jobs::JobId;
+use crate::pending_updates::Append;
 use crate::prompts::forward;
 use crate::runs::{Considered, RunLog};
 pub use control::{RoutineEntry, Routines, RunNow, RunNowOutcome, SetPaused};
@@ -92,6 +95,8 @@ pub struct SchedulerConfig {
     /// The run history, asked at start when each routine was last considered (without it,
     /// times missed while the bot was down are not caught up).
     pub runs: Option<Addr<RunLog>>,
+    /// Where broken job files are told to the agent (without it, they are only logged).
+    pub pending: Option<Recipient<Append>>,
 }
 
 /// The scheduler actor.
@@ -108,13 +113,17 @@ pub struct Scheduler {
     fired_waiters: Vec<tokio::sync::oneshot::Sender<()>>,
     /// The run history's baselines were asked for (once, at the first start).
     baselined: bool,
+    /// The broken job files already told to the agent.
+    notices: broken::Notices,
 }
 
 impl Scheduler {
     /// A scheduler that sends due jobs to `runner`.
     pub fn new(config: SchedulerConfig, runner: Recipient<RunJob>) -> Self {
         let plan = Plan::new(&config.data_dir, config.tz, config.clock.now());
+        let notices = broken::Notices::load(&config.data_dir);
         Self {
+            notices,
             config,
             plan,
             runner,
@@ -132,8 +141,19 @@ impl Scheduler {
         let now = self.config.clock.now();
         if self.plan.refresh(now) {
             tracing::debug!(jobs = self.plan.len(), "job directories changed");
+            self.tell_broken();
         }
         self.arm(ctx);
+    }
+
+    /// Tells the agent about job files newly broken (once per broken content).
+    fn tell_broken(&mut self) {
+        let Some(pending) = &self.config.pending else {
+            return;
+        };
+        for message in self.notices.review(&self.plan.broken()) {
+            pending.do_send(Append { message });
+        }
     }
 
     /// (Re)arms the one timer for the earliest due job.
@@ -154,7 +174,9 @@ impl Scheduler {
     fn fire_due(&mut self, ctx: &mut Context<Self>) {
         let now = self.config.clock.now();
         // Pick up edits that raced the timer before deciding what is due.
-        self.plan.refresh(now);
+        if self.plan.refresh(now) {
+            self.tell_broken();
+        }
         let due = self.plan.take_due(now);
         for d in due {
             self.spawn_fire(d, now, ctx);

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
+use super::broken::BrokenFile;
 use super::cron::CronSchedule;
 use super::missed::passed_fires;
 pub use super::missed::Baselines;
@@ -105,6 +106,17 @@ pub struct Plan {
     shadowed: HashSet<PathBuf>,
     /// Until the first refresh: where the routines' first timers start from.
     baselines: Option<Baselines>,
+    /// Routines whose cron could not be registered, with why.
+    bad_cron: HashMap<PathBuf, String>,
+}
+
+/// Why a job file did not load, without its path (the notice names the file itself).
+fn load_reason(e: store::Error) -> String {
+    match e {
+        store::Error::Parse { source, .. } => source.to_string(),
+        store::Error::Read { source, .. } => format!("it cannot be read: {source}"),
+        other => other.to_string(),
+    }
 }
 
 fn rel(root: &Path, path: &Path) -> String {
@@ -127,6 +139,7 @@ impl Plan {
             fired: HashSet::new(),
             shadowed: HashSet::new(),
             baselines: None,
+            bad_cron: HashMap::new(),
         }
     }
 
@@ -163,8 +176,14 @@ impl Plan {
 
     /// Re-reads changed files; returns whether anything changed.
     pub fn refresh(&mut self, now: DateTime<Utc>) -> bool {
-        let r = self.routines.refresh(store::load_file::<Routine>).0;
-        let m = self.reminders.refresh(store::load_file::<Reminder>).0;
+        let r = self
+            .routines
+            .refresh(|p| store::load_file::<Routine>(p).map_err(load_reason))
+            .0;
+        let m = self
+            .reminders
+            .refresh(|p| store::load_file::<Reminder>(p).map_err(load_reason))
+            .0;
         if r || m {
             self.find_shadowed();
         }
@@ -220,6 +239,7 @@ impl Plan {
     fn retime_routines(&mut self, now: DateTime<Utc>) {
         let tz = self.tz;
         let mut next_timers = HashMap::with_capacity(self.routines.len());
+        let mut bad_cron = HashMap::new();
         for (path, routine) in self.routines.items() {
             if self.shadowed.contains(path) {
                 continue;
@@ -238,7 +258,12 @@ impl Plan {
                         schedule,
                     },
                     Err(e) => {
-                        tracing::warn!(file = %path.display(), cause = %e, "skipping routine with an invalid cron");
+                        if !self.bad_cron.contains_key(path) {
+                            tracing::warn!(file = %path.display(), cause = %e, "skipping routine with an invalid cron");
+                        }
+                        let reason =
+                            format!("its cron {:?} could not be registered: {e}", routine.cron);
+                        bad_cron.insert(path.to_path_buf(), reason);
                         continue;
                     }
                 },
@@ -246,6 +271,26 @@ impl Plan {
             next_timers.insert(routine.id.clone(), timer);
         }
         self.timers = next_timers;
+        self.bad_cron = bad_cron;
+    }
+
+    /// Every job file that is not registered because it is broken: it does not load, or (a
+    /// routine) its cron cannot be registered; by file name.
+    pub fn broken(&self) -> Vec<BrokenFile> {
+        let mut out: Vec<BrokenFile> = self
+            .routines
+            .broken()
+            .chain(self.reminders.broken())
+            .map(|(p, reason)| (p, reason.to_owned()))
+            .chain(self.bad_cron.iter().map(|(p, r)| (p.as_path(), r.clone())))
+            .map(|(path, reason)| BrokenFile {
+                path: path.to_path_buf(),
+                rel_path: rel(&self.root, path),
+                reason,
+            })
+            .collect();
+        out.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+        out
     }
 
     /// How many jobs are registered.

@@ -3,8 +3,8 @@
 //! A [`DirIndex`] remembers each `*.md` file's size and modification time with what it parsed
 //! to. A refresh lists the directory and re-parses only files that are new or changed, so a
 //! directory of thousands of jobs costs one `read_dir` and a `stat` per file when nothing
-//! moved. A file that does not parse is warned about once (naming the file and the reason)
-//! and skipped until it changes again. An entry that is not a job file
+//! moved. A file that does not parse is warned about once (naming the file and the reason),
+//! kept with its reason ([`DirIndex::broken`]) and skipped until it changes again. An entry that is not a job file
 //! ([`store::check_entry`]: a link out of the data directory or to nothing, a directory named
 //! `x.md`) is warned about once the same way and never read. Reading never writes.
 
@@ -21,7 +21,8 @@ type Mark = (u64, Option<SystemTime>);
 #[derive(Debug)]
 struct Entry<T> {
     mark: Mark,
-    item: Option<T>,
+    /// What it parsed to, or why it did not.
+    item: Result<T, String>,
 }
 
 /// The parsed `*.md` files of one directory.
@@ -92,13 +93,10 @@ impl<T> DirIndex<T> {
                 continue;
             }
             changed = true;
-            let item = match parse(&path) {
-                Ok(item) => Some(item),
-                Err(reason) => {
-                    tracing::warn!(file = %path.display(), %reason, "skipping job file that does not parse");
-                    None
-                }
-            };
+            let item = parse(&path).map_err(|reason| {
+                tracing::warn!(file = %path.display(), %reason, "skipping job file that does not parse");
+                reason.to_string()
+            });
             self.entries.insert(path, Entry { mark, item });
         }
         Changed(changed)
@@ -108,7 +106,14 @@ impl<T> DirIndex<T> {
     pub fn items(&self) -> impl Iterator<Item = (&Path, &T)> {
         self.entries
             .iter()
-            .filter_map(|(p, e)| e.item.as_ref().map(|i| (p.as_path(), i)))
+            .filter_map(|(p, e)| e.item.as_ref().ok().map(|i| (p.as_path(), i)))
+    }
+
+    /// Every file that did not parse, with why.
+    pub fn broken(&self) -> impl Iterator<Item = (&Path, &str)> {
+        self.entries
+            .iter()
+            .filter_map(|(p, e)| e.item.as_ref().err().map(|r| (p.as_path(), r.as_str())))
     }
 
     /// When `path` was last modified, as last seen.
@@ -118,7 +123,7 @@ impl<T> DirIndex<T> {
 
     /// How many files parsed.
     pub fn len(&self) -> usize {
-        self.entries.values().filter(|e| e.item.is_some()).count()
+        self.entries.values().filter(|e| e.item.is_ok()).count()
     }
 
     /// Whether no file parsed.
@@ -181,6 +186,8 @@ mod tests {
         std::fs::write(dir.path().join("c.txt"), "ignored").unwrap();
         assert_eq!(idx.refresh(parse), Changed(true));
         assert_eq!(idx.len(), 1);
+        let broken: Vec<_> = idx.broken().map(|(p, r)| (p.to_path_buf(), r)).collect();
+        assert_eq!(broken, [(dir.path().join("b.md"), "starts with bad")]);
         assert_eq!(idx.refresh(parse), Changed(false));
         std::fs::write(dir.path().join("a.md"), "one, edited").unwrap();
         assert_eq!(idx.refresh(parse), Changed(true));

@@ -162,6 +162,7 @@ impl Supervisor {
             clock,
             watch: watch_jobs,
             runs: Some(run_log.clone()),
+            pending: Some(pending_updates.clone().recipient()),
         };
         let runner = job_runner.clone().recipient();
         let scheduler = actix::Supervisor::start(move |_| Scheduler::new(sched_config, runner));
