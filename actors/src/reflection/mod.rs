@@ -9,7 +9,7 @@
 //! start, duration, cost and turns. Only the **Trace** — 1-3 sentences on what the task was
 //! meant to do and what its status shows happened — is the model's: an isolated Haiku turn
 //! ([`model`]) is given the job's description and prompt and the pre-filled file, and writes the
-//! file with its one tool, `Write(reflections/**/*.md)`. We then read its trace back and write
+//! file with its one tool, `Write` scoped to `reflections/**/*.md`. We then read its trace back and write
 //! the file again from our facts, so a miscopied field never survives; when the model fails,
 //! times out (60 s) or writes nothing, the file still gets our facts and a note saying why
 //! there is no trace. The reflection's own cost is the file's last line.
@@ -32,7 +32,7 @@ use chrono::{DateTime, FixedOffset};
 use crate::data_dir::DataDir;
 use crate::jobs::Job;
 use crate::runs::RunRecord;
-pub use model::{MODEL, TAG_PREFIX, WRITE_RULE};
+pub use model::{MODEL, TAG_PREFIX, TOOL, WRITE_RULE};
 pub use render::{Facts, ModelCost, Trace};
 
 /// Where reflections live, relative to the data directory.

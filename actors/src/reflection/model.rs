@@ -1,8 +1,10 @@
 //! The reflection model's turn: one short-lived, isolated `claude -p` process — Haiku, thinking
-//! off, no MCP servers, no settings files, no saved session — whose only tool is
-//! `Write(reflections/**/*.md)` (`--tools Write` offers nothing else; `dontAsk` denies a write
-//! anywhere else without asking). It starts at the lowest CPU priority and is killed at its
-//! time limit.
+//! asked off, no MCP servers, no settings files, no saved session — whose only tool is `Write`
+//! scoped to `reflections/**/*.md` (the docs' `Write(reflections/**/*.md)`). `--tools Write`
+//! offers nothing else; the scope is the rule `Edit(reflections/**/*.md)`, because the CLI
+//! matches every file-writing tool against `Edit(…)` rules and ignores a path in `Write(…)`;
+//! `dontAsk` denies any other write without asking. It starts at the lowest CPU priority and
+//! is killed at its time limit.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,8 +21,12 @@ use crate::cpu_priority::{self, CpuPriority};
 /// The model that writes reflections.
 pub const MODEL: &str = "haiku";
 
-/// The one tool it is offered, and the only writes it may make.
-pub const WRITE_RULE: &str = "Write(reflections/**/*.md)";
+/// The one tool it is offered.
+pub const TOOL: &str = "Write";
+
+/// Where it may write: the CLI checks `Write` calls against `Edit(…)` path rules (a path in a
+/// `Write(…)` rule is never matched; checked against the real CLI).
+pub const WRITE_RULE: &str = "Edit(reflections/**/*.md)";
 
 /// How many model turns it may take (the write, then its last word, and one to spare).
 const MAX_TURNS: &str = "3";
@@ -65,7 +71,7 @@ pub fn args() -> Vec<String> {
         "--thinking",
         "disabled",
         "--tools",
-        "Write",
+        TOOL,
         "--allowedTools",
         WRITE_RULE,
         "--permission-mode",
@@ -230,7 +236,7 @@ mod tests {
         assert_eq!(value_after(&args, "--tools"), Some("Write"));
         assert_eq!(
             value_after(&args, "--allowedTools"),
-            Some("Write(reflections/**/*.md)")
+            Some("Edit(reflections/**/*.md)")
         );
         assert_eq!(value_after(&args, "--permission-mode"), Some("dontAsk"));
         assert_eq!(value_after(&args, "--setting-sources"), Some(""));
