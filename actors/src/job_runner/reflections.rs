@@ -2,7 +2,7 @@
 //! `reflect: true` job is counted as due when it ends; once its run is closed (slot freed, the
 //! next job in line started) its line goes to the [`Reflector`], and the reflection is counted
 //! done when it answers — or at once when there will be none (the run log could not close the
-//! run, the bot is stopping). [`super::RunCounts::idle`] waits for them too.
+//! run, the bot is stopping: a reflection started then would only be killed). [`super::RunCounts::idle`] waits for them too.
 
 use actix::prelude::*;
 
@@ -49,9 +49,12 @@ impl JobRunner {
         closed: Option<Closed>,
         ctx: &mut Context<Self>,
     ) {
-        let (Some(subject), Some(closed), Some(reflector)) =
-            (subject.clone(), closed, self.reflector.clone())
-        else {
+        let (Some(subject), Some(closed), Some(reflector), false) = (
+            subject.clone(),
+            closed,
+            self.reflector.clone(),
+            self.stopping,
+        ) else {
             return self.reflection_dropped(subject);
         };
         let run = closed.record.run.clone();

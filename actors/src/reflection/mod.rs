@@ -8,16 +8,16 @@
 //! ([`render`]): status, whether it filed a report (and the report), whether it pinged, errors,
 //! start, duration, cost and turns. Only the **Trace** — 1-3 sentences on what the task was
 //! meant to do and what its status shows happened — is the model's: an isolated Haiku turn
-//! ([`model`]) is given the job's description and prompt and the pre-filled file, and writes the
-//! file with its one tool, `Write` scoped to `reflections/**/*.md`. We then read its trace back and write
-//! the file again from our facts, so a miscopied field never survives; when the model fails,
-//! times out (60 s) or writes nothing, the file still gets our facts and a note saying why
-//! there is no trace. The reflection's own cost is the file's last line.
+//! ([`model`]) is given the job's description and prompt and the pre-filled file, and writes
+//! the file with its one tool, `Write` scoped to `reflections/**/*.md`. We then read its trace
+//! back and write the file again from our facts, so a miscopied field never survives; when the
+//! model fails, times out (60 s) or writes nothing, the file still gets our facts and a note
+//! saying why there is no trace. The reflection's own cost is the file's last line.
 //!
 //! The [`Reflector`] actor runs one reflection at a time (the rest wait in its mailbox): it
 //! never holds a background slot — the job runner closes the run and frees the slot before
 //! asking — so the next job in line never waits for it. Failures are logged, never told to
-//! the owner. Reflections are kept (the docs prune nothing); `memory search` reads them.
+//! the owner. Reflections are kept (the docs prune nothing); `memory search` is to read them (SPEC §18).
 
 pub mod model;
 pub mod render;
