@@ -13,6 +13,7 @@
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times, broken files told once (`state/broken_jobs.json`) | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
+//! | [`reflection`] | writing each finished background run's reflection, one at a time (`Reflector`) | `Reflect` |
 //! | [`control_socket`] | `state/bot.sock`: `ollim-bot routine run` reaching the running bot (tokio, not an actor) | sends `RunNow` |
 //! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |
 //!
@@ -53,6 +54,7 @@ pub mod permissions;
 pub mod ping_budget;
 pub mod prompts;
 pub mod quiet_hours;
+pub mod reflection;
 pub mod routines_view;
 pub mod runs;
 pub mod runtime_config;

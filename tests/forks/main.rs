@@ -16,6 +16,7 @@ mod interactive;
 mod offered;
 mod permissions;
 mod proactive;
+mod reflections;
 mod reporting;
 mod restrictions;
 mod rig;

@@ -72,6 +72,30 @@ pub struct Rig {
     pub mock: MockModelApi,
     /// The HOME the CLI runs with.
     pub home: std::path::PathBuf,
+    /// Answers the reflection model's calls (see [`Rig::script_reflections`]).
+    reflections: ReflectionScript,
+}
+
+type Script = dyn Fn(&ModelRequest) -> Reply + Send + Sync;
+
+/// What answers reflection calls: a test's script, else a plain "Done." (no trace written).
+#[derive(Clone, Default)]
+struct ReflectionScript(Arc<Mutex<Option<Arc<Script>>>>);
+
+impl ReflectionScript {
+    fn answer(&self, req: &ModelRequest) -> Reply {
+        let script = self.0.lock().unwrap().clone();
+        match script {
+            Some(script) => script(req),
+            None => Reply::Text("Done.".into()),
+        }
+    }
+}
+
+/// A call of the reflection model (its prompt starts with `[reflection:`), which the job
+/// scripts never see.
+pub fn is_reflection(req: &ModelRequest) -> bool {
+    req.mentions(ollim_actors::reflection::TAG_PREFIX)
 }
 
 /// 2026-03-02 14:00 UTC, 09:00 in New York.
@@ -122,7 +146,17 @@ async fn rig_full(
     prepare(&data);
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let mock = MockModelApi::start(script).await.unwrap();
+    let reflections = ReflectionScript::default();
+    let answer = reflections.clone();
+    let mock = MockModelApi::start(move |req: &ModelRequest| {
+        if is_reflection(req) {
+            answer.answer(req)
+        } else {
+            script(req)
+        }
+    })
+    .await
+    .unwrap();
     let clock = ManualClock::new(start_instant());
     let screen = Screen::default();
     let main = MainSessionConfig {
@@ -160,6 +194,7 @@ async fn rig_full(
         handles,
         mock,
         home,
+        reflections,
     }
 }
 
@@ -227,7 +262,8 @@ impl Rig {
     }
 
     /// Waits until every background fork started so far has stopped (the job runner hears of
-    /// each fork's end when its actor stops, after its CLI process closed).
+    /// each fork's end when its actor stops, after its CLI process closed) and their
+    /// reflections are written.
     pub async fn settle(&self) {
         let deadline = tokio::time::Instant::now() + LIMIT;
         loop {
@@ -243,12 +279,29 @@ impl Rig {
         }
     }
 
-    /// Agent requests whose first prompt carried `tag`.
+    /// Agent requests whose first prompt carried `tag` (reflections left out).
     pub fn requests_for(&self, tag: &str) -> Vec<ModelRequest> {
         self.mock
             .agent_requests()
             .into_iter()
-            .filter(|r| r.mentions(tag))
+            .filter(|r| r.mentions(tag) && !is_reflection(r))
+            .collect()
+    }
+
+    /// Answers the reflection model's calls with `script` from now on.
+    pub fn script_reflections(
+        &self,
+        script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    ) {
+        *self.reflections.0.lock().unwrap() = Some(Arc::new(script));
+    }
+
+    /// The reflection model's calls so far.
+    pub fn reflection_requests(&self) -> Vec<ModelRequest> {
+        self.mock
+            .agent_requests()
+            .into_iter()
+            .filter(is_reflection)
             .collect()
     }
 }

@@ -249,7 +249,8 @@ impl JobRunner {
     }
 
     /// Starts the fork for `fired`, branching from the saved main session; when its actor
-    /// stops, its run closes, its slot frees and the next job in line starts.
+    /// stops, its run closes, its slot frees and the next job in line starts — and then, when
+    /// the job reflects, its reflection is written (holding no slot).
     fn start_fork(
         &mut self,
         setup: BackgroundSetup,
@@ -267,6 +268,7 @@ impl JobRunner {
             });
         let mut config = setup.config;
         config.timeout = timeout;
+        let reflection = crate::reflection::Subject::of(&fired.job, timeout);
         let job = BackgroundJob {
             job: fired.job,
             prompt: fired.prompt,
@@ -277,21 +279,23 @@ impl JobRunner {
         BackgroundFork::new(config, setup.peers, job, parent, done).start();
         ctx.spawn(ended.into_actor(self).map(move |end, act, ctx| {
             act.counts.forks_finished += 1;
+            act.reflection_due(&reflection);
             act.slots.release();
             match end {
                 Ok(end) => {
                     tracing::debug!(outcome = ?end.outcome, "background fork ended");
-                    act.close_run(ticket, fork_end(end), ctx);
+                    act.close_then_reflect(ticket, fork_end(end), reflection, ctx);
                 }
                 Err(_) if act.stopping => {
                     act.active.remove(&ticket.run);
+                    act.reflection_dropped(reflection);
                 }
                 Err(_) => {
                     let end = RunEnd::bare(
                         Outcome::Failed,
                         Some("the fork went away without a word".to_owned()),
                     );
-                    act.close_run(ticket, end, ctx);
+                    act.close_then_reflect(ticket, end, reflection, ctx);
                 }
             }
             act.pump(ctx);

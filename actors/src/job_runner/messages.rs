@@ -139,6 +139,10 @@ pub struct RunCounts {
     pub slots_busy: u64,
     /// Background jobs waiting for a slot now.
     pub waiting: u64,
+    /// Reflections due: background forks of `reflect: true` jobs that have ended.
+    pub reflections: u64,
+    /// Reflections written, or given up (the run could not be closed, the bot is stopping).
+    pub reflections_done: u64,
 }
 
 impl RunCounts {
@@ -152,9 +156,12 @@ impl RunCounts {
         self.handed + self.forks_started + self.dropped + self.skipped + self.failed + self.missed
     }
 
-    /// No background work running, being prepared, or waiting.
+    /// No background work running, being prepared, waiting, or being reflected on.
     pub fn idle(&self) -> bool {
-        self.forks_running() == 0 && self.slots_busy == 0 && self.waiting == 0
+        self.forks_running() == 0
+            && self.slots_busy == 0
+            && self.waiting == 0
+            && self.reflections == self.reflections_done
     }
 }
 

@@ -37,6 +37,7 @@ mod prepare;
 mod queue;
 mod records;
 mod recovery;
+mod reflections;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -136,12 +137,16 @@ pub struct JobRunner {
     /// Runs in progress, by run id.
     active: HashMap<String, Active>,
     stopping: bool,
+    /// Writes the reflections of ended background forks (with a conversation only).
+    reflector: Option<Addr<crate::reflection::Reflector>>,
 }
 
 impl JobRunner {
     /// A runner with nothing run yet.
     pub fn new(config: JobRunnerConfig) -> Self {
+        let reflector = reflections::start_reflector(&config.delivery);
         Self {
+            reflector,
             config,
             counts: RunCounts::default(),
             settings: RuntimeConfig::default(),

@@ -11,6 +11,7 @@ use crate::fork::background::{job_name, ForkEnd, ForkOutcome};
 use crate::jobs::Job;
 use crate::main_session::{JobTurnEnd, JobTurnOutcome};
 use crate::prompts::job::tag_for;
+use crate::reflection::Subject;
 use crate::runs::{
     AlertRules, Close, JobKind, OpenRun, Outcome, RunEnd, RunRecord, RunTicket, Trigger,
 };
@@ -174,10 +175,22 @@ impl JobRunner {
     /// Closes `ticket`'s run with `end`, telling the owner the alert it brings, if any. While
     /// the bot stops, a run that did not complete stays open: the next start runs it again.
     pub(super) fn close_run(&mut self, ticket: RunTicket, end: RunEnd, ctx: &mut Context<Self>) {
+        self.close_then_reflect(ticket, end, None, ctx);
+    }
+
+    /// Closes the run as [`Self::close_run`] does, then, when `subject` is given (a background
+    /// fork of a job that reflects), hands its line to the reflector.
+    pub(super) fn close_then_reflect(
+        &mut self,
+        ticket: RunTicket,
+        end: RunEnd,
+        subject: Option<Subject>,
+        ctx: &mut Context<Self>,
+    ) {
         self.active.remove(&ticket.run);
         if self.stopping && end.outcome != Outcome::Ok {
             tracing::info!(run = %ticket.run, "the bot is stopping; the run stays open to run again");
-            return;
+            return self.reflection_dropped(subject);
         }
         let close = Close {
             run: ticket.run.clone(),
@@ -190,15 +203,23 @@ impl JobRunner {
             async move {
                 match ticket.log.send(close).await {
                     Ok(Ok(closed)) => {
-                        if let (Some(alert), Some(notices)) = (closed.alert, notices) {
+                        if let (Some(alert), Some(notices)) = (&closed.alert, notices) {
                             notices.do_send(SurfaceEvent::Notice(alert.text()));
                         }
+                        Some(closed)
                     }
-                    Ok(Err(e)) => tracing::error!(run = %ticket.run, cause = %e, "could not close the run"),
-                    Err(e) => tracing::error!(run = %ticket.run, cause = %e, "the run log has stopped; run not closed"),
+                    Ok(Err(e)) => {
+                        tracing::error!(run = %ticket.run, cause = %e, "could not close the run");
+                        None
+                    }
+                    Err(e) => {
+                        tracing::error!(run = %ticket.run, cause = %e, "the run log has stopped; run not closed");
+                        None
+                    }
                 }
             }
-            .into_actor(self),
+            .into_actor(self)
+            .map(move |closed, act, ctx| act.reflect(subject, closed, ctx)),
         );
     }
 }

@@ -136,6 +136,8 @@ pub struct Closed {
     pub record: RunRecord,
     /// What to tell the owner, if anything.
     pub alert: Option<Alert>,
+    /// The texts the run reported, in order (for its reflection).
+    pub reports: Vec<String>,
 }
 
 /// Appends lines that belong to no open run (misses, a run skipped before it opened).

@@ -279,7 +279,12 @@ impl Handler<Close> for RunLog {
         tracing::info!(run = %record.run, job = %record.job, outcome = record.outcome.as_str(), "run closed");
         self.append(vec![record.clone()]);
         saved?;
-        Ok(Closed { record, alert })
+        let reports = entry.reports.into_iter().map(|r| r.message).collect();
+        Ok(Closed {
+            record,
+            alert,
+            reports,
+        })
     }
 }
 
