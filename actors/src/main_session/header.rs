@@ -26,6 +26,24 @@ pub fn compose(
     prepend_updates(&timestamp(now, tz), updates, reader, now, text)
 }
 
+/// A foreground job's line: as [`compose`], except that a prompt invoking a skill keeps it at
+/// position 0, where the CLI expands it, with the header and updates after it
+/// ([`crate::prompts::slash`]). Only such a prompt opens with `/`: every other job prompt opens
+/// with its tag (a person's own message never comes here, so a typed `/clear` stays text).
+pub fn compose_job(
+    now: DateTime<Utc>,
+    tz: Tz,
+    reader: Reader,
+    updates: &[PendingUpdate],
+    prompt: &str,
+) -> String {
+    if !prompt.starts_with('/') {
+        return compose(now, tz, reader, updates, prompt);
+    }
+    let context = compose(now, tz, reader, updates, "");
+    format!("{prompt}\n\n{}", context.trim_end())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +101,33 @@ mod tests {
         assert!(peeked.starts_with(
             "[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (read-only — main session will also see these):"
         ), "{peeked}");
+    }
+
+    #[test]
+    fn a_job_invoking_a_skill_keeps_it_first() {
+        let now = Utc.with_ymd_and_hms(2026, 2, 24, 22, 30, 0).unwrap();
+        let tz = chrono_tz::America::Los_Angeles;
+        let u = PendingUpdate {
+            ts: "2026-02-24T14:15:00-08:00".into(),
+            message: "inbox: 2 items need you".into(),
+        };
+        assert_eq!(
+            compose_job(
+                now,
+                tz,
+                Reader::MainSession,
+                &[],
+                "/weekly-review\n\n[routine:r1]"
+            ),
+            "/weekly-review\n\n[routine:r1]\n\n[2026-02-24 Tue 02:30 PM PST]"
+        );
+        assert_eq!(
+            compose_job(now, tz, Reader::MainSession, &[u], "/weekly-review go"),
+            "/weekly-review go\n\n[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (mention key findings in your response):\n- (15m ago) inbox: 2 items need you"
+        );
+        assert_eq!(
+            compose_job(now, tz, Reader::MainSession, &[], "[routine:r1] go"),
+            "[2026-02-24 Tue 02:30 PM PST] [routine:r1] go"
+        );
     }
 }
