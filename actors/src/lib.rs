@@ -25,7 +25,8 @@
 //! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
 //! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
 //! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`],
-//! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment), [`data_dir`] (layout and git),
+//! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment),
+//! [`shell_words`] (a command line split into words without a shell), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
 //! [`state_file`] (atomic writes), [`clock`] (injectable time), [`cron`] (five-field cron
 //! schedules: the scheduler's timers, the routine validator's check).
@@ -61,6 +62,7 @@ pub mod runtime_config;
 pub mod scheduler;
 pub mod sessions;
 pub mod settings;
+pub mod shell_words;
 pub mod skills;
 pub mod snooze;
 pub mod spec_docs;

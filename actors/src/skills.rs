@@ -1,10 +1,13 @@
 //! Skills: `skills/<name>/SKILL.md`, reusable instructions that jobs load by name (SPEC §3).
 //!
-//! A `SKILL.md` is YAML frontmatter (`name`, `description`, optional `allowed-tools`) and a
-//! markdown body, the instructions. The name is lowercase letters, digits and hyphens and must
-//! equal the directory's name (the original documented this but did not check it; a skill
-//! that breaks it is skipped with a warning here, like any other bad file). Expanding
-//! `` !`command` `` lines belongs to the prompt builder, not to this module.
+//! A `SKILL.md` is YAML frontmatter and a markdown body, the instructions, in Claude Code's
+//! skill format: every key is optional. `name` defaults to the directory's name; one that is
+//! given must be lowercase letters, digits and hyphens and equal the directory's name (the
+//! original documented this but did not check it; a skill that breaks it is skipped with a
+//! warning here, like any other bad file). `description` is recommended (it says when to use
+//! the skill) and empty when absent; `allowed-tools` is read; Claude Code's other keys
+//! (`argument-hint`, `model`, …) are the CLI's and ignored here. Expanding `` !`command` ``
+//! lines belongs to the prompt builder, not to this module.
 
 use std::fs;
 use std::io;
@@ -22,7 +25,7 @@ use crate::state_file;
 pub struct Skill {
     /// Lowercase letters, digits and hyphens; equal to its directory's name.
     pub name: String,
-    /// One line saying when to use it.
+    /// One line saying when to use it (empty when the file has none).
     pub description: String,
     /// Tool patterns the skill needs in background jobs.
     pub allowed_tools: Option<Vec<String>>,
@@ -51,9 +54,10 @@ pub struct SkillFile {
 }
 
 impl SkillFile {
-    /// Checks the fields against the directory the file sits in and builds the skill.
+    /// Checks the fields against the directory the file sits in and builds the skill; without
+    /// a `name` the skill is named for its directory.
     pub fn validate(self, instructions: &str, dir_name: &str) -> Result<Skill, ParseError> {
-        let name = self.name.ok_or(ParseError::Missing { field: "name" })?.0;
+        let name = self.name.map_or_else(|| dir_name.to_owned(), |n| n.0);
         if !is_valid_name(&name) {
             return Err(ParseError::BadSkillName { name });
         }
@@ -63,12 +67,7 @@ impl SkillFile {
                 dir: dir_name.to_owned(),
             });
         }
-        let description = self
-            .description
-            .ok_or(ParseError::Missing {
-                field: "description",
-            })?
-            .0;
+        let description = self.description.map(|d| d.0).unwrap_or_default();
         Ok(Skill {
             name,
             description,
@@ -99,12 +98,14 @@ pub fn parse(text: &str, dir_name: &str) -> Result<Skill, ParseError> {
     frontmatter::parse_yaml::<SkillFile>(parts.yaml)?.validate(parts.body, dir_name)
 }
 
-/// The file's bytes, in the layout the other kinds use: `name`, `description`, then
-/// `allowed-tools` if set, each string double-quoted, then the instructions.
+/// The file's bytes, in the layout the other kinds use: `name`, `description` (unless empty),
+/// then `allowed-tools` if set, each string double-quoted, then the instructions.
 pub fn to_markdown(skill: &Skill) -> String {
     let mut w = Writer::new();
     w.text("name", &skill.name);
-    w.text("description", &skill.description);
+    if !skill.description.is_empty() {
+        w.text("description", &skill.description);
+    }
     if let Some(tools) = &skill.allowed_tools {
         w.list("allowed-tools", tools);
     }
@@ -242,9 +243,32 @@ mod tests {
     }
 
     #[test]
-    fn description_is_required() {
-        let err = parse("---\nname: a\n---\nbody\n", "a").unwrap_err();
-        assert_eq!(err.to_string(), "missing required field `description`");
+    fn name_and_description_are_optional() {
+        // Claude Code's format: the directory names the skill.
+        let skill = parse(
+            "---\nallowed-tools: [\"Read(**)\"]\n---\nbody\n",
+            "deploy-check",
+        )
+        .unwrap();
+        assert_eq!(skill.name, "deploy-check");
+        assert_eq!(skill.description, "");
+        assert_eq!(skill.allowed_tools, Some(vec!["Read(**)".to_owned()]));
+        let skill = parse(
+            "---\ndescription: \"Check it.\"\n---\nbody\n",
+            "deploy-check",
+        )
+        .unwrap();
+        assert_eq!(skill.name, "deploy-check");
+        assert_eq!(skill.description, "Check it.");
+        let skill = parse("---\nname: a\n---\nbody\n", "a").unwrap();
+        assert_eq!(skill.description, "");
+        assert_eq!(to_markdown(&skill), "---\nname: \"a\"\n---\nbody\n");
+    }
+
+    #[test]
+    fn a_directory_that_is_not_a_skill_name_needs_no_name_to_fail() {
+        let err = parse("---\ndescription: x\n---\nbody\n", "Deploy_Check").unwrap_err();
+        assert!(matches!(err, ParseError::BadSkillName { .. }), "{err}");
     }
 
     #[test]

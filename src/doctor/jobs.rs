@@ -236,7 +236,12 @@ fn skills_checks(inputs: &Inputs<'_>) -> Vec<Check> {
         .collect();
     for (path, skill) in &loaded.items {
         let name = short(inputs, path);
-        checks.push(Check::pass(name.clone(), skill.description.clone()));
+        let detail = if skill.description.trim().is_empty() {
+            format!("skill {} (no description)", skill.name)
+        } else {
+            skill.description.clone()
+        };
+        checks.push(Check::pass(name.clone(), detail));
         checks.extend(tool_checks(inputs, &name, skill.allowed_tools.as_ref()));
     }
     checks

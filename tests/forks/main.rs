@@ -21,4 +21,5 @@ mod reporting;
 mod restrictions;
 mod rig;
 mod routine_validator;
+mod skills;
 mod start_retry;

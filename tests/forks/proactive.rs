@@ -312,7 +312,7 @@ async fn a_job_waiting_for_a_slot_sees_the_quiet_hours_of_when_it_starts() {
 }
 
 /// Waits (bounded) until the runner's counts satisfy `done`.
-async fn runs_until(
+pub async fn runs_until(
     rig: &crate::rig::Rig,
     what: &str,
     done: impl Fn(&ollim_actors::job_runner::RunCounts) -> bool,
@@ -333,7 +333,7 @@ async fn runs_until(
 
 /// The lines of `state/runs.jsonl`, parsed, once `done` holds for them (bounded): a run is
 /// closed by the run log after the runner has counted it.
-async fn history_until(
+pub async fn history_until(
     rig: &crate::rig::Rig,
     what: &str,
     done: impl Fn(&[serde_json::Value]) -> bool,

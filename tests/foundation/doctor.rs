@@ -145,6 +145,11 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
         "skills/task-review/SKILL.md",
         "---\nname: \"task-review\"\ndescription: \"Review open tasks.\"\n---\nList open tasks.\n",
     );
+    // Claude Code's format: no `name` (the directory's), no `description`.
+    s.write(
+        "skills/deploy-check/SKILL.md",
+        "---\nallowed-tools:\n  - \"Read\"\n---\nCheck the deploy.\n",
+    );
     s.write(
         "state/ping_budget.json",
         r#"{"capacity": 5, "available": 4.5, "refill_rate_minutes": 90, "last_refill": "2026-02-24T09:00:00.000000+01:00", "critical_used": 0, "critical_reset_date": "2026-02-24", "daily_used": 1, "daily_used_reset": "2026-02-24"}"#,
@@ -208,6 +213,10 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
         ("reminders/break.md", "b1b2c3d4 fires "),
         ("webhooks/github-ci.md", "POST /hook/github-ci"),
         ("skills/task-review/SKILL.md", "Review open tasks."),
+        (
+            "skills/deploy-check/SKILL.md",
+            "skill deploy-check (no description)",
+        ),
         ("claude", "claude"),
         ("version", "2.1.330 (Claude Code)"),
         ("signed in", "yes (claude.ai)"),

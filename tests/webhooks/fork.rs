@@ -138,3 +138,106 @@ async fn flagged_hook_starts_no_fork() {
     assert_eq!(screening_calls(&r).len(), 2);
     server.stop(false).await;
 }
+
+/// A spec naming skills: their instructions (commands run, without a shell) come before the
+/// fenced data; a spec naming a missing skill is accepted (202) but runs nothing, its run
+/// recorded as skipped, and no pending update (only routines and reminders leave one).
+#[actix_rt::test]
+async fn a_hooks_skills_are_in_its_prompt_and_a_missing_one_blocks_it() {
+    let with_skill = CI_SPEC.replacen(
+        "---\nid: \"ci\"\n",
+        "---\nid: \"ci\"\nskills:\n  - \"repo-status\"\n",
+        1,
+    );
+    let with_ghost = CI_SPEC.replacen(
+        "---\nid: \"ci\"\n",
+        "---\nid: \"ci-ghost\"\nskills:\n  - \"ghost\"\n",
+        1,
+    );
+    let r = rig(
+        |_| Reply::Text("Noted.".into()),
+        |data| {
+            std::fs::create_dir_all(data.webhooks()).unwrap();
+            std::fs::write(data.webhooks().join("ci.md"), &with_skill).unwrap();
+            std::fs::write(data.webhooks().join("ci-ghost.md"), &with_ghost).unwrap();
+            let dir = data.skills().join("repo-status");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join("SKILL.md"),
+                "---\ndescription: \"Repo state.\"\n---\nBranch state: !`printf '%s|%s' main; green`\n",
+            )
+            .unwrap();
+        },
+    )
+    .await;
+    r.mock.script_side_calls(judge);
+    let (addr, server) = hook_server(&r).await;
+    let body = json!({"repo": "ollim-bot", "status": "failed", "note": "flaky"}).to_string();
+    let auth = format!("Bearer {SECRET}");
+    assert_eq!(
+        post(addr, "ci-ghost", Some(&auth), body.as_bytes()).await.0,
+        202
+    );
+    assert_eq!(post(addr, "ci", Some(&auth), body.as_bytes()).await.0, 202);
+    r.until("the webhook fork's model call", |r| {
+        !r.requests_for("[webhook:ci]").is_empty()
+    })
+    .await;
+    let prompt = r.requests_for("[webhook:ci]")[0].latest_user_text();
+    let skills = prompt
+        .find("SKILL INSTRUCTIONS:\n\n### repo-status\nBranch state: main;|green\n\n")
+        .unwrap_or_else(|| panic!("no skills section: {prompt}"));
+    let data = prompt
+        .find("WEBHOOK DATA (untrusted external input")
+        .unwrap_or(0);
+    assert!(skills < data, "skills come before the data: {prompt}");
+    // The blocked hook: decided, skipped, recorded, never at the model nor screened.
+    let deadline = tokio::time::Instant::now() + crate::forks_rig::LIMIT;
+    loop {
+        let runs = r
+            .handles
+            .job_runner
+            .send(ollim_actors::job_runner::Runs)
+            .await
+            .unwrap();
+        if runs.decided() == 2 {
+            assert_eq!((runs.forks_started, runs.skipped), (1, 1), "{runs:?}");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{runs:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    r.settle().await;
+    assert!(r.requests_for("[webhook:ci-ghost]").is_empty());
+    assert_eq!(
+        screening_calls(&r).len(),
+        1,
+        "only the hook that ran was screened"
+    );
+    let history = loop {
+        let text = std::fs::read_to_string(r.data.state_file("runs.jsonl")).unwrap_or_default();
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("history line parses"))
+            .collect();
+        if lines.len() == 2 {
+            break lines;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{lines:#?}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let ghost = history
+        .iter()
+        .find(|l| l["job"] == "ci-ghost")
+        .unwrap_or_else(|| panic!("{history:#?}"));
+    assert_eq!(ghost["outcome"], "skipped");
+    assert_eq!(
+        ghost["error"],
+        "blocked: skill `ghost` not found (skills/ghost/SKILL.md)"
+    );
+    assert!(
+        !r.data.state_file("pending_updates.json").exists(),
+        "a webhook leaves no pending update"
+    );
+    server.stop(false).await;
+}

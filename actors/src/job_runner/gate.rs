@@ -15,7 +15,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
-use super::{RunError, RunJob, RunOutcome};
+use super::{RunError, RunJob, RunOutcome, Skip, SkipReason};
 use crate::data_dir::DataDir;
 use crate::jobs::gate::Gate;
 
@@ -157,33 +157,6 @@ fn output_text(bytes: &[u8], cut: bool) -> String {
     }
 }
 
-/// A run its gate skipped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Skip {
-    /// The job.
-    pub job: String,
-    /// The gate as written.
-    pub gate: String,
-    /// How the gate ended.
-    pub closed: Closed,
-}
-
-impl std::fmt::Display for Skip {
-    /// What the run history says of it: `gate `test -s inbox.txt` said no (exit 1)`, with
-    /// the first line it wrote to stderr.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "gate `{}` said no", self.gate)?;
-        match self.closed.code {
-            Some(code) => write!(f, " (exit {code})")?,
-            None => write!(f, " (ended by a signal)")?,
-        }
-        if let Some(said) = &self.closed.said {
-            write!(f, ": {said}")?;
-        }
-        Ok(())
-    }
-}
-
 /// Runs the job's gate, if it has one: `Ok` with its output when the run goes on (`None`
 /// without a gate), `Err` with the run's outcome when it stops here.
 pub(super) async fn open(data: &DataDir, run: &RunJob) -> Result<Option<String>, RunOutcome> {
@@ -198,8 +171,10 @@ pub(super) async fn open(data: &DataDir, run: &RunJob) -> Result<Option<String>,
         }
         GateVerdict::Closed(closed) => Err(RunOutcome::Skipped(Skip {
             job,
-            gate: gate.to_string(),
-            closed,
+            why: SkipReason::Gate {
+                gate: gate.to_string(),
+                closed,
+            },
         })),
         GateVerdict::Failed(failure) => {
             Err(RunOutcome::Failed(RunError::GateFailed { job, failure }))

@@ -86,10 +86,54 @@ pub enum RunOutcome {
         /// The flagged fields.
         flagged: Vec<String>,
     },
-    /// *(ours)* Its gate said no (exited non-zero): nothing ran.
-    Skipped(super::gate::Skip),
+    /// Skipped before anything ran: *(ours)* its gate said no, or a skill it names cannot be
+    /// used.
+    Skipped(Skip),
     /// It could not run.
     Failed(RunError),
+}
+
+/// A run that stopped before anything ran, on purpose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    /// The job.
+    pub job: String,
+    /// Why.
+    pub why: SkipReason,
+}
+
+/// Why a run was skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    /// *(ours)* Its gate said no.
+    Gate {
+        /// The gate as written.
+        gate: String,
+        /// How the gate ended.
+        closed: super::gate::Closed,
+    },
+    /// A skill it names is missing or does not load (SPEC §17).
+    Skills(super::BlockedBySkills),
+}
+
+impl std::fmt::Display for Skip {
+    /// What the run history says of it: `gate `test -s inbox.txt` said no (exit 1)` with the
+    /// first line the gate wrote to stderr, or `blocked: skill `x` not found (…)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (gate, closed) = match &self.why {
+            SkipReason::Gate { gate, closed } => (gate, closed),
+            SkipReason::Skills(blocked) => return write!(f, "{blocked}"),
+        };
+        write!(f, "gate `{gate}` said no")?;
+        match closed.code {
+            Some(code) => write!(f, " (exit {code})")?,
+            None => write!(f, " (ended by a signal)")?,
+        }
+        if let Some(said) = &closed.said {
+            write!(f, ": {said}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Why a job could not run.

@@ -8,8 +8,10 @@
 //! leaves a record the next start acts on ([`recovery`]); then a foreground job is prepared and
 //! goes to the main session as a [`FireJob`] turn, and a background job takes one of
 //! `bg_fork_limit` slots or waits in line in fire order ([`queue`]). Preparing ([`prepare`]),
-//! when the job starts: *(ours)* its condition gate runs ([`gate`]; closed → the run is
-//! recorded `skipped`; broken → `failed`), untrusted webhook fields are screened (a flagged
+//! when the job starts: the skills it names are read ([`skill_refs`]; one missing or broken →
+//! the run is recorded `skipped`, no model is asked, and for a routine or reminder a pending
+//! update says which job was blocked and why), *(ours)* its condition gate runs ([`gate`];
+//! closed → the run is recorded `skipped`; broken → `failed`), untrusted webhook fields are screened (a flagged
 //! payload is dropped; a screening that fails lets it through), the facts the prompt needs are
 //! asked of their owners — the ping budget's [`Snapshot`](crate::ping_budget::Snapshot),
 //! whether the user [`IsBusy`] and *(ours)* [`QuietHoursNow`], for background jobs — and the
@@ -38,6 +40,7 @@ mod queue;
 mod records;
 mod recovery;
 mod reflections;
+mod skill_refs;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -55,11 +58,11 @@ use crate::runs::{Record, RunLog};
 use crate::runtime_config::RuntimeConfig;
 use crate::surface::SurfaceEvent;
 use crate::webhook_screen::Screener;
-pub use gate::Skip;
 pub use messages::{
     ActiveJob, Activity, ActivityReport, Reopened, RunCounts, RunError, RunJob, RunOutcome, Runs,
-    Stopping,
+    Skip, SkipReason, Stopping,
 };
+pub use skill_refs::{BadSkill, BlockedBySkills};
 
 /// Where built jobs go.
 #[derive(Clone)]
@@ -204,17 +207,32 @@ impl JobRunner {
         self.active.insert(run_id.to_owned(), Active { job, state });
     }
 
-    /// The one place a run its gate skipped is counted and logged (its run is closed as
-    /// `skipped` where the preparation stopped).
+    /// The one place a skipped run is counted and logged (its run is closed as `skipped`
+    /// where the preparation stopped); a routine or reminder blocked by its skills also tells
+    /// the agent, through the pending updates.
     fn report_skipped(&mut self, skip: &Skip) {
         self.counts.skipped += 1;
-        tracing::info!(
-            job = %skip.job,
-            gate = %skip.gate,
-            code = ?skip.closed.code,
-            said = ?skip.closed.said,
-            "job skipped: its gate said no"
-        );
+        match &skip.why {
+            SkipReason::Gate { gate, closed } => tracing::info!(
+                job = %skip.job,
+                gate = %gate,
+                code = ?closed.code,
+                said = ?closed.said,
+                "job skipped: its gate said no"
+            ),
+            SkipReason::Skills(blocked) => {
+                tracing::warn!(job = %skip.job, reason = %blocked, "job skipped: blocked by its skills");
+                let Some(message) = blocked.update.clone() else {
+                    return;
+                };
+                match self.pending() {
+                    Some(pending) => pending.do_send(crate::pending_updates::Append { message }),
+                    None => {
+                        tracing::warn!(job = %skip.job, update = %message, "no pending updates here; the agent is not told")
+                    }
+                }
+            }
+        }
     }
 
     fn count(&mut self, outcome: &RunOutcome) {

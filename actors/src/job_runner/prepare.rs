@@ -1,7 +1,8 @@
-//! Preparing one job to run: *(ours)* its condition gate, the screening gate, the facts its
-//! prompt needs (asked of their owners: the budget, busy, *(ours)* quiet hours), and the prompt
-//! itself (with the condition gate's output, when the job has one). Nothing here keeps state;
-//! the runner hands the result on.
+//! Preparing one job to run: the skills it names (all must load, [`super::skill_refs`]),
+//! *(ours)* its condition gate, the screening gate, the facts its prompt needs (asked of their
+//! owners: the budget, busy, *(ours)* quiet hours), and the prompt itself (with the condition
+//! gate's output, when the job has one). Nothing here keeps state; the runner hands the result
+//! on.
 
 use std::sync::Arc;
 
@@ -10,13 +11,11 @@ use chrono_tz::Tz;
 
 use super::{RunError, RunJob, RunOutcome};
 use crate::data_dir::DataDir;
-use crate::jobs::Job;
 use crate::main_session::{FireJob, IsBusy, QuietHoursNow};
 use crate::ping_budget::{PingBudget, Snapshot};
 use crate::prompts::job::{assemble_job_prompt, BackgroundContext, JobPromptContext};
 use crate::prompts::preamble::{BudgetFacts, GoogleStatus};
 use crate::prompts::skill_section::CommandLimits;
-use crate::skills::Skill;
 use crate::webhook_screen::Screener;
 
 /// What preparing a job reads from the runner.
@@ -30,10 +29,18 @@ pub(super) struct Inputs {
     pub screener: Option<Arc<dyn Screener>>,
 }
 
-/// Runs the job's gate, screens, gathers the facts and builds the prompt; `Err` is the run's
-/// outcome when it stops here (skipped by its gate, dropped by screening, a gate that failed,
-/// or an owner that has stopped).
+/// Reads the job's skills, runs its gate, screens, gathers the facts and builds the prompt;
+/// `Err` is the run's outcome when it stops here (blocked by its skills, skipped by its gate,
+/// dropped by screening, a gate that failed, or an owner that has stopped).
 pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunOutcome> {
+    // A job naming a skill that cannot be used does not run at all (SPEC §17).
+    let skills =
+        super::skill_refs::load(&inputs.data_dir, &run.job, &run.rel_path).map_err(|blocked| {
+            RunOutcome::Skipped(super::Skip {
+                job: run.job.id().to_string(),
+                why: super::SkipReason::Skills(blocked),
+            })
+        })?;
     // The gate runs first, when the job starts (after any wait for a slot): it is cheaper than
     // screening, and its answer is about now.
     let gate_output = super::gate::open(&inputs.data_dir, &run).await?;
@@ -69,7 +76,6 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         },
         _ => None,
     };
-    let skills = job_skills(&inputs.data_dir, &run.job);
     // A background job is always restricted (the minimal set counts): its preamble lists the
     // set its fork is offered, read as the fork will read it.
     let tools = background.then(|| {
@@ -98,6 +104,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         interrupted_since: run.reopened.as_ref().map(|r| r.interrupted_since),
         payload: Some(&run.payload),
         gate_output: gate_output.as_deref(),
+        invokes_skill: super::skill_refs::invokes_skill(&inputs.data_dir, &run.job),
     };
     let prompt = assemble_job_prompt(&run.job, &ctx).await;
     let late = run.late_since.is_some();
@@ -146,21 +153,4 @@ fn google_status(data: &DataDir, now: chrono::DateTime<chrono::Utc>) -> GoogleSt
         } if !expired || refreshable => GoogleStatus::Connected,
         _ => GoogleStatus::NotConnected,
     }
-}
-
-/// The skills `job` names, read now (edits take effect at the next fire). Unknown names are
-/// left out here and noted in the prompt by the skills section.
-fn job_skills(data: &DataDir, job: &Job) -> Vec<Skill> {
-    let dir = data.skills();
-    let names = job.settings().skills.as_deref().unwrap_or(&[]);
-    names
-        .iter()
-        .filter_map(|name| match crate::skills::read_skill(&dir, name) {
-            Ok(found) => found,
-            Err(e) => {
-                tracing::warn!(skill = %name, job = %job.id(), cause = %e, "skill could not be read");
-                None
-            }
-        })
-        .collect()
 }

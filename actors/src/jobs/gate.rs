@@ -4,10 +4,12 @@
 //! its words — and the check every gate passes wherever it comes from (a file, `--gate`):
 //! like a `Bash(...)` tool pattern it may not hold `;`, `&`, `|` or a redirection (`<`, `>`),
 //! nor a line break. There is no shell: the first word is the program, the rest its arguments,
-//! split on spaces with `'…'`, `"…"` and `\` quoting; no variables, globs or pipes. Running it
-//! is the job runner's (`job_runner::gate`).
+//! split as a shell splits words ([`crate::shell_words`]: `'…'`, `"…"` and `\` quoting); no
+//! variables, globs or pipes. Running it is the job runner's (`job_runner::gate`).
 
 use std::fmt;
+
+use crate::shell_words::{self, SplitError};
 
 /// What a gate may not hold, as a `Bash(...)` pattern may not: chaining and redirection.
 const FORBIDDEN: [char; 5] = [';', '&', '|', '<', '>'];
@@ -36,6 +38,18 @@ pub enum GateError {
     /// A quote that is never closed.
     #[error("the gate has an unclosed {0} quote")]
     UnclosedQuote(char),
+    /// A backslash at the very end, escaping nothing.
+    #[error("the gate ends in a backslash that escapes nothing")]
+    TrailingBackslash,
+}
+
+impl From<SplitError> for GateError {
+    fn from(e: SplitError) -> Self {
+        match e {
+            SplitError::UnclosedQuote(q) => GateError::UnclosedQuote(q),
+            SplitError::TrailingBackslash => GateError::TrailingBackslash,
+        }
+    }
 }
 
 impl Gate {
@@ -48,7 +62,7 @@ impl Gate {
         if raw.contains(['\n', '\r']) {
             return Err(GateError::Newline);
         }
-        let argv = split_words(raw)?;
+        let argv = shell_words::split(raw)?;
         if argv.is_empty() {
             return Err(GateError::Empty);
         }
@@ -78,67 +92,6 @@ impl fmt::Display for Gate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.raw)
     }
-}
-
-/// Splits on unquoted whitespace; `'…'` keeps everything literally, `"…"` keeps everything but
-/// `\"` and `\\`, and outside quotes `\` keeps the next character.
-fn split_words(text: &str) -> Result<Vec<String>, GateError> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(GateError::UnclosedQuote('\'')),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(GateError::UnclosedQuote('"')),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(GateError::UnclosedQuote('"')),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
 }
 
 #[cfg(test)]
@@ -179,6 +132,7 @@ mod tests {
             ("   ", GateError::Empty),
             ("echo 'open", GateError::UnclosedQuote('\'')),
             ("echo \"open", GateError::UnclosedQuote('"')),
+            ("echo end\\", GateError::TrailingBackslash),
         ] {
             assert_eq!(Gate::parse(text), Err(err), "{text:?}");
         }

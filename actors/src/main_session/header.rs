@@ -27,22 +27,33 @@ pub fn compose(
     prepend_updates(&timestamp(now, tz), updates, reader, now, text)
 }
 
+/// A foreground job's line: as [`compose`], except that a prompt invoking a skill keeps it at
+/// position 0, where the CLI expands it, with the header and updates after it
+/// ([`crate::prompts::slash`]). Only such a prompt opens with `/`: every other job prompt opens
+/// with its tag (a person's own message never comes here, so a typed `/clear` stays text).
+pub fn compose_job(
+    now: DateTime<Utc>,
+    tz: Tz,
+    reader: Reader,
+    updates: &[PendingUpdate],
+    prompt: &str,
+) -> String {
+    if !prompt.starts_with('/') {
+        return compose(now, tz, reader, updates, prompt);
+    }
+    let context = compose(now, tz, reader, updates, "");
+    format!("{}\n\n{}", prompt.trim_end(), context.trim_end())
+}
+
 /// A background job's first message: the header, then the updates `peeked` (read-only heading;
-/// none for an isolated job), then `prompt`. A prompt that starts with a `/command` (a skill
-/// invoked by name) keeps it first, as the CLI only recognises a command at the very start: the
-/// header and updates then follow the prompt after a blank line.
+/// none for an isolated job), then `prompt` — with a skill command kept first ([`compose_job`]).
 pub fn background_prompt(
     now: DateTime<Utc>,
     tz: Tz,
     peeked: &[PendingUpdate],
     prompt: &str,
 ) -> String {
-    if prompt.starts_with('/') {
-        let context = compose(now, tz, Reader::Fork, peeked, "");
-        format!("{}\n\n{}", prompt.trim_end(), context.trim_end())
-    } else {
-        compose(now, tz, Reader::Fork, peeked, prompt)
-    }
+    compose_job(now, tz, Reader::Fork, peeked, prompt)
 }
 
 #[cfg(test)]
@@ -131,6 +142,34 @@ mod tests {
         assert_eq!(
             background_prompt(now, tz, &[], "/triage go"),
             "/triage go\n\n[2026-02-24 Tue 02:30 PM PST]"
+        );
+    }
+
+    #[test]
+    fn a_job_invoking_a_skill_keeps_it_first() {
+        let now = Utc.with_ymd_and_hms(2026, 2, 24, 22, 30, 0).unwrap();
+        let tz = chrono_tz::America::Los_Angeles;
+        let u = PendingUpdate {
+            ts: "2026-02-24T14:15:00-08:00".into(),
+            message: "inbox: 2 items need you".into(),
+        };
+        assert_eq!(
+            compose_job(
+                now,
+                tz,
+                Reader::MainSession,
+                &[],
+                "/weekly-review\n\n[routine:r1]"
+            ),
+            "/weekly-review\n\n[routine:r1]\n\n[2026-02-24 Tue 02:30 PM PST]"
+        );
+        assert_eq!(
+            compose_job(now, tz, Reader::MainSession, &[u], "/weekly-review go"),
+            "/weekly-review go\n\n[2026-02-24 Tue 02:30 PM PST] RECENT BACKGROUND UPDATES (mention key findings in your response):\n- (15m ago) inbox: 2 items need you"
+        );
+        assert_eq!(
+            compose_job(now, tz, Reader::MainSession, &[], "[routine:r1] go"),
+            "[2026-02-24 Tue 02:30 PM PST] [routine:r1] go"
         );
     }
 }

@@ -59,7 +59,10 @@ impl MainSession {
                 if !updates.is_empty() && reader == Reader::MainSession {
                     act.show(SurfaceEvent::Notice(CATCHING_UP.into()));
                 }
-                let text = header::compose(now, tz, reader, &updates, &msg.text);
+                let text = match job {
+                    Some(_) => header::compose_job(now, tz, reader, &updates, &msg.text),
+                    None => header::compose(now, tz, reader, &updates, &msg.text),
+                };
                 act.submit(
                     Outgoing {
                         text,

@@ -5,6 +5,9 @@
 //! Reminders put each part on its own line: the tag, the late marker when overdue, the
 //! preamble, then skills, chain context and body after a blank line. Routines follow the tag
 //! with a space and run the parts together, each of which ends with its own blank line.
+//! Webhooks: tag, preamble, skills section, then the fenced data and task
+//! ([`crate::prompts::webhook`]). A body that invokes a skill as `/name` comes first instead,
+//! the rest after it ([`crate::prompts::slash`]).
 
 use std::path::Path;
 
@@ -15,6 +18,7 @@ use crate::jobs::{Job, Reminder, Routine, UpdateMode};
 use crate::prompts::forward::{build_forward_schedule, ScheduledItem};
 use crate::prompts::preamble::{build_preamble, BudgetFacts, GoogleStatus, PreambleInput};
 use crate::prompts::skill_section::{build_skills_section, CommandLimits};
+use crate::prompts::slash;
 use crate::prompts::tag::after_tag;
 pub use crate::prompts::tag::{interrupted_marker, late_marker, tag_for, Tag, TagKind};
 use crate::skills::Skill;
@@ -161,6 +165,9 @@ pub struct JobPromptContext<'a> {
     pub payload: Option<&'a serde_json::Map<String, serde_json::Value>>,
     /// *(ours)* What the job's `gate` command printed, added under `GATE OUTPUT:`.
     pub gate_output: Option<&'a str>,
+    /// The body opens with `/name` of a skill in `skills/` (the runner checked): it goes
+    /// first, where the CLI expands it ([`crate::prompts::slash`]).
+    pub invokes_skill: bool,
 }
 
 /// The label the gate's output goes under.
@@ -196,23 +203,51 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
     .flatten()
     .collect();
     let marker = (!markers.is_empty()).then(|| markers.join(" "));
+    // A body invoking a skill goes first: the prompt is built without it, then follows it.
+    let command = ctx
+        .invokes_skill
+        .then(|| slash::split_command(job.message()))
+        .flatten();
+    let (lead, rest_of_body) = match (command, job) {
+        (None, _) => (None, job.message()),
+        (Some((command, rest)), Job::Webhook(_)) => (Some(command), rest),
+        (Some(_), _) => (Some(job.message()), ""),
+    };
     let prompt = match job {
         Job::Routine(routine) => after_tag(
-            routine_prompt(routine, preamble.as_deref(), &skills),
+            routine_prompt(
+                &Routine {
+                    message: rest_of_body.to_owned(),
+                    ..routine.clone()
+                },
+                preamble.as_deref(),
+                &skills,
+            ),
             marker.as_deref(),
         ),
-        Job::Reminder(reminder) => {
-            reminder_prompt(reminder, preamble.as_deref(), &skills, marker.as_deref())
-        }
+        Job::Reminder(reminder) => reminder_prompt(
+            &Reminder {
+                message: rest_of_body.to_owned(),
+                ..reminder.clone()
+            },
+            preamble.as_deref(),
+            &skills,
+            marker.as_deref(),
+        ),
         Job::Webhook(hook) => after_tag(
             crate::prompts::webhook::webhook_prompt(
                 hook.id.as_str(),
                 preamble.as_deref().unwrap_or(""),
+                &skills,
                 ctx.payload.unwrap_or(&serde_json::Map::new()),
-                &hook.message,
+                rest_of_body,
             ),
             marker.as_deref(),
         ),
+    };
+    let prompt = match lead {
+        Some(lead) => slash::command_first(lead, &prompt),
+        None => prompt,
     };
     with_gate_output(prompt, ctx.gate_output)
 }

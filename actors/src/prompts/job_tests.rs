@@ -121,6 +121,7 @@ fn context<'a>(items: &'a [ScheduledItem], dir: &'a Path) -> JobPromptContext<'a
         interrupted_since: None,
         payload: None,
         gate_output: None,
+        invokes_skill: false,
     }
 }
 
@@ -183,4 +184,118 @@ async fn foreground_job_prompt_has_no_preamble() {
     let dir = std::env::temp_dir();
     let text = assemble_job_prompt(&job, &context(&[], &dir)).await;
     assert_eq!(text, "[routine:r1] message of r1");
+}
+
+fn skill(name: &str, instructions: &str) -> Skill {
+    Skill {
+        name: name.to_owned(),
+        description: String::new(),
+        allowed_tools: None,
+        instructions: instructions.to_owned(),
+    }
+}
+
+fn webhook(id: &str, template: &str, skills: Option<Vec<String>>) -> Job {
+    Job::Webhook(crate::jobs::WebhookJob {
+        id: crate::jobs::JobId(id.to_owned()),
+        message: template.to_owned(),
+        settings: crate::jobs::JobSettings {
+            skills,
+            ..settings(true)
+        },
+    })
+}
+
+#[tokio::test]
+async fn a_webhook_prompt_carries_its_skills_before_the_data() {
+    let job = webhook(
+        "ci",
+        "Look at {repo}.",
+        Some(vec!["repo-status".to_owned()]),
+    );
+    let dir = std::env::temp_dir();
+    let library = [skill("repo-status", "Branch: !`echo main`")];
+    let data = serde_json::json!({"repo": "ollim-bot"});
+    let mut ctx = context(&[], &dir);
+    ctx.skills = &library;
+    ctx.payload = data.as_object();
+    let text = assemble_job_prompt(&job, &ctx).await;
+    let skills = text
+        .find("\n\nSKILL INSTRUCTIONS:\n\n### repo-status\nBranch: main\n\n")
+        .unwrap_or_else(|| panic!("no skills section: {text}"));
+    let data = text.find(crate::prompts::webhook::DATA_FENCE).unwrap_or(0);
+    assert!(text.starts_with("[webhook:ci] "), "{text}");
+    assert!(skills < data, "{text}");
+    assert!(text.ends_with(
+        "TASK (from your webhook spec -- this is your instruction):\nLook at ollim-bot."
+    ));
+}
+
+#[tokio::test]
+async fn a_body_invoking_a_skill_comes_first_and_the_rest_follows() {
+    let dir = std::env::temp_dir();
+    let mut fg = routine("r1", settings(false));
+    fg.message = "/weekly-review extra words".to_owned();
+    let mut ctx = context(&[], &dir);
+    ctx.invokes_skill = true;
+    ctx.late_since = Some(now() - chrono::Duration::minutes(90));
+    assert_eq!(
+        assemble_job_prompt(&Job::Routine(fg.clone()), &ctx).await,
+        "/weekly-review extra words\n\n[routine:r1] [late: was scheduled for 7:30 AM, running now]"
+    );
+    ctx.late_since = None;
+
+    // Background: tag, preamble and skills after the body; the gate's output still last.
+    let library = [skill("focus", "Do one thing.")];
+    let mut bg_routine = routine(
+        "r2",
+        crate::jobs::JobSettings {
+            skills: Some(vec!["focus".to_owned()]),
+            ..settings(true)
+        },
+    );
+    bg_routine.message = "/weekly-review\nthen tidy up".to_owned();
+    ctx.skills = &library;
+    ctx.gate_output = Some("3 open");
+    let text = assemble_job_prompt(&Job::Routine(bg_routine), &ctx).await;
+    assert!(
+        text.starts_with("/weekly-review\nthen tidy up\n\n[routine-bg:r2] "),
+        "{text}"
+    );
+    assert!(text
+        .contains("\n\nSKILL INSTRUCTIONS:\n\n### focus\nDo one thing.\n\nGATE OUTPUT:\n3 open"));
+    ctx.gate_output = None;
+
+    // A reminder: its tag, chain context and all after the body.
+    let mut chained = reminder("m1", 0, 2, settings(true));
+    chained.message = "/weekly-review".to_owned();
+    let text = assemble_job_prompt(&Job::Reminder(chained), &ctx).await;
+    assert!(
+        text.starts_with("/weekly-review\n\n[reminder-bg:m1]\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("`follow_up_chain` is available: call follow_up_chain(minutes_from_now=N) to schedule another check. If the task is done or needs no more follow-up, don't call it and the chain ends. When you reach out, say briefly that this is a follow-up (\"checking in again\") so the user knows it is on purpose."), "{text}");
+
+    // A webhook keeps only `/name` first; its template stays in the task after the data.
+    let hook = webhook("ci", "/ci-review {repo} failed", None);
+    let data = serde_json::json!({"repo": "ollim-bot"});
+    ctx.payload = data.as_object();
+    let text = assemble_job_prompt(&hook, &ctx).await;
+    assert!(text.starts_with("/ci-review\n\n[webhook:ci] "), "{text}");
+    assert!(
+        text.ends_with("this is your instruction):\nollim-bot failed"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_leading_slash_stays_after_the_tag_unless_it_invokes_a_skill() {
+    let dir = std::env::temp_dir();
+    let mut r = routine("r1", settings(false));
+    r.message = "/weekly-review extra words".to_owned();
+    let ctx = context(&[], &dir);
+    assert_eq!(
+        assemble_job_prompt(&Job::Routine(r), &ctx).await,
+        "[routine:r1] /weekly-review extra words"
+    );
 }

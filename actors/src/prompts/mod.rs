@@ -3,7 +3,8 @@
 //! routine and reminder prompts),
 //! [`preamble`] (what a background fork is told before its task), [`forward`] (the forward
 //! schedule's window rules and lines), [`skill_section`] (skills with bounded `` !`command` ``
-//! expansion), [`webhook`] (the fenced webhook prompt) and [`fork`] (`[fork-started]`,
+//! expansion), [`slash`] (a body that invokes a skill as `/name` goes first), [`webhook`] (the
+//! fenced webhook prompt) and [`fork`] (`[fork-started]`,
 //! `[fork-timeout]`, `[button]`).
 //!
 //! Nothing here decides when something runs or talks to an actor: the scheduler says when, the
@@ -14,6 +15,7 @@ pub mod forward;
 pub mod job;
 pub mod preamble;
 pub mod skill_section;
+pub mod slash;
 pub mod tag;
 pub mod webhook;
 

@@ -48,7 +48,7 @@ fn ping_allowed_names_both_tools_and_shows_budget_and_schedule() {
     assert!(text.contains("`ping_user`") && text.contains("`discord_embed`"));
     assert!(!text.contains("pinging is disabled"));
     assert!(text.contains("\nbudget: 3/5 (next refill in 42 min)\n"));
-    assert!(text.contains("\nUpcoming bg tasks (next 12h):\n- 9:00 AM: Routine — "));
+    assert!(text.contains("\nUpcoming bg tasks (next 1h):\n- 9:00 AM: Routine — "));
     assert!(text.contains("(routines/next-file.md)\n"));
     assert!(text.contains("`critical=True`"));
 }

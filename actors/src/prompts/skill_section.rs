@@ -1,11 +1,16 @@
 //! The skills section of a job prompt, with `` !`command` `` expansion (SPEC §3, §9).
 //!
 //! For each skill a job names, its instructions go under `### <name>`; every
-//! `` !`command` `` marker in them is replaced by that command's output, run through `sh -c`
-//! in the data directory when the job fires. Each command is bounded in time and output, all
-//! commands of one prompt share a total time limit, and failures are written into the text
-//! as `[command …]` markers rather than stopping the job. A skill name that is not found is
-//! noted in the section and logged.
+//! `` !`command` `` marker in them is replaced by that command's output, run in the data
+//! directory when the job fires. There is no shell: the command is split into words as a shell
+//! would split them ([`crate::shell_words`]) and the first word is run as the program, so `;`,
+//! `|`, `>` and `$VAR` are plain arguments (a skill that wants a shell writes `sh -c '…'`).
+//! Each command is bounded in time and output, all commands of one prompt share a total time
+//! limit, and failures are written into the text as `[command …]` markers rather than stopping
+//! the job: `[command parse error: …]` when the text cannot be split (an open quote),
+//! `[command not found: …]` when there is no such program, `[command failed (exit N): …]`,
+//! and the time-limit markers. The job runner blocks a job whose skills are missing before any
+//! of this runs; a name not found here is still noted in the section and logged.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -154,9 +159,19 @@ fn next_marker(text: &str) -> Option<(&str, &str, &str)> {
 
 /// Runs one command to completion and renders its output or a failure marker.
 async fn run_capped(command: &str, cwd: &Path, limits: &CommandLimits) -> String {
-    let spawned = Command::new("sh")
-        .arg("-c")
-        .arg(command)
+    let argv = match crate::shell_words::split(command) {
+        Ok(argv) if !argv.is_empty() => argv,
+        Ok(_) => {
+            tracing::warn!(command, "skill command has no program to run");
+            return format!("[command parse error: {command}]");
+        }
+        Err(err) => {
+            tracing::warn!(command, cause = %err, "skill command could not be split into words");
+            return format!("[command parse error: {command}]");
+        }
+    };
+    let spawned = Command::new(&argv[0])
+        .args(&argv[1..])
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -165,6 +180,10 @@ async fn run_capped(command: &str, cwd: &Path, limits: &CommandLimits) -> String
         .spawn();
     let mut child = match spawned {
         Ok(child) => child,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            tracing::warn!(command, program = %argv[0], "skill command not found");
+            return format!("[command not found: {command}]");
+        }
         Err(err) => {
             tracing::warn!(command, cause = %err, "skill command could not start");
             return format!("[command failed to start: {command}: {err}]");
@@ -248,139 +267,5 @@ fn seconds(d: Duration) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn skill(name: &str, instructions: &str) -> Skill {
-        Skill {
-            name: name.to_owned(),
-            description: String::new(),
-            allowed_tools: None,
-            instructions: instructions.to_owned(),
-        }
-    }
-
-    fn quick(per_command_ms: u64, total_ms: u64, max_output_chars: usize) -> CommandLimits {
-        CommandLimits {
-            per_command: Duration::from_millis(per_command_ms),
-            total: Duration::from_millis(total_ms),
-            max_output_chars,
-        }
-    }
-
-    async fn expand(text: &str, limits: CommandLimits) -> String {
-        let dir = std::env::temp_dir();
-        expand_commands(text, &dir, &limits).await
-    }
-
-    #[tokio::test]
-    async fn command_output_replaces_its_marker() {
-        let text = expand(
-            "Today:\n!`printf 'a\\nb\\n\\n'`\nend",
-            CommandLimits::default(),
-        )
-        .await;
-        assert_eq!(text, "Today:\na\nb\nend");
-    }
-
-    #[tokio::test]
-    async fn text_without_a_closed_marker_is_unchanged() {
-        let text = "empty !`` here, `code`, and !`never closed\nnext` line";
-        assert_eq!(expand(text, CommandLimits::default()).await, text);
-    }
-
-    #[tokio::test]
-    async fn failed_command_is_marked_with_exit_code_and_first_stderr_line() {
-        let text = expand(
-            "x !`echo oops >&2; echo more >&2; exit 3` y",
-            CommandLimits::default(),
-        )
-        .await;
-        assert_eq!(
-            text,
-            "x [command failed (exit 3): echo oops >&2; echo more >&2; exit 3: oops] y"
-        );
-    }
-
-    #[tokio::test]
-    async fn slow_command_is_cut_off_and_marked_timed_out() {
-        let started = std::time::Instant::now();
-        let text = expand("!`sleep 5`", quick(200, 10_000, 100)).await;
-        assert_eq!(text, "[command timed out after 200ms: sleep 5]");
-        assert!(started.elapsed() < Duration::from_secs(3));
-    }
-
-    #[tokio::test]
-    async fn commands_after_the_total_limit_are_skipped() {
-        let text = expand("!`sleep 3` !`sleep 4`", quick(2_000, 150, 100)).await;
-        assert_eq!(
-            text,
-            "[command timed out (time limit for this prompt reached): sleep 3] \
-             [command skipped (time limit for this prompt reached): sleep 4]"
-        );
-    }
-
-    #[tokio::test]
-    async fn long_output_is_cut_and_marked() {
-        let text = expand("!`printf 0123456789abcdef`", quick(5_000, 5_000, 10)).await;
-        assert_eq!(text, "0123456789\n[...truncated]");
-    }
-
-    #[tokio::test]
-    async fn endless_output_is_cut_without_waiting_for_the_timeout() {
-        let started = std::time::Instant::now();
-        let text = expand("!`yes`", quick(5_000, 5_000, 5)).await;
-        assert_eq!(text, "y\ny\ny\n[...truncated]");
-        assert!(started.elapsed() < Duration::from_secs(4));
-    }
-
-    #[tokio::test]
-    async fn repeated_command_runs_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let text = "!`echo x >> runs; wc -l < runs` !`echo x >> runs; wc -l < runs`";
-        let out = expand_commands(text, dir.path(), &CommandLimits::default()).await;
-        assert_eq!(out.split_whitespace().collect::<Vec<_>>(), ["1", "1"]);
-    }
-
-    #[tokio::test]
-    async fn commands_run_in_the_given_directory() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("marker.txt"), "found it").unwrap();
-        let out = expand_commands("!`cat marker.txt`", dir.path(), &CommandLimits::default()).await;
-        assert_eq!(out, "found it");
-    }
-
-    #[tokio::test]
-    async fn section_lists_each_requested_skill_in_order() {
-        let library = [skill("b", "Second."), skill("a", "First: !`echo 1`")];
-        let requested = ["a".to_owned(), "b".to_owned()];
-        let dir = std::env::temp_dir();
-        let text =
-            build_skills_section(&requested, &library, &dir, &CommandLimits::default()).await;
-        assert_eq!(
-            text,
-            "SKILL INSTRUCTIONS:\n\n### a\nFirst: 1\n\n### b\nSecond.\n\n"
-        );
-    }
-
-    #[tokio::test]
-    async fn unknown_skill_is_noted_not_fatal() {
-        let library = [skill("known", "Known.")];
-        let requested = ["ghost".to_owned(), "known".to_owned()];
-        let dir = std::env::temp_dir();
-        let text =
-            build_skills_section(&requested, &library, &dir, &CommandLimits::default()).await;
-        assert!(text.contains(
-            "### ghost\n[skill not found: skills/ghost/SKILL.md is missing or invalid]\n\n"
-        ));
-        assert!(text.ends_with("### known\nKnown.\n\n"));
-    }
-
-    #[tokio::test]
-    async fn no_requested_skills_means_no_section() {
-        let dir = std::env::temp_dir();
-        let library = [skill("a", "A.")];
-        let text = build_skills_section(&[], &library, &dir, &CommandLimits::default()).await;
-        assert_eq!(text, "");
-    }
-}
+#[path = "skill_section_tests.rs"]
+mod tests;

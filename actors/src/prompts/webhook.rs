@@ -1,8 +1,9 @@
 //! Webhook prompts: the payload fenced off as data, then the spec's task (SPEC §9, §13).
 //!
-//! Layout: `[webhook:ID] ` and the background preamble, a blank line, the `WEBHOOK DATA …` fence with one
-//! `- key: value` line per field, a blank line, the `TASK …` fence, and the spec's template
-//! with `{field}` or `{{field}}` placeholders filled from the payload.
+//! Layout: `[webhook:ID] ` and the background preamble, a blank line, the skills section when
+//! the spec names skills (`SKILL INSTRUCTIONS:` …, like a routine's), the `WEBHOOK DATA …` fence
+//! with one `- key: value` line per field, a blank line, the `TASK …` fence, and the spec's
+//! template with `{field}` or `{{field}}` placeholders filled from the payload.
 //!
 //! No payload text can start a line of the prompt's own structure: a key is shown on one line
 //! (line breaks and control characters become spaces) and cut at [`MAX_KEY_CHARS`]; a value
@@ -28,10 +29,11 @@ pub const MAX_VALUE_CHARS: usize = 2000;
 /// What follows every line break inside a shown value.
 const CONTINUATION: &str = "\n  ";
 
-/// The webhook prompt from an already-built preamble.
+/// The webhook prompt from an already-built preamble and skills section (empty: none).
 pub fn webhook_prompt(
     id: &str,
     preamble: &str,
+    skills_section: &str,
     data: &Map<String, Value>,
     template: &str,
 ) -> String {
@@ -47,14 +49,22 @@ pub fn webhook_prompt(
             .collect::<Vec<_>>()
             .join("\n")
     };
+    let skills_section = skills_section.trim_end();
+    let skills_section = if skills_section.is_empty() {
+        String::new()
+    } else {
+        format!("{skills_section}\n\n")
+    };
     format!(
-        "{tag} {}\n\n{DATA_FENCE}\n{data_lines}\n\n{TASK_FENCE}\n{}",
+        "{tag} {}\n\n{skills_section}{DATA_FENCE}\n{data_lines}\n\n{TASK_FENCE}\n{}",
         preamble.trim_end(),
         render_template(template, data)
     )
 }
 
-/// The webhook prompt for `spec`, its preamble built from `ctx` with the spec's settings.
+/// The webhook prompt for `spec`, its preamble built from `ctx` with the spec's settings
+/// (without skills: their commands run when the job fires, in
+/// [`crate::prompts::job::assemble_job_prompt`]).
 pub fn webhook_prompt_for(
     spec: &WebhookSpec,
     data: &Map<String, Value>,
@@ -66,7 +76,7 @@ pub fn webhook_prompt_for(
         .filter(|(key, _)| spec.declares(key))
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect();
-    webhook_prompt(&spec.id, &preamble, &declared, &spec.template)
+    webhook_prompt(&spec.id, &preamble, "", &declared, &spec.template)
 }
 
 /// Fills `{field}` and `{{field}}` placeholders from `data`; unknown ones are left as written.

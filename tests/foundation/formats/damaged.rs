@@ -259,17 +259,30 @@ fn bad_webhook_specs_and_skills_are_skipped_while_good_ones_load() {
             "Capital",
             "---\nname: \"Capital\"\ndescription: \"d\"\n---\nb\n",
         ),
-        ("no-description", "---\nname: \"no-description\"\n---\nb\n"),
         ("plain-text", "Just instructions.\n"),
     ];
-    for (name, text) in bad {
+    // Claude Code's format: `name` (the directory's) and `description` may be left out.
+    let good = [
+        ("no-description", "---\nname: \"no-description\"\n---\nb\n"),
+        ("no-name", "---\ndescription: \"d\"\n---\nb\n"),
+    ];
+    for (name, text) in bad.iter().chain(&good) {
         fs::create_dir_all(dir.join(name)).expect("mkdir");
         fs::write(dir.join(name).join("SKILL.md"), text).expect("write");
     }
     fs::create_dir_all(dir.join("empty-dir")).expect("mkdir");
     let loaded = skills::load_skills(&dir).expect("lists");
     let names: Vec<_> = loaded.items.iter().map(|(_, s)| s.name.as_str()).collect();
-    assert_eq!(names, ["email-triage", "routine-morning", "task-review"]);
+    assert_eq!(
+        names,
+        [
+            "email-triage",
+            "no-description",
+            "no-name",
+            "routine-morning",
+            "task-review"
+        ]
+    );
     let mut skipped: Vec<_> = loaded.skipped.iter().map(|(p, _)| p.clone()).collect();
     skipped.sort();
     let mut want: Vec<_> = bad

@@ -24,8 +24,10 @@ pub const BASE_WINDOW_HOURS: i64 = 3;
 pub const MIN_FORWARD: usize = 3;
 /// The window never reaches further than this.
 pub const MAX_WINDOW_HOURS: i64 = 12;
-/// Quoted descriptions longer than this many characters are cut and end with `…`.
+/// A message quoted in place of a missing description is cut at this many characters…
 pub const TRUNCATE_CHARS: usize = 60;
+/// …and ends with this.
+pub const TRUNCATED_MARK: &str = "...";
 
 /// Text shown instead of the list when nothing is scheduled.
 pub const EMPTY_TEXT: &str = "No more bg tasks today.";
@@ -67,9 +69,10 @@ impl fmt::Display for EntryMark {
 pub struct ScheduleEntry {
     /// When it fires.
     pub fire_at: DateTime<Utc>,
-    /// `Routine`, `Reminder` or `Chain reminder (2/4)`.
+    /// A routine's description or `Routine`; `Chain reminder (2/4)` or `Reminder`.
     pub label: String,
-    /// The description, or the message on one line, cut at [`TRUNCATE_CHARS`].
+    /// The description, else the message with line breaks as spaces, cut at
+    /// [`TRUNCATE_CHARS`] plus [`TRUNCATED_MARK`].
     pub description: String,
     /// The job file's relative path.
     pub rel_path: String,
@@ -86,10 +89,6 @@ pub struct ForwardSchedule {
     pub now: DateTime<Utc>,
     /// Entries in time order: recent ones first, then forward ones.
     pub entries: Vec<ScheduleEntry>,
-    /// How many hours ahead every background job is listed (the header's `next Nh`): 3 when
-    /// the base window held enough items, 12 when fewer than 3 exist in 12 h (all are listed),
-    /// otherwise the whole hours up to the third forward item.
-    pub window_hours: i64,
 }
 
 /// Selects the entries for a prompt fired at `now` for the job `current` (none for webhooks).
@@ -113,15 +112,12 @@ pub fn build_forward_schedule(
     let (recent, forward) = candidates.split_at(first_forward);
     let in_base = forward.partition_point(|item| item.fire_at <= base_cutoff);
 
-    let (shown_forward, window_hours) = if forward.len() < MIN_FORWARD {
-        (forward, MAX_WINDOW_HOURS)
+    let shown_forward = if forward.len() < MIN_FORWARD {
+        forward
     } else if in_base >= MIN_FORWARD {
-        (&forward[..in_base], BASE_WINDOW_HOURS)
+        &forward[..in_base]
     } else {
-        let shown = &forward[..MIN_FORWARD];
-        let reach = shown[MIN_FORWARD - 1].fire_at - now;
-        let hours = reach.num_hours().clamp(BASE_WINDOW_HOURS, MAX_WINDOW_HOURS);
-        (shown, hours)
+        &forward[..MIN_FORWARD]
     };
 
     let entries = recent
@@ -129,11 +125,7 @@ pub fn build_forward_schedule(
         .chain(shown_forward)
         .map(|item| entry_for(item, current, now))
         .collect();
-    ForwardSchedule {
-        now,
-        entries,
-        window_hours,
-    }
+    ForwardSchedule { now, entries }
 }
 
 fn entry_for(item: &ScheduledItem, current: Option<&str>, now: DateTime<Utc>) -> ScheduleEntry {
@@ -145,24 +137,26 @@ fn entry_for(item: &ScheduledItem, current: Option<&str>, now: DateTime<Utc>) ->
     } else {
         None
     };
-    let text = if settings.description.trim().is_empty() {
-        item.job.message()
+    let description = if settings.description.is_empty() {
+        one_line_cut(item.job.message())
     } else {
-        settings.description.as_str()
+        settings.description.clone()
     };
     ScheduleEntry {
         fire_at: item.fire_at,
         label: label_for(&item.job),
-        description: one_line_cut(text),
+        description,
         rel_path: item.rel_path.clone(),
         silent: !settings.allow_ping,
         mark,
     }
 }
 
-/// The entry label: chain reminders show their position as `check/total`.
+/// The entry label: a routine's description (or `Routine`); chain reminders show their
+/// position as `check/total`.
 fn label_for(job: &Job) -> String {
     match job {
+        Job::Routine(r) if !r.settings.description.is_empty() => r.settings.description.clone(),
         Job::Routine(_) => "Routine".to_owned(),
         Job::Reminder(r) if r.max_chain > 0 => {
             format!("Chain reminder ({}/{})", r.chain_depth + 1, r.max_chain + 1)
@@ -172,12 +166,14 @@ fn label_for(job: &Job) -> String {
     }
 }
 
-/// Puts `text` on one line and cuts it at [`TRUNCATE_CHARS`] characters, marking the cut with `…`.
+/// `text` with each line break as a space, trimmed, and cut at [`TRUNCATE_CHARS`] characters
+/// with [`TRUNCATED_MARK`] after the cut.
 fn one_line_cut(text: &str) -> String {
-    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = text.replace('\n', " ");
+    let flat = flat.trim();
     match flat.char_indices().nth(TRUNCATE_CHARS) {
-        Some((cut, _)) => format!("{}…", &flat[..cut]),
-        None => flat,
+        Some((cut, _)) => format!("{}{TRUNCATED_MARK}", &flat[..cut]),
+        None => flat.to_owned(),
     }
 }
 
@@ -228,10 +224,6 @@ mod tests {
         ];
         let schedule = build_forward_schedule(&items, None, now());
         assert_eq!(ids(&schedule), ["a", "b", "c", "d"]);
-        assert_eq!(schedule.window_hours, 3);
-        assert!(schedule
-            .render(TZ, &full_budget())
-            .starts_with("Upcoming bg tasks (next 3h):\n"));
     }
 
     #[test]
@@ -244,10 +236,6 @@ mod tests {
         ];
         let schedule = build_forward_schedule(&items, None, now());
         assert_eq!(ids(&schedule), ["a", "b", "c"]);
-        assert_eq!(schedule.window_hours, 7);
-        assert!(schedule
-            .render(TZ, &full_budget())
-            .starts_with("Upcoming bg tasks (next 7h):\n"));
     }
 
     #[test]
@@ -259,7 +247,6 @@ mod tests {
         ];
         let schedule = build_forward_schedule(&items, None, now());
         assert_eq!(ids(&schedule), ["a"]);
-        assert_eq!(schedule.window_hours, 12);
     }
 
     #[test]
@@ -275,13 +262,28 @@ mod tests {
     }
 
     #[test]
-    fn long_message_is_cut_at_sixty_chars_with_ellipsis() {
+    fn long_message_is_cut_at_sixty_chars_with_three_dots() {
         let mut r = routine("a", settings(true));
         r.message = format!("{}\n{}", "x".repeat(40), "é".repeat(30));
         let schedule = build_forward_schedule(&[at(30, Job::Routine(r))], None, now());
-        let expected = format!("{} {}…", "x".repeat(40), "é".repeat(19));
+        let expected = format!("{} {}...", "x".repeat(40), "é".repeat(19));
         assert_eq!(schedule.entries[0].description, expected);
-        assert_eq!(schedule.entries[0].description.chars().count(), 61);
+        assert_eq!(schedule.entries[0].description.chars().count(), 63);
+    }
+
+    #[test]
+    fn a_message_keeps_its_spacing_and_only_line_breaks_become_spaces() {
+        let mut r = routine("a", settings(true));
+        r.message = "\n  Check  the\tinbox\nthen reply \n".to_owned();
+        let schedule = build_forward_schedule(&[at(30, Job::Routine(r.clone()))], None, now());
+        assert_eq!(
+            schedule.entries[0].description,
+            "Check  the\tinbox then reply"
+        );
+        // Exactly 60 characters: kept whole.
+        r.message = "y".repeat(60);
+        let schedule = build_forward_schedule(&[at(30, Job::Routine(r))], None, now());
+        assert_eq!(schedule.entries[0].description, "y".repeat(60));
     }
 
     #[test]
@@ -301,6 +303,17 @@ mod tests {
         ));
         let schedule = build_forward_schedule(&[at(30, job)], None, now());
         assert_eq!(schedule.entries[0].description, "Check email");
+        // A description is shown as written, however long.
+        let long = "d".repeat(80);
+        let job = Job::Routine(routine(
+            "a",
+            JobSettings {
+                description: long.clone(),
+                ..settings(true)
+            },
+        ));
+        let schedule = build_forward_schedule(&[at(30, job)], None, now());
+        assert_eq!(schedule.entries[0].description, long);
     }
 
     #[test]
@@ -317,7 +330,12 @@ mod tests {
         let text = schedule.render(TZ, &full_budget());
         assert_eq!(
             text.lines().nth(1),
-            Some("- 9:30 AM: Routine (silent) — \"Check email\" (routines/e5f6a7b8-file.md)")
+            Some("- 9:30 AM: Check email (silent) — \"Check email\" (routines/e5f6a7b8-file.md)")
+        );
+        let plain = build_forward_schedule(&[at(30, bg("e5f6a7b8"))], None, now());
+        assert_eq!(
+            plain.render(TZ, &full_budget()).lines().nth(1),
+            Some("- 9:30 AM: Routine — \"message of e5f6a7b8\" (routines/e5f6a7b8-file.md)")
         );
     }
 

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use super::{ForwardSchedule, ScheduleEntry, EMPTY_TEXT};
+use super::{EntryMark, ForwardSchedule, ScheduleEntry, EMPTY_TEXT};
 use crate::prompts::preamble::BudgetFacts;
 
 /// A time as the schedule shows it: `9:00 AM` in the configured zone.
@@ -39,6 +39,26 @@ impl ForwardSchedule {
         self.entries.iter().rev().find(|e| e.fire_at > self.now)
     }
 
+    /// The header's span: `next Nh`, N the hours from now to the last entry not marked
+    /// "just fired" (rounded half to even, as the original's Python `round` does; at least 1),
+    /// or `recent` when every entry just fired.
+    fn span(&self) -> String {
+        let last = self
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.mark != Some(EntryMark::JustFired));
+        match last {
+            Some(entry) => {
+                let hours = (entry.fire_at - self.now).num_seconds() as f64 / 3600.0;
+                // Float-to-int casts saturate: no wrap for any span.
+                let n = (hours.round_ties_even() as i64).max(1);
+                format!("next {n}h")
+            }
+            None => "recent".to_owned(),
+        }
+    }
+
     /// The schedule as preamble lines (each ending in a newline), times shown in `tz`.
     ///
     /// The refill estimate line appears only when at least one refill is expected before the
@@ -47,7 +67,7 @@ impl ForwardSchedule {
         if self.entries.is_empty() {
             return format!("{EMPTY_TEXT}\n");
         }
-        let mut out = format!("Upcoming bg tasks (next {}h):\n", self.window_hours);
+        let mut out = format!("Upcoming bg tasks ({}):\n", self.span());
         for entry in &self.entries {
             out.push_str(&format!(
                 "- {}: {}{} — \"{}\" ({})",
@@ -100,6 +120,54 @@ mod tests {
         let items = [at(20, bg("a"))];
         let text = build_forward_schedule(&items, None, now()).render(TZ, &budget);
         assert!(!text.contains("refill"));
+    }
+
+    fn header(items: &[crate::prompts::forward::ScheduledItem], current: Option<&str>) -> String {
+        let text = build_forward_schedule(items, current, now()).render(TZ, &full_budget());
+        text.lines().next().unwrap_or_default().to_owned()
+    }
+
+    #[test]
+    fn header_counts_the_hours_to_the_last_entry_that_did_not_just_fire() {
+        assert_eq!(
+            header(&[at(60, bg("a")), at(170, bg("b"))], None),
+            "Upcoming bg tasks (next 3h):"
+        );
+        // 2.5 h rounds to even, as Python's `round` does; 3.5 h likewise.
+        assert_eq!(
+            header(&[at(150, bg("a"))], None),
+            "Upcoming bg tasks (next 2h):"
+        );
+        assert_eq!(
+            header(&[at(210, bg("a"))], None),
+            "Upcoming bg tasks (next 4h):"
+        );
+        assert_eq!(
+            header(&[at(400, bg("a"))], None),
+            "Upcoming bg tasks (next 7h):"
+        );
+        // Never below 1: a task 20 minutes out, or this task fired just now.
+        assert_eq!(
+            header(&[at(20, bg("a"))], None),
+            "Upcoming bg tasks (next 1h):"
+        );
+        assert_eq!(
+            header(&[at(0, bg("me"))], Some("me")),
+            "Upcoming bg tasks (next 1h):"
+        );
+        // Just-fired entries are listed but do not set the span.
+        assert_eq!(
+            header(&[at(-5, bg("old")), at(130, bg("a"))], None),
+            "Upcoming bg tasks (next 2h):"
+        );
+    }
+
+    #[test]
+    fn header_says_recent_when_every_entry_just_fired() {
+        assert_eq!(
+            header(&[at(-10, bg("a")), at(-3, bg("b"))], None),
+            "Upcoming bg tasks (recent):"
+        );
     }
 
     #[test]
