@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::data_dir::DataDir;
-use crate::jobs::frontmatter;
+use crate::jobs::{frontmatter, Job};
 
 /// The subagents the Claude Code CLI 2.1.330 brings itself (its initialize response lists them).
 pub const BUILT_IN: [&str; 6] = [
@@ -138,12 +138,18 @@ pub fn instruction(name: &str) -> String {
     )
 }
 
-/// Why a job did not run: the words of the pending update and the run's record.
-pub fn missing(job: &str, name: &str) -> String {
+/// The pending update for a routine or reminder whose subagent does not exist.
+pub fn missing(job: &Job, rel_path: &str, name: &str) -> String {
+    let kind = match job {
+        Job::Routine(_) => "Routine",
+        Job::Reminder(_) => "Reminder",
+        Job::Webhook(_) => "Webhook",
+    };
     format!(
-        "job {job} did not run: it needs the subagent `{name}`, which is not installed \
-         (.claude/agents/{name}.md in the data directory). Install it, or change the job's \
-         `subagent:`."
+        "{kind} {} ({rel_path}) was blocked and did not run: it is bound to the subagent \
+         `{name}`, which does not exist (no .claude/agents/{name}.md). Install that subagent \
+         or fix the job's `subagent:`.",
+        job.id()
     )
 }
 

@@ -114,6 +114,13 @@ pub enum SkipReason {
     },
     /// A skill it names is missing or does not load (SPEC §17).
     Skills(super::BlockedBySkills),
+    /// The subagent it is bound to does not exist (SPEC §17).
+    Subagent {
+        /// The name the job gave.
+        name: String,
+        /// What the agent is told, for a routine or reminder.
+        update: Option<String>,
+    },
 }
 
 impl std::fmt::Display for Skip {
@@ -123,6 +130,9 @@ impl std::fmt::Display for Skip {
         let (gate, closed) = match &self.why {
             SkipReason::Gate { gate, closed } => (gate, closed),
             SkipReason::Skills(blocked) => return write!(f, "{blocked}"),
+            SkipReason::Subagent { name, .. } => {
+                return write!(f, "blocked: subagent `{name}` not found")
+            }
         };
         write!(f, "gate `{gate}` said no")?;
         match closed.code {

@@ -222,15 +222,24 @@ impl JobRunner {
             ),
             SkipReason::Skills(blocked) => {
                 tracing::warn!(job = %skip.job, reason = %blocked, "job skipped: blocked by its skills");
-                let Some(message) = blocked.update.clone() else {
-                    return;
-                };
-                match self.pending() {
-                    Some(pending) => pending.do_send(crate::pending_updates::Append { message }),
-                    None => {
-                        tracing::warn!(job = %skip.job, update = %message, "no pending updates here; the agent is not told")
-                    }
-                }
+                self.tell_agent(&skip.job, blocked.update.clone());
+            }
+            SkipReason::Subagent { name, update } => {
+                tracing::warn!(job = %skip.job, subagent = %name, "job skipped: its subagent does not exist");
+                self.tell_agent(&skip.job, update.clone());
+            }
+        }
+    }
+
+    /// Appends `update` (when there is one) to the pending updates, for the agent.
+    fn tell_agent(&self, job: &str, update: Option<String>) {
+        let Some(message) = update else {
+            return;
+        };
+        match self.pending() {
+            Some(pending) => pending.do_send(crate::pending_updates::Append { message }),
+            None => {
+                tracing::warn!(%job, update = %message, "no pending updates here; the agent is not told")
             }
         }
     }

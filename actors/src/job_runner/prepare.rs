@@ -41,6 +41,24 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
                 why: super::SkipReason::Skills(blocked),
             })
         })?;
+    // So does a job bound to a subagent that does not exist.
+    if let Some(name) = run.job.settings().subagent.as_deref() {
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        if crate::subagent_binding::find(&inputs.data_dir, home.as_deref(), name).is_none() {
+            let update = matches!(
+                run.job,
+                crate::jobs::Job::Routine(_) | crate::jobs::Job::Reminder(_)
+            )
+            .then(|| crate::subagent_binding::missing(&run.job, &run.rel_path, name));
+            return Err(RunOutcome::Skipped(super::Skip {
+                job: run.job.id().to_string(),
+                why: super::SkipReason::Subagent {
+                    name: name.to_owned(),
+                    update,
+                },
+            }));
+        }
+    }
     // The gate runs first, when the job starts (after any wait for a slot): it is cheaper than
     // screening, and its answer is about now.
     let gate_output = super::gate::open(&inputs.data_dir, &run).await?;

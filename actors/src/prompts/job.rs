@@ -187,6 +187,11 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
     let settings = job.settings();
     let requested = settings.skills.as_deref().unwrap_or(&[]);
     let skills = build_skills_section(requested, ctx.skills, ctx.data_dir, &ctx.limits).await;
+    // A job bound to a subagent is told to hand its work over, before its skills (SPEC §17).
+    let skills = match settings.subagent.as_deref() {
+        Some(name) => format!("{}\n\n{skills}", crate::subagent_binding::instruction(name)),
+        None => skills,
+    };
     let preamble = settings.background.then(|| {
         ctx.background.preamble(
             Some(job.id().as_str()),

@@ -299,3 +299,23 @@ async fn a_leading_slash_stays_after_the_tag_unless_it_invokes_a_skill() {
         "[routine:r1] /weekly-review extra words"
     );
 }
+
+#[tokio::test]
+async fn a_job_bound_to_a_subagent_is_told_to_hand_its_work_over() {
+    let bound = crate::jobs::JobSettings {
+        subagent: Some("gmail-reader".into()),
+        ..settings(true)
+    };
+    let job = Job::Routine(routine("r1", bound));
+    let dir = std::env::temp_dir();
+    let text = assemble_job_prompt(&job, &context(&[], &dir)).await;
+    let instruction = text
+        .find("REQUIRED SUBAGENT: gmail-reader\n")
+        .expect("the instruction");
+    let body = text.find("message of r1").expect("the body");
+    assert!(instruction < body, "{text}");
+    assert!(text.contains("subagent_type \"gmail-reader\""), "{text}");
+    let plain = Job::Routine(routine("r1", settings(true)));
+    let text = assemble_job_prompt(&plain, &context(&[], &dir)).await;
+    assert!(!text.contains("REQUIRED SUBAGENT"), "{text}");
+}
