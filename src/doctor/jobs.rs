@@ -142,6 +142,7 @@ fn routines(inputs: &Inputs<'_>) -> Vec<Check> {
             &name,
             routine.settings.allowed_tools.as_ref(),
         ));
+        checks.extend(super::references::checks(inputs, &name, &routine.settings));
     }
     checks
 }
@@ -187,6 +188,7 @@ fn reminders(inputs: &Inputs<'_>) -> Vec<Check> {
             &name,
             reminder.settings.allowed_tools.as_ref(),
         ));
+        checks.extend(super::references::checks(inputs, &name, &reminder.settings));
     }
     checks
 }
@@ -208,6 +210,9 @@ fn webhooks(inputs: &Inputs<'_>) -> Vec<Check> {
         let name = short(inputs, path);
         checks.push(Check::pass(name.clone(), format!("POST /hook/{}", spec.id)));
         checks.extend(tool_checks(inputs, &name, spec.allowed_tools.as_ref()));
+        if let ollim_actors::jobs::Job::Webhook(hook) = spec.job() {
+            checks.extend(super::references::checks(inputs, &name, &hook.settings));
+        }
     }
     let set = |k: &str| (inputs.env)(k).is_some_and(|v| !v.trim().is_empty());
     let server = set("WEBHOOK_PORT") && set("WEBHOOK_SECRET");

@@ -12,6 +12,7 @@
 //! | [`data`] | the data directory: present, writable, a git repository |
 //! | [`state`] | every file under `state/` parses as a start would read it |
 //! | [`jobs`] | routines (and their next fire time), reminders (and overdue ones), webhook specs, skills |
+//! | [`references`] | the skills and subagent each job names exist |
 //! | [`claude`] | the claude CLI: found, its version, signed in |
 //! | [`google`] | Google: the client file and the grant readable, the grant refreshable |
 
@@ -20,6 +21,7 @@ mod data;
 mod environment;
 mod google;
 mod jobs;
+mod references;
 mod state;
 
 use std::fmt::Write as _;

@@ -8,6 +8,7 @@ mod auth;
 mod cli;
 mod concurrent_cli;
 mod doctor;
+mod doctor_references;
 mod fixtures;
 mod formats;
 mod gates;
