@@ -16,3 +16,4 @@ mod proactive;
 mod reporting;
 mod restrictions;
 mod rig;
+mod tool_sets;

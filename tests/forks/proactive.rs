@@ -57,7 +57,9 @@ async fn in_quiet_hours_a_ping_is_refused_critical_goes_through_and_foreground_j
         .format("%Y-%m-%dT%H:%M:%S%:z");
     rig.write(
         "reminders/plan.md",
-        &format!("---\nid: \"eeee0002\"\nrun-at: \"{at}\"\nbackground: false\n---\nplan my morning\n"),
+        &format!(
+            "---\nid: \"eeee0002\"\nrun-at: \"{at}\"\nbackground: false\n---\nplan my morning\n"
+        ),
     );
     rig.registered(2).await;
     rig.advance_to(2);

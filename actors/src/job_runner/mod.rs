@@ -8,7 +8,9 @@
 //! leaves a record the next start acts on ([`recovery`]); then a foreground job is prepared and
 //! goes to the main session as a [`FireJob`] turn, and a background job takes one of
 //! `bg_fork_limit` slots or waits in line in fire order ([`queue`]). Preparing ([`prepare`]),
-//! when the job starts: *(ours)* its condition gate runs ([`gate`]; closed → the run is
+//! when the job starts: a background job's tool set is put together (an unsafe pattern blocks
+//! the run: recorded `skipped`, the agent told through a pending update — [`Blocked`]; the
+//! runner owns the view of `tool-policy.yaml` it is made with), *(ours)* its condition gate runs ([`gate`]; closed → the run is
 //! recorded `skipped`; broken → `failed`), untrusted webhook fields are screened (a flagged
 //! payload is dropped; a screening that fails lets it through), the facts the prompt needs are
 //! asked of their owners — the ping budget's [`Snapshot`](crate::ping_budget::Snapshot),
@@ -47,6 +49,7 @@ use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::fork::background::{job_name, BackgroundConfig, BackgroundPeers};
 use crate::main_session::{FireJob, IsBusy, MainSession, QuietHoursNow};
+use crate::permissions::tool_policy::PolicyFile;
 use crate::ping_budget::PingBudget;
 use crate::prompts::skill_section::CommandLimits;
 use crate::runs::{Record, RunLog};
@@ -55,8 +58,8 @@ use crate::surface::SurfaceEvent;
 use crate::webhook_screen::Screener;
 pub use gate::Skip;
 pub use messages::{
-    ActiveJob, Activity, ActivityReport, Reopened, RunCounts, RunError, RunJob, RunOutcome, Runs,
-    Stopping,
+    ActiveJob, Activity, ActivityReport, Blocked, Reopened, RunCounts, RunError, RunJob,
+    RunOutcome, Runs, Stopping,
 };
 
 /// Where built jobs go.
@@ -133,12 +136,15 @@ pub struct JobRunner {
     /// Runs in progress, by run id.
     active: HashMap<String, Active>,
     stopping: bool,
+    /// `tool-policy.yaml`, re-read when it changes (the last good one kept).
+    tool_policy: PolicyFile,
 }
 
 impl JobRunner {
     /// A runner with nothing run yet.
     pub fn new(config: JobRunnerConfig) -> Self {
         Self {
+            tool_policy: PolicyFile::in_data_dir(&config.data_dir),
             config,
             counts: RunCounts::default(),
             settings: RuntimeConfig::default(),
@@ -171,7 +177,7 @@ impl JobRunner {
         }
     }
 
-    fn prepare_inputs(&self) -> prepare::Inputs {
+    fn prepare_inputs(&mut self) -> prepare::Inputs {
         prepare::Inputs {
             data_dir: self.config.data_dir.clone(),
             tz: self.config.tz,
@@ -180,6 +186,7 @@ impl JobRunner {
             busy: self.busy_asker(),
             quiet: self.quiet_asker(),
             screener: self.config.screener.clone(),
+            tool_policy: self.tool_policy.current().clone(),
         }
     }
 
@@ -208,6 +215,21 @@ impl JobRunner {
         );
     }
 
+    /// The one place a blocked run is counted, logged and told to the agent (its run is closed
+    /// as `skipped` where the preparation stopped).
+    fn report_blocked(&mut self, blocked: &Blocked) {
+        self.counts.skipped += 1;
+        tracing::warn!(job = %blocked.job.id(), file = %blocked.file, reason = %blocked.reason, "job skipped: it must not run as written");
+        match self.pending() {
+            Some(pending) => pending.do_send(crate::pending_updates::Append {
+                message: blocked.update(),
+            }),
+            None => {
+                tracing::warn!(job = %blocked.job.id(), "no conversation here: the agent is not told")
+            }
+        }
+    }
+
     fn count(&mut self, outcome: &RunOutcome) {
         let counts = &mut self.counts;
         match outcome {
@@ -217,6 +239,7 @@ impl JobRunner {
             RunOutcome::Missed => counts.missed += 1,
             RunOutcome::Dropped { .. } => counts.dropped += 1,
             RunOutcome::Skipped(skip) => self.report_skipped(skip),
+            RunOutcome::Blocked(blocked) => self.report_blocked(blocked),
             RunOutcome::Failed(e) => {
                 counts.failed += 1;
                 tracing::error!(cause = %e, "job did not run");

@@ -34,7 +34,8 @@ enum Settle {
 }
 
 impl JobRunner {
-    fn pending(&self) -> Option<Addr<PendingUpdates>> {
+    /// Where the agent hears about runs (none without a conversation).
+    pub(super) fn pending(&self) -> Option<Addr<PendingUpdates>> {
         match &self.config.delivery {
             Delivery::Conversation { forks, .. } => Some(forks.peers.pending.clone()),
             Delivery::Recipient { .. } => None,
