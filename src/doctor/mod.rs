@@ -12,6 +12,7 @@
 //! | [`data`] | the data directory: present, writable, a git repository |
 //! | [`state`] | every file under `state/` parses as a start would read it |
 //! | [`jobs`] | routines (and their next fire time), reminders (and overdue ones), webhook specs, skills |
+//! | [`tool_policy`] | `tool-policy.yaml`: usable, its keys, its patterns |
 //! | [`claude`] | the claude CLI: found, its version, signed in |
 //! | [`google`] | Google: the client file and the grant readable, the grant refreshable |
 
@@ -21,6 +22,7 @@ mod environment;
 mod google;
 mod jobs;
 mod state;
+mod tool_policy;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -150,6 +152,10 @@ pub fn sections(inputs: &Inputs<'_>) -> Vec<Section> {
         Section {
             title: "webhooks and skills",
             checks: jobs::spec_checks(inputs),
+        },
+        Section {
+            title: "tool policy",
+            checks: tool_policy::checks(inputs),
         },
         Section {
             title: "claude cli",
