@@ -201,7 +201,7 @@ async fn the_model_receives_the_profile_and_every_section_in_its_system_prompt()
     );
     let agents = home.data.join(".claude/agents");
     for name in [
-        "guide",
+        "ollim-bot-guide",
         "gmail-reader",
         "history-reviewer",
         "responsiveness-reviewer",
@@ -212,4 +212,9 @@ async fn the_model_receives_the_profile_and_every_section_in_its_system_prompt()
             "{name} subagent installed"
         );
     }
+    assert!(!agents.join("guide.md").exists(), "the guide's old name");
+    assert!(
+        system.contains("`ollim-bot-guide`"),
+        "the prompt names the guide"
+    );
 }

@@ -216,7 +216,7 @@ mod tests {
             "webhook-spec.md",
             "skill-spec.md",
             "follow_up_chain",
-            "`guide`",
+            "`ollim-bot-guide`",
             "`gmail-reader`",
             "`history-reviewer`",
             "`responsiveness-reviewer`",
