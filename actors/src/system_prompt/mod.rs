@@ -217,6 +217,8 @@ mod tests {
             "skill-spec.md",
             "follow_up_chain",
             "`ollim-bot-guide`",
+            "`run_in_background`",
+            "tool-policy.yaml",
             "`gmail-reader`",
             "`history-reviewer`",
             "`responsiveness-reviewer`",
