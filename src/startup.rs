@@ -61,6 +61,9 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     for kept in &report.kept_user_edits {
         tracing::info!(agent = %kept, "kept your edited subagent spec");
     }
+    // A file the bot cannot edit safely is logged and left; only an I/O failure is an error.
+    ollim_actors::claude_settings::turn_auto_memory_off(data)
+        .context("writing .claude/settings.json")?;
     check_tool_patterns(data);
     let runtime = ConfigStore::load(data).context("reading state/config.json")?;
     Ok(MainSessionConfig {

@@ -213,6 +213,12 @@ async fn the_model_receives_the_profile_and_every_section_in_its_system_prompt()
         );
     }
     assert!(!agents.join("guide.md").exists(), "the guide's old name");
+    let settings = std::fs::read_to_string(home.data.join(".claude/settings.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    assert_eq!(
+        settings["autoMemoryEnabled"], false,
+        "the cli's auto-memory off"
+    );
     assert!(
         system.contains("`ollim-bot-guide`"),
         "the prompt names the guide"
