@@ -61,6 +61,9 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     for kept in &report.kept_user_edits {
         tracing::info!(agent = %kept, "kept your edited subagent spec");
     }
+    // A file the bot cannot edit safely is logged and left; only an I/O failure is an error.
+    ollim_actors::claude_settings::turn_auto_memory_off(data)
+        .context("writing .claude/settings.json")?;
     check_tool_patterns(data);
     let runtime = ConfigStore::load(data).context("reading state/config.json")?;
     Ok(MainSessionConfig {
@@ -79,9 +82,10 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     })
 }
 
-/// Validates every job's and skill's `allowed-tools` once at start, logging what is wrong
-/// (`Bash(*)` and chained bash patterns are errors and dropped, `X(*)` warns, writes that could
-/// reach `state/` are stripped). Fire time applies the same rules.
+/// Validates every job's and skill's `allowed-tools` and `tool-policy.yaml` once at start,
+/// logging what is wrong (`Bash(*)` and chained bash patterns are unsafe: a background job
+/// holding one is skipped; `X(*)` warns, writes that could reach `state/` are stripped). Fire
+/// time applies the same rules.
 fn check_tool_patterns(data: &DataDir) {
     let mut sources: Vec<(String, Vec<String>)> = Vec::new();
     if let Ok(routines) = store::load_dir_unlogged::<Routine>(&data.routines()) {
@@ -103,6 +107,26 @@ fn check_tool_patterns(data: &DataDir) {
             if let Some(t) = s.allowed_tools {
                 sources.push((format!("skill:{}", s.name), t));
             }
+        }
+    }
+    use ollim_actors::permissions::tool_policy::{ToolPolicy, FILE_NAME};
+    match ToolPolicy::read(data) {
+        Ok(Some(policy)) => {
+            sources.push((
+                format!("{FILE_NAME} main_session.additional_allowed"),
+                policy.main_additional,
+            ));
+            match policy.bg_override {
+                Some(set) => sources.push((format!("{FILE_NAME} bg_forks.override"), set)),
+                None => sources.push((
+                    format!("{FILE_NAME} bg_forks.additional_allowed"),
+                    policy.bg_additional,
+                )),
+            }
+        }
+        Ok(None) => {}
+        Err(e) => {
+            tracing::warn!(cause = %e, "the tool policy cannot be used; the built-in tool sets apply until it is fixed")
         }
     }
     for (source, patterns) in sources {

@@ -24,7 +24,8 @@
 //! restrictions, approval policy, the file hooks), [`skills`], [`webhook_spec`],
 //! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
 //! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
-//! [`system_prompt`], [`subagents`], [`runtime_config`], [`quiet_hours`], [`snooze`],
+//! [`system_prompt`], [`subagents`], [`claude_settings`] (the CLI's `.claude/settings.json`:
+//! auto-memory off), [`runtime_config`], [`quiet_hours`], [`snooze`],
 //! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment),
 //! [`shell_words`] (a command line split into words without a shell), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
@@ -36,6 +37,7 @@
 
 pub mod brain;
 pub mod buttons;
+pub mod claude_settings;
 pub mod clock;
 #[cfg(unix)]
 pub mod control_socket;

@@ -1,4 +1,4 @@
-//! The five subagents the main agent delegates to (SPEC §14): guide, gmail-reader,
+//! The five subagents the main agent delegates to (SPEC §14): ollim-bot-guide, gmail-reader,
 //! history-reviewer, responsiveness-reviewer and user-proxy.
 //!
 //! Their specs ship in `config/agents/<name>.md` (Claude Code agent format: YAML frontmatter
@@ -11,6 +11,11 @@
 //! last installed is brought up to date when the shipped text changes; a file that differs
 //! from what we last installed was edited by someone and is left alone (and reported). A file
 //! found with no record at all (an install by the original program) counts as edited.
+//!
+//! A shipped agent that was renamed (the guide became `ollim-bot-guide`, as in the original
+//! since 2026-03-17) leaves its old file behind: removed when it is still what we installed,
+//! kept with a warning when someone edited it (two guides then exist until the owner merges
+//! them).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -31,7 +36,10 @@ pub const MANIFEST_FILE: &str = "agents.json";
 
 /// (file name, template) of each shipped agent.
 const SHIPPED: [(&str, &str); 5] = [
-    ("guide.md", include_str!("../../config/agents/guide.md")),
+    (
+        "ollim-bot-guide.md",
+        include_str!("../../config/agents/ollim-bot-guide.md"),
+    ),
     (
         "gmail-reader.md",
         include_str!("../../config/agents/gmail-reader.md"),
@@ -50,6 +58,9 @@ const SHIPPED: [(&str, &str); 5] = [
     ),
 ];
 
+/// Files of agents we shipped under an earlier name: (old file, the file it became).
+const RENAMED: [(&str, &str); 1] = [("guide.md", "ollim-bot-guide.md")];
+
 /// What went wrong installing the agents.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -67,7 +78,7 @@ pub enum Error {
     State(#[from] state_file::Error),
 }
 
-/// What one install did, file by file (file names such as `guide.md`).
+/// What one install did, file by file (file names such as `gmail-reader.md`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InstallReport {
     /// Files that were missing and have been written.
@@ -78,6 +89,10 @@ pub struct InstallReport {
     pub kept_user_edits: Vec<String>,
     /// Files already equal to the shipped text.
     pub unchanged: Vec<String>,
+    /// Old files of renamed agents, still as we installed them: removed.
+    pub retired: Vec<String>,
+    /// Old files of renamed agents that someone edited: kept (with a warning).
+    pub kept_renamed: Vec<String>,
 }
 
 impl InstallReport {
@@ -158,10 +173,67 @@ fn install_texts(data: &DataDir, texts: &[(&str, String)]) -> Result<InstallRepo
             Outcome::Unchanged => report.unchanged.push(name),
         }
     }
+    let shipped_now: Vec<&str> = texts.iter().map(|(file, _)| *file).collect();
+    manifest_changed |= retire_renamed(data, &shipped_now, &mut manifest, &mut report)?;
     if manifest_changed {
         state_file::save_json(&manifest_path, &manifest)?;
     }
     Ok(report)
+}
+
+/// Removes the old file of each renamed agent (not shipped under that name now) when it is
+/// still what we installed; keeps and reports one someone edited (or that we have no record
+/// of). True when the manifest changed.
+fn retire_renamed(
+    data: &DataDir,
+    shipped_now: &[&str],
+    manifest: &mut Manifest,
+    report: &mut InstallReport,
+) -> Result<bool, Error> {
+    let mut changed = false;
+    for (old, new) in RENAMED {
+        if shipped_now.contains(&old) {
+            continue;
+        }
+        let path = data.root().join(AGENTS_DIR).join(old);
+        let on_disk = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                changed |= manifest.installed.remove(old).is_some();
+                continue;
+            }
+            Err(source) => return Err(Error::Read { path, source }),
+        };
+        let ours = manifest.installed.get(old) == Some(&fingerprint(&on_disk));
+        if !ours {
+            tracing::warn!(
+                agent = %old,
+                renamed = %new,
+                "an edited copy of a renamed subagent was kept: two specs now exist; merge your \
+                 edits into the new file and delete the old one"
+            );
+            report.kept_renamed.push(old.to_owned());
+            continue;
+        }
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => {
+                tracing::warn!(agent = %old, cause = %e, "could not remove the old file of a renamed subagent; two specs exist");
+                report.kept_renamed.push(old.to_owned());
+                continue;
+            }
+        }
+        data.commit(
+            &path,
+            &format!("auto: remove {AGENTS_DIR}/{old} (now {new})"),
+        );
+        tracing::info!(agent = %old, renamed = %new, "removed the old file of a renamed subagent");
+        manifest.installed.remove(old);
+        report.retired.push(old.to_owned());
+        changed = true;
+    }
+    Ok(changed)
 }
 
 /// What happened to one file.
@@ -185,169 +257,5 @@ fn fingerprint(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn names() -> Names {
-        Names {
-            user: "Robin".to_owned(),
-            bot: "Pip".to_owned(),
-        }
-    }
-
-    fn agent_path(data: &DataDir, file: &str) -> PathBuf {
-        data.root().join(AGENTS_DIR).join(file)
-    }
-
-    /// A later release in which every shipped text changed.
-    fn next_release() -> Vec<(&'static str, String)> {
-        shipped(&names())
-            .into_iter()
-            .map(|(file, text)| (file, format!("{text}\nOne more rule.\n")))
-            .collect()
-    }
-
-    #[test]
-    fn fresh_install_writes_all_five_with_names_filled_in() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        let report = install(&data, &names()).unwrap();
-        assert_eq!(report.written.len(), 5);
-        assert_eq!(report.files_written(), 5);
-        for (file, _) in SHIPPED {
-            let text = std::fs::read_to_string(agent_path(&data, file)).unwrap();
-            assert!(text.contains("Robin"), "{file} lacks the user's name");
-            assert!(!text.contains("{USER_NAME}") && !text.contains("{BOT_NAME}"));
-        }
-        assert!(data.state_file(MANIFEST_FILE).is_file());
-    }
-
-    #[test]
-    fn reinstall_without_changes_writes_nothing() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        install(&data, &names()).unwrap();
-        let manifest_before = std::fs::read(data.state_file(MANIFEST_FILE)).unwrap();
-        let report = install(&data, &names()).unwrap();
-        assert_eq!(report.files_written(), 0);
-        assert_eq!(report.unchanged.len(), 5);
-        let manifest_after = std::fs::read(data.state_file(MANIFEST_FILE)).unwrap();
-        assert_eq!(manifest_before, manifest_after);
-    }
-
-    #[test]
-    fn user_edit_is_kept_while_untouched_files_follow_the_new_release() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        install(&data, &names()).unwrap();
-        let edited = agent_path(&data, "gmail-reader.md");
-        std::fs::write(&edited, "---\nname: gmail-reader\n---\nmy own rules\n").unwrap();
-
-        let release = next_release();
-        let report = install_texts(&data, &release).unwrap();
-        assert_eq!(report.kept_user_edits, ["gmail-reader.md"]);
-        assert_eq!(report.updated.len(), 4);
-        assert_eq!(
-            std::fs::read_to_string(&edited).unwrap(),
-            "---\nname: gmail-reader\n---\nmy own rules\n"
-        );
-        let guide = std::fs::read_to_string(agent_path(&data, "guide.md")).unwrap();
-        assert!(guide.ends_with("One more rule.\n"));
-
-        // The edit stays protected in later releases too.
-        let report = install_texts(&data, &release).unwrap();
-        assert_eq!(report.kept_user_edits, ["gmail-reader.md"]);
-        assert_eq!(report.files_written(), 0);
-    }
-
-    #[test]
-    fn copies_of_the_claude_history_release_move_to_ollim_bot_history_unless_edited() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        // What an earlier release installed: the same specs calling `claude-history`.
-        let earlier: Vec<(&str, String)> = shipped(&names())
-            .into_iter()
-            .map(|(file, text)| (file, text.replace("ollim-bot history", "claude-history")))
-            .collect();
-        install_texts(&data, &earlier).unwrap();
-        let edited = agent_path(&data, "user-proxy.md");
-        let mine = std::fs::read_to_string(&edited).unwrap() + "\nMy own note.\n";
-        std::fs::write(&edited, &mine).unwrap();
-        let report = install(&data, &names()).unwrap();
-        assert_eq!(
-            report.updated,
-            ["history-reviewer.md", "responsiveness-reviewer.md"]
-        );
-        assert_eq!(report.kept_user_edits, ["user-proxy.md"]);
-        for file in ["history-reviewer.md", "responsiveness-reviewer.md"] {
-            let text = std::fs::read_to_string(agent_path(&data, file)).unwrap();
-            assert!(text.contains("tools: Bash(ollim-bot history *)"), "{file}");
-            assert!(!text.contains("claude-history"), "{file}");
-        }
-        assert_eq!(std::fs::read_to_string(&edited).unwrap(), mine);
-    }
-
-    #[test]
-    fn deleted_file_is_restored() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        install(&data, &names()).unwrap();
-        std::fs::remove_file(agent_path(&data, "user-proxy.md")).unwrap();
-        let report = install(&data, &names()).unwrap();
-        assert_eq!(report.written, ["user-proxy.md"]);
-        let text = std::fs::read_to_string(agent_path(&data, "user-proxy.md")).unwrap();
-        assert_eq!(text, shipped(&names())[4].1);
-    }
-
-    #[test]
-    fn file_without_a_record_counts_as_the_users() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        let path = agent_path(&data, "guide.md");
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, "installed by the original program\n").unwrap();
-        let report = install(&data, &names()).unwrap();
-        assert_eq!(report.kept_user_edits, ["guide.md"]);
-        assert_eq!(report.written.len(), 4);
-        assert_eq!(
-            std::fs::read_to_string(&path).unwrap(),
-            "installed by the original program\n"
-        );
-    }
-
-    #[test]
-    fn shipped_specs_have_the_agent_frontmatter() {
-        #[derive(Deserialize)]
-        struct Front {
-            name: String,
-            description: String,
-            tools: String,
-            model: Option<String>,
-        }
-        for (file, text) in shipped(&names()) {
-            let rest = text.strip_prefix("---\n").expect("opens with ---");
-            let (yaml, body) = rest.split_once("\n---\n").expect("closing ---");
-            let front: Front = serde_yaml::from_str(yaml).unwrap_or_else(|e| panic!("{file}: {e}"));
-            assert_eq!(format!("{}.md", front.name), file);
-            assert!(!front.description.trim().is_empty(), "{file}");
-            assert!(
-                front.tools.split(',').all(|t| !t.trim().is_empty()),
-                "{file}"
-            );
-            if let Some(model) = front.model {
-                assert!(
-                    ["opus", "sonnet", "haiku"].contains(&model.as_str()),
-                    "{file}"
-                );
-            }
-            assert!(body.trim().len() > 200, "{file} has no real prompt");
-        }
-    }
-
-    #[test]
-    fn fingerprint_is_stable_and_tells_texts_apart() {
-        assert_eq!(fingerprint(""), "fnv1a64:cbf29ce484222325");
-        assert_eq!(fingerprint("a"), "fnv1a64:af63dc4c8601ec8c");
-        assert_ne!(fingerprint("guide"), fingerprint("guidf"));
-    }
-}
+#[path = "subagents_tests.rs"]
+mod tests;

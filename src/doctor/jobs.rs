@@ -1,6 +1,6 @@
 //! What the bot runs: every routine (it parses; when it fires next, in the zone), every reminder
 //! (it parses; overdue ones), webhook specs and skills (they parse), and the `allowed-tools` of
-//! each (patterns the bot would drop or strip).
+//! each (unsafe patterns, which skip a background run, and patterns the bot would strip).
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -64,24 +64,40 @@ fn broken_file(inputs: &Inputs<'_>, path: &Path, e: &store::Error, spec: &str) -
 
 const JOB_SPEC: &str = "routine-reminder-spec.md";
 
-/// A WARN for each pattern of `tools` the bot would strip or drop at fire time.
-fn tool_checks(inputs: &Inputs<'_>, source: &str, tools: Option<&Vec<String>>) -> Vec<Check> {
+/// A check for each pattern of `tools` that is wrong: an unsafe one FAILs where it skips a
+/// background run (`background`: the tools are used by one), WARNs elsewhere; one the bot keeps
+/// or strips with a warning WARNs.
+fn tool_checks(
+    inputs: &Inputs<'_>,
+    source: &str,
+    tools: Option<&Vec<String>>,
+    background: bool,
+) -> Vec<Check> {
     let Some(tools) = tools else {
         return Vec::new();
     };
+    let fix = "narrow the pattern (for example Bash(git status) rather than Bash(*))";
     let v = permissions::validate(tools, &inputs.data);
-    v.errors
-        .iter()
-        .map(|e| (e, "dropped"))
-        .chain(v.warnings.iter().map(|w| (w, "kept with a warning")))
-        .map(|(problem, what)| {
-            Check::warn(
-                source.to_owned(),
-                format!("allowed-tools: {problem} ({what})"),
-                "narrow the pattern (for example Bash(git status) rather than Bash(*))",
-            )
-        })
-        .collect()
+    let errors = v.errors.iter().map(|e| match background {
+        true => Check::fail(
+            source.to_owned(),
+            format!("allowed-tools: {e} (unsafe: a background run is skipped)"),
+            fix,
+        ),
+        false => Check::warn(
+            source.to_owned(),
+            format!("allowed-tools: {e} (unsafe; unused, the job runs in the foreground)"),
+            fix,
+        ),
+    });
+    let warnings = v.warnings.iter().map(|w| {
+        Check::warn(
+            source.to_owned(),
+            format!("allowed-tools: {w} (kept with a warning)"),
+            fix,
+        )
+    });
+    errors.chain(warnings).collect()
 }
 
 fn routines(inputs: &Inputs<'_>) -> Vec<Check> {
@@ -141,6 +157,7 @@ fn routines(inputs: &Inputs<'_>) -> Vec<Check> {
             inputs,
             &name,
             routine.settings.allowed_tools.as_ref(),
+            routine.settings.background,
         ));
         checks.extend(super::references::checks(inputs, &name, &routine.settings));
     }
@@ -187,6 +204,7 @@ fn reminders(inputs: &Inputs<'_>) -> Vec<Check> {
             inputs,
             &name,
             reminder.settings.allowed_tools.as_ref(),
+            reminder.settings.background,
         ));
         checks.extend(super::references::checks(inputs, &name, &reminder.settings));
     }
@@ -209,7 +227,12 @@ fn webhooks(inputs: &Inputs<'_>) -> Vec<Check> {
     for (path, spec) in &loaded.items {
         let name = short(inputs, path);
         checks.push(Check::pass(name.clone(), format!("POST /hook/{}", spec.id)));
-        checks.extend(tool_checks(inputs, &name, spec.allowed_tools.as_ref()));
+        checks.extend(tool_checks(
+            inputs,
+            &name,
+            spec.allowed_tools.as_ref(),
+            true,
+        ));
         if let ollim_actors::jobs::Job::Webhook(hook) = spec.job() {
             checks.extend(super::references::checks(inputs, &name, &hook.settings));
         }
@@ -247,7 +270,12 @@ fn skills_checks(inputs: &Inputs<'_>) -> Vec<Check> {
             skill.description.clone()
         };
         checks.push(Check::pass(name.clone(), detail));
-        checks.extend(tool_checks(inputs, &name, skill.allowed_tools.as_ref()));
+        checks.extend(tool_checks(
+            inputs,
+            &name,
+            skill.allowed_tools.as_ref(),
+            true,
+        ));
     }
     checks
 }

@@ -13,6 +13,7 @@
 //! | [`state`] | every file under `state/` parses as a start would read it |
 //! | [`jobs`] | routines (and their next fire time), reminders (and overdue ones), webhook specs, skills |
 //! | [`references`] | the skills and subagent each job names exist |
+//! | [`tool_policy`] | `tool-policy.yaml`: usable, its keys, its patterns |
 //! | [`claude`] | the claude CLI: found, its version, signed in |
 //! | [`google`] | Google: the client file and the grant readable, the grant refreshable |
 
@@ -23,6 +24,7 @@ mod google;
 mod jobs;
 mod references;
 mod state;
+mod tool_policy;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -152,6 +154,10 @@ pub fn sections(inputs: &Inputs<'_>) -> Vec<Section> {
         Section {
             title: "webhooks and skills",
             checks: jobs::spec_checks(inputs),
+        },
+        Section {
+            title: "tool policy",
+            checks: tool_policy::checks(inputs),
         },
         Section {
             title: "claude cli",

@@ -201,7 +201,7 @@ async fn the_model_receives_the_profile_and_every_section_in_its_system_prompt()
     );
     let agents = home.data.join(".claude/agents");
     for name in [
-        "guide",
+        "ollim-bot-guide",
         "gmail-reader",
         "history-reviewer",
         "responsiveness-reviewer",
@@ -212,4 +212,15 @@ async fn the_model_receives_the_profile_and_every_section_in_its_system_prompt()
             "{name} subagent installed"
         );
     }
+    assert!(!agents.join("guide.md").exists(), "the guide's old name");
+    let settings = std::fs::read_to_string(home.data.join(".claude/settings.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    assert_eq!(
+        settings["autoMemoryEnabled"], false,
+        "the cli's auto-memory off"
+    );
+    assert!(
+        system.contains("`ollim-bot-guide`"),
+        "the prompt names the guide"
+    );
 }

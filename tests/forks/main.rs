@@ -23,3 +23,4 @@ mod rig;
 mod routine_validator;
 mod skills;
 mod start_retry;
+mod tool_sets;

@@ -50,19 +50,25 @@ fn quiet(_: &ModelRequest) -> Reply {
 }
 
 #[actix_rt::test]
-async fn a_job_with_no_allowed_tools_is_offered_exactly_the_minimal_set() {
+async fn a_job_with_no_allowed_tools_is_offered_exactly_the_default_set() {
     let rig = rig(quiet, |_| {}).await;
-    // A chain link with checks left: every tool of the minimal set applies.
+    // A chain link with checks left: every reply tool applies.
     let request = first_request(&rig, "e1000001", 1, "max-chain: 2\n").await;
-    let minimal = set(&[
+    let defaults = set(&[
         "Bash",
+        "Read",
+        "Glob",
+        "Grep",
+        "mcp__discord__add_reminder",
+        "mcp__discord__list_reminders",
+        "mcp__discord__cancel_reminder",
         "mcp__discord__discord_embed",
         "mcp__discord__follow_up_chain",
         "mcp__discord__ping_user",
         "mcp__discord__report_updates",
     ]);
-    assert_eq!(offered(&request), minimal);
-    // The preamble lists the set, the minimal set being a restriction too.
+    assert_eq!(offered(&request), defaults);
+    // The preamble lists the set, the default set being a restriction too.
     let prompt = request.latest_user_text();
     let section = prompt
         .split("TOOL RESTRICTIONS:")
@@ -74,6 +80,13 @@ async fn a_job_with_no_allowed_tools_is_offered_exactly_the_minimal_set() {
         "mcp__discord__discord_embed",
         "mcp__discord__follow_up_chain",
         "Bash(ollim-bot help)",
+        "Bash(ollim-bot tasks *)",
+        "Read(./**.md)",
+        "Glob(./**.md)",
+        "Grep(./**.md)",
+        "mcp__discord__add_reminder",
+        "mcp__discord__list_reminders",
+        "mcp__discord__cancel_reminder",
     ] {
         assert!(
             section.contains(&format!("  - {tool}\n")),
@@ -86,9 +99,23 @@ async fn a_job_with_no_allowed_tools_is_offered_exactly_the_minimal_set() {
 async fn no_ping_and_blocked_take_their_tools_away() {
     let rig = rig(quiet, |_| {}).await;
     let silent = first_request(&rig, "e1000002", 1, "allow-ping: false\n").await;
+    let defaults = [
+        "Bash",
+        "Read",
+        "Glob",
+        "Grep",
+        "mcp__discord__add_reminder",
+        "mcp__discord__list_reminders",
+        "mcp__discord__cancel_reminder",
+    ];
+    let with_defaults = |extra: &[&str]| {
+        let mut all = set(&defaults);
+        all.extend(set(extra));
+        all
+    };
     assert_eq!(
         offered(&silent),
-        set(&["Bash", "mcp__discord__report_updates"])
+        with_defaults(&["mcp__discord__report_updates"])
     );
     assert!(!silent
         .latest_user_text()
@@ -103,25 +130,25 @@ async fn no_ping_and_blocked_take_their_tools_away() {
     .await;
     assert_eq!(
         offered(&blocked),
-        set(&[
-            "Bash",
-            "mcp__discord__discord_embed",
-            "mcp__discord__ping_user"
-        ])
+        with_defaults(&["mcp__discord__discord_embed", "mcp__discord__ping_user"])
     );
 }
 
 #[actix_rt::test]
-async fn a_job_allowed_read_and_the_tasks_command_gets_read_and_bash_and_no_other_built_in() {
+async fn a_job_allowed_web_search_gets_it_beside_the_defaults_and_no_other_built_in() {
     let rig = rig(quiet, |_| {}).await;
-    let extra = "allowed-tools:\n  - \"Read\"\n  - \"Bash(ollim-bot tasks *)\"\n  - \"CronCreate\"\n  - \"mcp__discord__enter_fork\"\n";
+    let extra = "allowed-tools:\n  - \"Read\"\n  - \"WebSearch\"\n  - \"CronCreate\"\n  - \"mcp__discord__enter_fork\"\n";
     let request = first_request(&rig, "e1000004", 1, extra).await;
     let tools = offered(&request);
-    assert_eq!(built_ins(&tools), set(&["Bash", "Read"]), "{tools:?}");
+    assert_eq!(
+        built_ins(&tools),
+        set(&["Bash", "Read", "Glob", "Grep", "WebSearch"]),
+        "{tools:?}"
+    );
     assert!(!tools.contains("mcp__discord__enter_fork"), "{tools:?}");
     let prompt = request.latest_user_text();
     assert!(prompt.contains("  - Read\n"), "{prompt}");
-    assert!(prompt.contains("  - Bash(ollim-bot tasks *)\n"), "{prompt}");
+    assert!(prompt.contains("  - WebSearch\n"), "{prompt}");
     assert!(!prompt.contains("  - CronCreate"), "{prompt}");
     assert!(!prompt.contains("  - mcp__discord__enter_fork"), "{prompt}");
 }
@@ -209,7 +236,7 @@ async fn no_background_fork_is_offered_the_clis_scheduling_even_when_named() {
     for tool in SCHEDULING {
         assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
     }
-    assert_eq!(built_ins(&tools), set(&["Bash"]));
+    assert_eq!(built_ins(&tools), set(&["Bash", "Read", "Glob", "Grep"]));
 }
 
 /// A job that names `send_file` may send a file from the data directory, never one outside it;

@@ -252,6 +252,11 @@ fn a_broken_set_up_fails_with_what_to_do_and_changes_nothing() {
         "---\nid: \"d1d2d3d4\"\ncron: \"0 10 * * *\"\n---\nSame id.\n",
     );
     s.write(
+        "routines/wide.md",
+        "---\nid: \"d5d6d7d8\"\ncron: \"0 11 * * *\"\nbackground: true\nallowed-tools:\n  - \"Bash(ollim-bot x; rm -rf /)\"\n---\nWide.\n",
+    );
+    s.write("tool-policy.yaml", "bg_forks:\n  override: [\"Read\"\n");
+    s.write(
         "reminders/late.md",
         &format!(
             "---\nid: \"e1e2e3e4\"\nrun-at: \"{}\"\n---\nLate.\n",
@@ -323,6 +328,12 @@ fn a_broken_set_up_fails_with_what_to_do_and_changes_nothing() {
         ("WARN", "bot.pid", "not a process id"),
         ("FAIL", "routines/bad-cron.md", "skipped"),
         ("WARN", "routines/first.md", "allowed-tools: "),
+        (
+            "FAIL",
+            "routines/wide.md",
+            "unsafe: a background run is skipped",
+        ),
+        ("WARN", "tool-policy.yaml", "is not valid"),
         ("WARN", "routines/second.md", "shares id d1d2d3d4"),
         ("WARN", "reminders/late.md", "e1e2e3e4 was due"),
         ("FAIL", "reminders/garbled.md", "skipped"),

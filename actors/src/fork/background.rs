@@ -2,9 +2,11 @@
 //!
 //! It owns a CLI process forked from the main session (`--resume <main> --fork-session`) or,
 //! for `isolated` jobs and before any conversation exists, a fresh session; the job's model and
-//! thinking overrides; its tool restrictions (the minimal background set merged with the job's
-//! and its skills' tools, minus what `allow-ping: false` and `blocked` take away: the CLI is
-//! offered exactly that set, [`crate::tools::offer`]); its own ping
+//! thinking overrides; its tool restrictions (the rules the job runner put together when the job
+//! fired — reply tools, the default or policy set, the job's and its skills' tools — minus what
+//! `allow-ping: false` and `blocked` take away: the CLI is offered exactly that set,
+//! [`crate::tools::offer`]; reads are held to it by a hook, [`crate::permissions::read_scope`]);
+//! its own ping
 //! count and reported/pinged flags; and its deadline. Plain text output is discarded: the job
 //! talks to the user only through `ping_user` / `discord_embed` and back to the main session
 //! through `report_updates`. A Stop hook keeps the agent going until it has reported when its
@@ -82,6 +84,9 @@ pub struct BackgroundJob {
     pub rel_path: String,
     /// Its run in the run log, marked before each thing the owner will see.
     pub run: Option<RunTicket>,
+    /// What its tools may do: put together once, when the job fired
+    /// ([`super::background_tools::rules`]).
+    pub rules: crate::tools::BackgroundRules,
 }
 
 /// Who a background fork talks to.

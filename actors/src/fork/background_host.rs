@@ -1,6 +1,7 @@
 //! A background fork's answers to the CLI: it never asks the user (anything the CLI would ask
-//! about is denied), the file hooks every session registers apply, and the Stop hook enforces the
-//! job's reporting mode by asking the fork whether it may finish.
+//! about is denied), its reads are held to its allowed set ([`ReadScope`]: the CLI itself lets
+//! any read inside the data directory through), the file hooks every session registers apply,
+//! and the Stop hook enforces the job's reporting mode by asking the fork whether it may finish.
 
 use actix::prelude::*;
 use serde_json::Value;
@@ -8,6 +9,7 @@ use serde_json::Value;
 use super::background::{human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
 use crate::brain::{BoxFuture, HookCall, HookEvent, Host, PermissionDecision, PermissionRequest};
 use crate::jobs::UpdateMode;
+use crate::permissions::read_scope::ReadScope;
 use crate::permissions::FileHooks;
 
 /// Asks the fork whether its agent may stop now; the answer is the Stop hook's JSON.
@@ -18,13 +20,14 @@ pub struct MayStop;
 /// The host of one background fork.
 pub struct ForkHost {
     files: FileHooks,
+    reads: ReadScope,
     fork: Addr<BackgroundFork>,
 }
 
 impl ForkHost {
-    /// A host that applies `files`' hooks and asks `fork` at Stop.
-    pub fn new(files: FileHooks, fork: Addr<BackgroundFork>) -> Self {
-        Self { files, fork }
+    /// A host that holds reads to `reads`, applies `files`' hooks and asks `fork` at Stop.
+    pub fn new(files: FileHooks, reads: ReadScope, fork: Addr<BackgroundFork>) -> Self {
+        Self { files, reads, fork }
     }
 }
 
@@ -49,6 +52,11 @@ impl Host for ForkHost {
                     tracing::warn!(cause = %e, "the background fork has stopped; letting its agent stop");
                     HookCall::no_opinion()
                 });
+            }
+            if call.event == HookEvent::PreToolUse {
+                if let Some(refusal) = self.reads.refusal(&call) {
+                    return HookCall::deny_tool(refusal);
+                }
             }
             self.files.answer(call).await
         })

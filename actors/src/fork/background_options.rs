@@ -1,6 +1,7 @@
 //! What a background fork's CLI is started with: its session (forked from the main one, or
 //! fresh when isolated), model and thinking, `dontAsk`, exactly the tools its rules allow
-//! ([`crate::tools::offer`]), the file hooks and the Stop hook, and the lowest CPU priority.
+//! ([`crate::tools::offer`]), the file hooks, the hook holding its reads to that set, the Stop
+//! hook, and the lowest CPU priority.
 
 use super::BackgroundFork;
 use crate::brain::{SessionStart, SpawnOptions, Thinking};
@@ -11,9 +12,9 @@ impl BackgroundFork {
         self.fired.job.settings().isolated || self.parent_session.is_none()
     }
 
-    /// The rules its tools follow, read now.
+    /// The rules its tools follow, as the job runner put them together when the job fired.
     pub(super) fn rules(&self) -> crate::tools::BackgroundRules {
-        crate::fork::background_tools::rules(&self.fired.job, &self.config.data_dir, false)
+        self.fired.rules.clone()
     }
 
     pub(super) fn options(&self) -> SpawnOptions {
@@ -42,6 +43,10 @@ impl BackgroundFork {
         };
         o.setting_sources = Some(vec!["project".to_owned()]);
         let mut hooks = file_hooks();
+        hooks.push(crate::brain::HookRegistration::on_tools(
+            crate::brain::HookEvent::PreToolUse,
+            crate::permissions::read_scope::READERS,
+        ));
         hooks.push(crate::brain::HookRegistration::on(
             crate::brain::HookEvent::Stop,
         ));

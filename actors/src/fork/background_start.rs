@@ -24,6 +24,7 @@ use crate::brain::Handlers;
 use crate::main_session::header::background_prompt;
 use crate::pending_updates::Peek;
 use crate::permissions::file_hooks::FileHooks;
+use crate::permissions::read_scope::ReadScope;
 
 /// The waits before the second and the third attempt to start a background fork's CLI.
 pub const START_RETRY_WAITS: [Duration; 2] = [Duration::from_secs(5), Duration::from_secs(15)];
@@ -34,6 +35,10 @@ impl BackgroundFork {
         let handlers = Handlers {
             host: Arc::new(ForkHost::new(
                 FileHooks::new(self.config.data_dir.clone()),
+                ReadScope::new(
+                    crate::tools::SessionKind::Background(self.rules()).effective_allowed(),
+                    self.config.data_dir.clone(),
+                ),
                 ctx.address(),
             )),
             tools: Arc::new(ForkTools::for_fork(

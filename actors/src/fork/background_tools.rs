@@ -9,42 +9,49 @@ use super::tool_actions::ToolAction;
 use crate::brain::BoxFuture;
 use crate::data_dir::DataDir;
 use crate::jobs::Job;
-use crate::permissions::background::allowed_tools_for_job;
+use crate::permissions::tool_policy::ToolPolicy;
+use crate::permissions::{background_tools, Declared, UnsafeTools};
 use crate::tools::SentFile;
 use crate::tools::{
     BackgroundRules, ChainPosition, DiscordTools, Embed, Peer, Refusal, SessionKind, ToolBackend,
     Workspace,
 };
 
-/// What a background run of `job` may use: its settings and its declared tools — the minimal
-/// background set, then the job's `allowed-tools`, then its skills' — read and validated now
-/// (the files may have changed since start-up). `log` reports patterns that were dropped or
-/// are too broad; the job runner does so once per fire, the fork then reads the same again.
-/// What each kind of session is offered follows from these rules ([`crate::tools::offer`]).
-pub fn rules(job: &Job, data: &DataDir, log: bool) -> BackgroundRules {
+/// What a background run of `job` may use: its settings and its tool set — put together by
+/// [`background_tools`] from the default set, `policy` (`tool-policy.yaml`), the job's
+/// `allowed-tools` and its skills' (read now: the files may have changed since start-up). An
+/// unsafe pattern in any of them refuses the run ([`UnsafeTools`]). `log` names the job in the
+/// log lines about patterns that are too broad or stripped. The job runner calls this once per
+/// fire and hands the rules to the fork; what each kind of session is offered follows from
+/// them ([`crate::tools::offer`]).
+pub fn rules(
+    job: &Job,
+    data: &DataDir,
+    policy: &ToolPolicy,
+    log: bool,
+) -> Result<BackgroundRules, UnsafeTools> {
     let settings = job.settings();
-    let skill_tools: Vec<String> = settings
-        .skills
-        .iter()
-        .flatten()
-        .filter_map(|name| {
-            crate::skills::read_skill(&data.skills(), name)
-                .ok()
-                .flatten()
-        })
-        .flat_map(|s| s.allowed_tools.unwrap_or_default())
-        .collect();
-    let declared: Vec<String> = settings
-        .allowed_tools
-        .iter()
-        .flatten()
-        .chain(&skill_tools)
-        .cloned()
-        .collect();
-    let checked = crate::permissions::validate(&declared, data);
-    if log {
-        checked.log(&format!("job:{}", job.id()));
+    let mut declared = vec![Declared::new(
+        "allowed-tools",
+        settings.allowed_tools.clone().unwrap_or_default(),
+    )];
+    for name in settings.skills.iter().flatten() {
+        if let Ok(Some(skill)) = crate::skills::read_skill(&data.skills(), name) {
+            if let Some(tools) = skill.allowed_tools {
+                declared.push(Declared::new(format!("skill {name}"), tools));
+            }
+        }
     }
+    // A job bound to a subagent may start it, and the subagent's calls need its tools.
+    if let Some(name) = settings.subagent.as_deref() {
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        if let Some(found) = crate::subagent_binding::find(data, home.as_deref(), name) {
+            let tools = crate::subagent_binding::tools_for(&found, name);
+            declared.push(Declared::new(format!("subagent {name}"), tools));
+        }
+    }
+    let job_name = job.id().to_string();
+    let allowed = background_tools(&declared, policy, data, log.then_some(job_name.as_str()))?;
     let chain = match job {
         Job::Reminder(r) if r.max_chain > 0 => Some(ChainPosition {
             depth: r.chain_depth,
@@ -52,12 +59,12 @@ pub fn rules(job: &Job, data: &DataDir, log: bool) -> BackgroundRules {
         }),
         _ => None,
     };
-    BackgroundRules {
+    Ok(BackgroundRules {
         allow_ping: settings.allow_ping,
         update_mode: settings.update_main_session,
         chain,
-        allowed: allowed_tools_for_job(Some(&checked.kept), &[]),
-    }
+        allowed,
+    })
 }
 
 /// The `discord` tools of one background fork.

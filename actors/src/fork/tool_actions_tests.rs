@@ -229,6 +229,7 @@ impl Setup {
             prompt: format!("[routine-bg:{id}] check in"),
             rel_path: "routines/check-in.md".into(),
             run,
+            rules: crate::tools::BackgroundRules::default(),
         };
         let (done, _ended) = oneshot::channel();
         BackgroundFork::new(config, peers, job, None, done).start()

@@ -31,6 +31,9 @@ fn prepared_end(outcome: &RunOutcome) -> RunEnd {
             Some(format!("screening flagged {}", flagged.join(", "))),
         ),
         RunOutcome::Skipped(skip) => RunEnd::bare(Outcome::Skipped, Some(skip.to_string())),
+        RunOutcome::Blocked(blocked) => {
+            RunEnd::bare(Outcome::Skipped, Some(blocked.reason.clone()))
+        }
         RunOutcome::Failed(e) => RunEnd::bare(Outcome::Failed, Some(e.to_string())),
         _ => RunEnd::bare(Outcome::Failed, None),
     }
@@ -167,7 +170,7 @@ impl JobRunner {
                 .into_actor(self)
                 .map(move |prepared, act, ctx| {
                     let fired = match prepared {
-                        Ok(fired) => fired,
+                        Ok(prepared) => prepared.fired,
                         Err(outcome) => {
                             act.close_run(ticket, prepared_end(&outcome), ctx);
                             return outcome;
@@ -217,8 +220,17 @@ impl JobRunner {
             prepare::prepare(self.prepare_inputs(), run)
                 .into_actor(self)
                 .then(move |prepared, act, _ctx| -> Answer {
-                    let fired = match prepared {
-                        Ok(fired) => fired,
+                    let (fired, rules) = match prepared {
+                        Ok(prepare::Prepared {
+                            fired,
+                            rules: Some(rules),
+                        }) => (fired, rules),
+                        Ok(prepare::Prepared { fired, rules: None }) => {
+                            // Preparing a background job always makes its rules.
+                            return ready(RunOutcome::Failed(RunError::NoToolRules {
+                                job: fired.job.id().to_string(),
+                            }));
+                        }
                         Err(outcome) => return ready(outcome),
                     };
                     let job = fired.job.id().to_string();
@@ -227,7 +239,7 @@ impl JobRunner {
                             .into_actor(act)
                             .map(move |timeout, act, ctx| match timeout {
                                 Ok(timeout) => {
-                                    act.start_fork(setup, fired, timeout, ticket, ctx);
+                                    act.start_fork(setup, fired, rules, timeout, ticket, ctx);
                                     RunOutcome::ForkStarted
                                 }
                                 Err(_) => RunOutcome::Failed(RunError::ActorGone {
@@ -255,6 +267,7 @@ impl JobRunner {
         &mut self,
         setup: BackgroundSetup,
         fired: FireJob,
+        rules: crate::tools::BackgroundRules,
         timeout: std::time::Duration,
         ticket: RunTicket,
         ctx: &mut Context<Self>,
@@ -274,6 +287,7 @@ impl JobRunner {
             prompt: fired.prompt,
             rel_path: fired.rel_path,
             run: Some(ticket.clone()),
+            rules,
         };
         let (done, ended) = tokio::sync::oneshot::channel();
         BackgroundFork::new(config, setup.peers, job, parent, done).start();

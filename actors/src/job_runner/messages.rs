@@ -89,6 +89,9 @@ pub enum RunOutcome {
     /// Skipped before anything ran: *(ours)* its gate said no, or a skill it names cannot be
     /// used.
     Skipped(Skip),
+    /// It must not run as written (an unsafe tool pattern): nothing ran, and the agent hears
+    /// why through a pending update.
+    Blocked(Box<Blocked>),
     /// It could not run.
     Failed(RunError),
 }
@@ -146,6 +149,45 @@ impl std::fmt::Display for Skip {
     }
 }
 
+/// A job refused before anything of it ran, because of how it is written (SPEC §17: an unsafe
+/// tool pattern in its `allowed-tools`, its skills' or `tool-policy.yaml`). Recorded `skipped`
+/// with [`Blocked::reason`]; [`Blocked::update`] is what the agent is told.
+#[derive(Debug, Clone)]
+pub struct Blocked {
+    /// The job.
+    pub job: Job,
+    /// Its name for people.
+    pub name: String,
+    /// Its file, relative to the data directory.
+    pub file: String,
+    /// Why it did not run (for the run history and the log).
+    pub reason: String,
+}
+
+impl Blocked {
+    /// The pending update telling the agent what happened and what would fix it.
+    pub fn update(&self) -> String {
+        let (kind, after) = match &self.job {
+            Job::Routine(_) => (
+                "routine",
+                "It will be skipped each time until the pattern is fixed.",
+            ),
+            Job::Reminder(_) => (
+                "reminder",
+                "The reminder is used up; add it again with safe tools if it is still wanted.",
+            ),
+            Job::Webhook(_) => (
+                "webhook",
+                "Every call will be skipped until the pattern is fixed.",
+            ),
+        };
+        format!(
+            "Background {kind} \"{}\" ({}) was skipped and did not run — {}. Fix its allowed-tools (or tool-policy.yaml). {after}",
+            self.name, self.file, self.reason
+        )
+    }
+}
+
 /// Why a job could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -154,6 +196,12 @@ pub enum RunError {
     ActorGone {
         /// Which actor.
         actor: &'static str,
+        /// The job.
+        job: String,
+    },
+    /// A background job came out of preparation without its tool rules (a bug: never expected).
+    #[error("job {job} did not run: its tool rules were not made")]
+    NoToolRules {
         /// The job.
         job: String,
     },
@@ -183,7 +231,7 @@ pub struct RunCounts {
     pub forks_finished: u64,
     /// Jobs dropped by screening.
     pub dropped: u64,
-    /// Jobs whose gate skipped the run.
+    /// Jobs whose gate skipped the run, and jobs blocked by how they are written.
     pub skipped: u64,
     /// Jobs that could not run.
     pub failed: u64,

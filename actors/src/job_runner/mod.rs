@@ -10,7 +10,10 @@
 //! `bg_fork_limit` slots or waits in line in fire order ([`queue`]). Preparing ([`prepare`]),
 //! when the job starts: the skills it names are read ([`skill_refs`]; one missing or broken →
 //! the run is recorded `skipped`, no model is asked, and for a routine or reminder a pending
-//! update says which job was blocked and why), *(ours)* its condition gate runs ([`gate`];
+//! update says which job was blocked and why), so is its subagent, a background job's tool set
+//! is put together (an unsafe pattern blocks the run: recorded `skipped`, the agent told
+//! through a pending update — [`Blocked`]; the runner owns the view of `tool-policy.yaml` it is
+//! made with), *(ours)* its condition gate runs ([`gate`];
 //! closed → the run is recorded `skipped`; broken → `failed`), untrusted webhook fields are screened (a flagged
 //! payload is dropped; a screening that fails lets it through), the facts the prompt needs are
 //! asked of their owners — the ping budget's [`Snapshot`](crate::ping_budget::Snapshot),
@@ -52,6 +55,7 @@ use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::fork::background::{job_name, BackgroundConfig, BackgroundPeers};
 use crate::main_session::{FireJob, IsBusy, MainSession, QuietHoursNow};
+use crate::permissions::tool_policy::PolicyFile;
 use crate::ping_budget::PingBudget;
 use crate::prompts::skill_section::CommandLimits;
 use crate::runs::{Record, RunLog};
@@ -59,8 +63,8 @@ use crate::runtime_config::RuntimeConfig;
 use crate::surface::SurfaceEvent;
 use crate::webhook_screen::Screener;
 pub use messages::{
-    ActiveJob, Activity, ActivityReport, Reopened, RunCounts, RunError, RunJob, RunOutcome, Runs,
-    Skip, SkipReason, Stopping,
+    ActiveJob, Activity, ActivityReport, Blocked, Reopened, RunCounts, RunError, RunJob,
+    RunOutcome, Runs, Skip, SkipReason, Stopping,
 };
 pub use skill_refs::{BadSkill, BlockedBySkills};
 
@@ -142,6 +146,8 @@ pub struct JobRunner {
     stopping: bool,
     /// Writes the reflections of ended background forks (with a conversation only).
     reflector: Option<Addr<crate::reflection::Reflector>>,
+    /// `tool-policy.yaml`, re-read when it changes (the last good one kept).
+    tool_policy: PolicyFile,
 }
 
 impl JobRunner {
@@ -150,6 +156,7 @@ impl JobRunner {
         let reflector = reflections::start_reflector(&config.delivery);
         Self {
             reflector,
+            tool_policy: PolicyFile::in_data_dir(&config.data_dir),
             config,
             counts: RunCounts::default(),
             settings: RuntimeConfig::default(),
@@ -183,7 +190,7 @@ impl JobRunner {
         }
     }
 
-    fn prepare_inputs(&self) -> prepare::Inputs {
+    fn prepare_inputs(&mut self) -> prepare::Inputs {
         prepare::Inputs {
             data_dir: self.config.data_dir.clone(),
             tz: self.config.tz,
@@ -192,6 +199,7 @@ impl JobRunner {
             busy: self.busy_asker(),
             quiet: self.quiet_asker(),
             screener: self.config.screener.clone(),
+            tool_policy: self.tool_policy.current().clone(),
         }
     }
 
@@ -244,6 +252,21 @@ impl JobRunner {
         }
     }
 
+    /// The one place a blocked run is counted, logged and told to the agent (its run is closed
+    /// as `skipped` where the preparation stopped).
+    fn report_blocked(&mut self, blocked: &Blocked) {
+        self.counts.skipped += 1;
+        tracing::warn!(job = %blocked.job.id(), file = %blocked.file, reason = %blocked.reason, "job skipped: it must not run as written");
+        match self.pending() {
+            Some(pending) => pending.do_send(crate::pending_updates::Append {
+                message: blocked.update(),
+            }),
+            None => {
+                tracing::warn!(job = %blocked.job.id(), "no conversation here: the agent is not told")
+            }
+        }
+    }
+
     fn count(&mut self, outcome: &RunOutcome) {
         let counts = &mut self.counts;
         match outcome {
@@ -253,6 +276,7 @@ impl JobRunner {
             RunOutcome::Missed => counts.missed += 1,
             RunOutcome::Dropped { .. } => counts.dropped += 1,
             RunOutcome::Skipped(skip) => self.report_skipped(skip),
+            RunOutcome::Blocked(blocked) => self.report_blocked(blocked),
             RunOutcome::Failed(e) => {
                 counts.failed += 1;
                 tracing::error!(cause = %e, "job did not run");

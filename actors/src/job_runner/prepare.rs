@@ -1,21 +1,26 @@
-//! Preparing one job to run: the skills it names (all must load, [`super::skill_refs`]),
-//! *(ours)* its condition gate, the screening gate, the facts its prompt needs (asked of their
-//! owners: the budget, busy, *(ours)* quiet hours), and the prompt itself (with the condition
-//! gate's output, when the job has one). Nothing here keeps state; the runner hands the result
-//! on.
+//! Preparing one job to run: the skills it names (all must load, [`super::skill_refs`]) and the
+//! subagent it is bound to (it must exist), a background job's tool set (an unsafe pattern
+//! blocks the run, SPEC §17), *(ours)* its condition gate, the screening gate, the facts its
+//! prompt needs (asked of their owners: the budget, busy, *(ours)* quiet hours), and the prompt
+//! itself (with the condition gate's output, when the job has one). Nothing here keeps state;
+//! the runner hands the result on.
 
 use std::sync::Arc;
 
 use actix::prelude::*;
 use chrono_tz::Tz;
 
-use super::{RunError, RunJob, RunOutcome};
+use super::{Blocked, RunError, RunJob, RunOutcome};
 use crate::data_dir::DataDir;
+use crate::fork::background::job_name;
+use crate::jobs::Job;
 use crate::main_session::{FireJob, IsBusy, QuietHoursNow};
+use crate::permissions::tool_policy::ToolPolicy;
 use crate::ping_budget::{PingBudget, Snapshot};
 use crate::prompts::job::{assemble_job_prompt, BackgroundContext, JobPromptContext};
 use crate::prompts::preamble::{BudgetFacts, GoogleStatus};
 use crate::prompts::skill_section::CommandLimits;
+use crate::tools::{BackgroundRules, SessionKind};
 use crate::webhook_screen::Screener;
 
 /// What preparing a job reads from the runner.
@@ -27,12 +32,24 @@ pub(super) struct Inputs {
     pub busy: Option<Recipient<IsBusy>>,
     pub quiet: Option<Recipient<QuietHoursNow>>,
     pub screener: Option<Arc<dyn Screener>>,
+    /// `tool-policy.yaml` as the runner last read it.
+    pub tool_policy: ToolPolicy,
 }
 
-/// Reads the job's skills, runs its gate, screens, gathers the facts and builds the prompt;
-/// `Err` is the run's outcome when it stops here (blocked by its skills, skipped by its gate,
-/// dropped by screening, a gate that failed, or an owner that has stopped).
-pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunOutcome> {
+/// A job ready to go: its turn or its fork's prompt, and for a background job the rules its
+/// fork's tools follow.
+pub(super) struct Prepared {
+    /// The job and its prompt.
+    pub fired: FireJob,
+    /// A background job's tool rules (`None` for a foreground job).
+    pub rules: Option<BackgroundRules>,
+}
+
+/// Reads the job's skills, checks its subagent, puts a background job's tool set together, runs
+/// the job's gate, screens, gathers the facts and builds the prompt; `Err` is the run's outcome
+/// when it stops here (blocked by its skills, its subagent or an unsafe tool pattern, skipped
+/// by its gate, dropped by screening, a gate that failed, or an owner that has stopped).
+pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, RunOutcome> {
     // A job naming a skill that cannot be used does not run at all (SPEC §17).
     let skills =
         super::skill_refs::load(&inputs.data_dir, &run.job, &run.rel_path).map_err(|blocked| {
@@ -45,11 +62,8 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
     if let Some(name) = run.job.settings().subagent.as_deref() {
         let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
         if crate::subagent_binding::find(&inputs.data_dir, home.as_deref(), name).is_none() {
-            let update = matches!(
-                run.job,
-                crate::jobs::Job::Routine(_) | crate::jobs::Job::Reminder(_)
-            )
-            .then(|| crate::subagent_binding::missing(&run.job, &run.rel_path, name));
+            let update = matches!(run.job, Job::Routine(_) | Job::Reminder(_))
+                .then(|| crate::subagent_binding::missing(&run.job, &run.rel_path, name));
             return Err(RunOutcome::Skipped(super::Skip {
                 job: run.job.id().to_string(),
                 why: super::SkipReason::Subagent {
@@ -59,7 +73,30 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
             }));
         }
     }
-    // The gate runs first, when the job starts (after any wait for a slot): it is cheaper than
+    let background = run.job.settings().background;
+    // The tool set first: a job that must not run as written runs nothing, its gate included.
+    let rules = if background {
+        let made = crate::fork::background_tools::rules(
+            &run.job,
+            &inputs.data_dir,
+            &inputs.tool_policy,
+            true,
+        );
+        match made {
+            Ok(rules) => Some(rules),
+            Err(unsafe_tools) => {
+                return Err(RunOutcome::Blocked(Box::new(Blocked {
+                    job: run.job.clone(),
+                    name: job_name(&run.job, &run.rel_path),
+                    file: run.rel_path.clone(),
+                    reason: unsafe_tools.to_string(),
+                })))
+            }
+        }
+    } else {
+        None
+    };
+    // The gate runs next, when the job starts (after any wait for a slot): it is cheaper than
     // screening, and its answer is about now.
     let gate_output = super::gate::open(&inputs.data_dir, &run).await?;
     if let Some(flagged) = screen(inputs.screener.as_deref(), &run).await {
@@ -71,7 +108,6 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
             job: run.job.id().to_string(),
         })
     };
-    let background = run.job.settings().background;
     let budget = if background {
         match inputs.budget.send(Snapshot).await {
             Ok(snapshot) => BudgetFacts::from(&snapshot),
@@ -94,12 +130,11 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
         },
         _ => None,
     };
-    // A background job is always restricted (the minimal set counts): its preamble lists the
-    // set its fork is offered, read as the fork will read it.
-    let tools = background.then(|| {
-        let rules = crate::fork::background_tools::rules(&run.job, &inputs.data_dir, true);
-        crate::tools::SessionKind::Background(rules).effective_allowed()
-    });
+    // A background job is always restricted (the default set counts): its preamble lists the
+    // set its fork is offered.
+    let tools = rules
+        .as_ref()
+        .map(|rules| SessionKind::Background(rules.clone()).effective_allowed());
     let ctx = JobPromptContext {
         background: BackgroundContext {
             now: run.fired_at,
@@ -128,14 +163,15 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<FireJob, RunO
     let late = run.late_since.is_some();
     let again = run.reopened.is_some();
     tracing::info!(job = %run.job.id(), file = %run.rel_path, late, again, "job fired");
-    Ok(FireJob {
+    let fired = FireJob {
         job: run.job,
         prompt,
         due_at: run.due_at,
         fired_at: run.fired_at,
         late,
         rel_path: run.rel_path,
-    })
+    };
+    Ok(Prepared { fired, rules })
 }
 
 /// The screening gate: the names of flagged fields when the payload must be dropped. A

@@ -196,7 +196,7 @@ pub struct JobSettings {
     pub update_main_session: UpdateMode,
     /// Whether `ping_user` / `discord_embed` are available (background only; default true).
     pub allow_ping: bool,
-    /// Extra tool patterns for a background job (`None` = the minimal set only).
+    /// Tool patterns a background job may use beyond the default set (`None` = none beyond it).
     pub allowed_tools: Option<Vec<String>>,
     /// Skills whose instructions are loaded into the prompt.
     pub skills: Option<Vec<String>>,

@@ -67,6 +67,12 @@ pub struct SettlePermission {
 impl Handler<DecidePermission> for MainSession {
     type Result = MessageResult<DecidePermission>;
     fn handle(&mut self, msg: DecidePermission, _ctx: &mut Self::Context) -> Self::Result {
+        // `tool-policy.yaml` as it is now: an edit counts from the next call on.
+        let standing = self
+            .tool_policy
+            .current()
+            .main_allowed(&self.config.data_dir);
+        self.policy.set_standing(standing);
         MessageResult(self.policy.decide(&msg.0, &self.config.data_dir))
     }
 }

@@ -188,6 +188,9 @@ pub struct MainSession {
     fork: Option<Addr<MainSession>>,
     /// This session's permission policy (a fork has its own); its host asks through the mailbox.
     policy: crate::permissions::Policy,
+    /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
+    /// when it changes.
+    tool_policy: crate::permissions::tool_policy::PolicyFile,
     /// Counts activity; an idle-release timer armed at another count is stale.
     idle_epoch: u64,
     /// Foreground jobs waiting for their turn to end.
@@ -203,6 +206,7 @@ impl MainSession {
         records: Addr<SessionRecords>,
     ) -> Self {
         let id_file = MainSessionFile::in_data_dir(&config.data_dir);
+        let data_dir = config.data_dir.clone();
         let policy_mode = config.runtime.values().permission_mode;
         let session_id = id_file.load().unwrap_or_else(|e| {
             tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
@@ -227,6 +231,7 @@ impl MainSession {
             role: Role::Main,
             fork: None,
             policy: crate::permissions::Policy::new(policy_mode),
+            tool_policy: crate::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
             idle_epoch: 0,
             job_turns: job_turns::JobTurns::default(),
         }

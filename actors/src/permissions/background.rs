@@ -1,14 +1,104 @@
-//! The tools a background fork gets (SPEC §6 "Tool restrictions" and reporting modes).
+//! The tools a background fork gets (SPEC §6 "Tool restrictions", §17) — the one place a job's
+//! tool set is put together, [`background_tools`]:
 //!
-//! Every background fork can always talk back through the minimal set; a job's `allowed-tools`
-//! and its skills' `allowed-tools` are added after it. What `allow-ping: false` and
-//! `update-main-session: blocked` take away, and which tools each kind of session is offered at
-//! all, is the table in [`crate::tools::offer`]. Validate declarations with [`super::validate`]
-//! before merging them.
+//! 1. its reply tools ([`BG_REPLY_TOOLS`]), always on the list (what `allow-ping: false` and
+//!    `update-main-session: blocked` take away is the table in [`crate::tools::offer`]);
+//! 2. the default background set ([`DEFAULT_BG_TOOLS`]), or `tool-policy.yaml`'s
+//!    `bg_forks.override` instead, else plus its `bg_forks.additional_allowed`;
+//! 3. what the job declares: its `allowed-tools`, its skills' `allowed-tools` (and whatever a
+//!    caller adds as another [`Declared`]).
+//!
+//! Everything but the built-in sets is checked with [`super::validate`]: an unsafe pattern
+//! (`Bash(*)`, chaining, an unreadable one) anywhere makes the whole set [`UnsafeTools`] — the
+//! job is skipped, not run with a narrower set; `X(*)` is kept with a warning, and file-writing
+//! patterns that could reach `state/` are stripped with one.
 
+use super::tool_policy::{ToolPolicy, FILE_NAME as POLICY_FILE};
+use crate::data_dir::DataDir;
 use crate::tools::SessionKind;
 
-pub use crate::tools::MINIMAL_BG_TOOLS;
+pub use crate::tools::{BG_REPLY_TOOLS, DEFAULT_BG_TOOLS};
+
+/// Patterns one source adds to a background job's tools.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// Where they come from, for messages (`allowed-tools`, `skill inbox-zero`).
+    pub source: String,
+    /// The patterns as written.
+    pub patterns: Vec<String>,
+}
+
+impl Declared {
+    /// `patterns` from `source`.
+    pub fn new(source: impl Into<String>, patterns: Vec<String>) -> Self {
+        Self {
+            source: source.into(),
+            patterns,
+        }
+    }
+}
+
+/// A job's tool set holds a pattern that is not safe to grant: the job must not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unsafe tool pattern: {}", problems.join("; "))]
+pub struct UnsafeTools {
+    /// Each problem, naming its source (`allowed-tools: Bash(*): allows every shell command…`).
+    pub problems: Vec<String>,
+}
+
+/// A background job's allow list (see the module docs), each pattern once, first place kept.
+/// `log`, when set, names the job in the log lines about warnings.
+pub fn background_tools(
+    declared: &[Declared],
+    policy: &ToolPolicy,
+    data: &DataDir,
+    log: Option<&str>,
+) -> Result<Vec<String>, UnsafeTools> {
+    let mut sources: Vec<Declared> = Vec::new();
+    match &policy.bg_override {
+        Some(set) => sources.push(Declared::new(
+            format!("{POLICY_FILE} bg_forks.override"),
+            set.clone(),
+        )),
+        None => sources.push(Declared::new(
+            format!("{POLICY_FILE} bg_forks.additional_allowed"),
+            policy.bg_additional.clone(),
+        )),
+    }
+    sources.extend(declared.iter().cloned());
+    let mut out: Vec<String> = BG_REPLY_TOOLS.iter().map(|t| (*t).to_owned()).collect();
+    if policy.bg_override.is_none() {
+        out.extend(DEFAULT_BG_TOOLS.iter().map(|t| (*t).to_owned()));
+    }
+    let mut problems = Vec::new();
+    for source in &sources {
+        if source.patterns.is_empty() {
+            continue;
+        }
+        let checked = super::validate(&source.patterns, data);
+        if let Some(job) = log {
+            for w in &checked.warnings {
+                tracing::warn!(job, source = %source.source, problem = %w, "tool pattern warning");
+            }
+        }
+        problems.extend(
+            checked
+                .errors
+                .iter()
+                .map(|e| format!("{}: {e}", source.source)),
+        );
+        for pattern in checked.kept {
+            if !out.contains(&pattern) {
+                out.push(pattern);
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(UnsafeTools { problems })
+    }
+}
 
 /// What the conversation (main session and interactive forks) may use without asking: the
 /// bot's own CLI, markdown files in the data directory, the web, subagents and skills; the
@@ -33,21 +123,6 @@ pub const MAIN_SESSION_TOOLS: [&str; 16] = [
     "Skill",
 ];
 
-/// The allow list for a background job: the minimal set, then the job's own tools, then its
-/// skills' tools, each once, first occurrence kept. A job that declares nothing (`None`) and has
-/// no skill tools gets the minimal set.
-pub fn allowed_tools_for_job(job_tools: Option<&[String]>, skill_tools: &[String]) -> Vec<String> {
-    let declared = job_tools.unwrap_or_default().iter().chain(skill_tools);
-    let mut out: Vec<String> = MINIMAL_BG_TOOLS.iter().map(|t| t.to_string()).collect();
-    for tool in declared {
-        let tool = tool.trim();
-        if !tool.is_empty() && !out.iter().any(|t| t == tool) {
-            out.push(tool.to_owned());
-        }
-    }
-    out
-}
-
 /// The conversation's allow list for a session of `kind`: [`MAIN_SESSION_TOOLS`], then the
 /// `discord` tools that kind is offered.
 pub fn conversation_tools(kind: &SessionKind) -> Vec<String> {
@@ -61,49 +136,136 @@ pub fn conversation_tools(kind: &SessionKind) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::permissions::tool_policy::ToolPolicy;
 
     fn strings(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
     }
 
+    fn data() -> DataDir {
+        DataDir::new("/home/u/.ollim-bot")
+    }
+
+    fn job(patterns: &[&str]) -> Declared {
+        Declared::new("allowed-tools", strings(patterns))
+    }
+
+    fn with_defaults(extra: &[&str]) -> Vec<String> {
+        let mut want = strings(&BG_REPLY_TOOLS);
+        want.extend(strings(&DEFAULT_BG_TOOLS));
+        want.extend(strings(extra));
+        want
+    }
+
     #[test]
-    fn no_declaration_means_the_minimal_set() {
-        assert_eq!(allowed_tools_for_job(None, &[]), strings(&MINIMAL_BG_TOOLS));
-        assert_eq!(
-            allowed_tools_for_job(Some(&[]), &[]),
-            strings(&MINIMAL_BG_TOOLS)
+    fn no_declaration_means_the_reply_tools_and_the_default_set() {
+        let got = background_tools(&[], &ToolPolicy::default(), &data(), None).unwrap();
+        assert_eq!(got, with_defaults(&[]));
+        for tool in [
+            "Bash(ollim-bot help)",
+            "Bash(ollim-bot tasks *)",
+            "Read(./**.md)",
+            "Glob(./**.md)",
+            "Grep(./**.md)",
+            "mcp__discord__add_reminder",
+            "mcp__discord__list_reminders",
+            "mcp__discord__cancel_reminder",
+        ] {
+            assert!(got.contains(&tool.to_owned()), "{tool}");
+        }
+    }
+
+    #[test]
+    fn declarations_add_after_the_defaults_each_once() {
+        let skills = Declared::new("skill x", strings(&["WebSearch", "Read"]));
+        let got = background_tools(
+            &[
+                job(&[
+                    "WebSearch",
+                    "Bash(ollim-bot tasks *)",
+                    "mcp__discord__ping_user",
+                ]),
+                skills,
+            ],
+            &ToolPolicy::default(),
+            &data(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(got, with_defaults(&["WebSearch", "Read"]));
+    }
+
+    #[test]
+    fn the_policy_adds_to_every_job_or_replaces_the_default_set() {
+        let adds = ToolPolicy {
+            bg_additional: strings(&["Bash(ollim-bot cal *)"]),
+            ..ToolPolicy::default()
+        };
+        let got = background_tools(&[job(&["WebSearch"])], &adds, &data(), None).unwrap();
+        assert_eq!(got, with_defaults(&["Bash(ollim-bot cal *)", "WebSearch"]));
+
+        let replaces = ToolPolicy {
+            bg_additional: strings(&["Bash(ollim-bot cal *)"]),
+            bg_override: Some(strings(&["Bash(ollim-bot help)"])),
+            ..ToolPolicy::default()
+        };
+        let got = background_tools(&[job(&["WebSearch"])], &replaces, &data(), None).unwrap();
+        let mut want = strings(&BG_REPLY_TOOLS);
+        want.extend(strings(&["Bash(ollim-bot help)", "WebSearch"]));
+        assert_eq!(got, want, "override wins over additional_allowed");
+
+        let empty = ToolPolicy {
+            bg_override: Some(Vec::new()),
+            ..ToolPolicy::default()
+        };
+        let got = background_tools(&[], &empty, &data(), None).unwrap();
+        assert_eq!(got, strings(&BG_REPLY_TOOLS), "the reply tools always stay");
+    }
+
+    #[test]
+    fn an_unsafe_pattern_anywhere_refuses_the_whole_set() {
+        let err = background_tools(
+            &[job(&["Read", "Bash(*)"])],
+            &ToolPolicy::default(),
+            &data(),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.problems.len(), 1);
+        assert!(
+            err.problems[0].starts_with("allowed-tools: Bash(*)"),
+            "{err}"
+        );
+
+        let chained = Declared::new(
+            "skill inbox",
+            strings(&["Bash(ollim-bot gmail * ; rm -rf /)"]),
+        );
+        let err = background_tools(&[chained], &ToolPolicy::default(), &data(), None).unwrap_err();
+        assert!(err.problems[0].starts_with("skill inbox: "), "{err}");
+        assert!(err.problems[0].contains("chaining"), "{err}");
+
+        let policy = ToolPolicy {
+            bg_additional: strings(&["Bash(*)"]),
+            ..ToolPolicy::default()
+        };
+        let err = background_tools(&[], &policy, &data(), None).unwrap_err();
+        assert!(
+            err.problems[0].starts_with("tool-policy.yaml bg_forks.additional_allowed: Bash(*)"),
+            "{err}"
         );
     }
 
     #[test]
-    fn minimal_set_comes_first_then_job_then_skills() {
-        let job = strings(&["Read(**.md)", "WebSearch"]);
-        let skills = strings(&["Bash(ollim-bot tasks *)"]);
-        let got = allowed_tools_for_job(Some(&job), &skills);
-        let mut want = strings(&MINIMAL_BG_TOOLS);
-        want.extend(strings(&[
-            "Read(**.md)",
-            "WebSearch",
-            "Bash(ollim-bot tasks *)",
-        ]));
-        assert_eq!(got, want);
-    }
-
-    #[test]
-    fn duplicates_are_dropped_keeping_the_first_place() {
-        let job = strings(&["WebSearch", "mcp__discord__ping_user", "WebSearch"]);
-        let skills = strings(&["Bash(ollim-bot help)", "Read", "WebSearch"]);
-        let got = allowed_tools_for_job(Some(&job), &skills);
-        let mut want = strings(&MINIMAL_BG_TOOLS);
-        want.extend(strings(&["WebSearch", "Read"]));
-        assert_eq!(got, want);
-    }
-
-    #[test]
-    fn skill_tools_apply_without_a_job_declaration() {
-        let got = allowed_tools_for_job(None, &strings(&["Read"]));
-        assert_eq!(got.last().map(String::as_str), Some("Read"));
-        assert_eq!(got.len(), MINIMAL_BG_TOOLS.len() + 1);
+    fn warnings_keep_or_strip_but_never_refuse() {
+        let got = background_tools(
+            &[job(&["WebFetch(*)", "Write(**)", "Edit(notes/**)"])],
+            &ToolPolicy::default(),
+            &data(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(got, with_defaults(&["WebFetch(*)", "Edit(notes/**)"]));
     }
 
     #[test]

@@ -51,8 +51,8 @@ pub(crate) enum Slash {
 struct Reading {
     /// The literal directory the glob is relative to.
     base: PathBuf,
-    /// The glob below `base` (`None` when the rule names `base` itself).
-    glob: Option<Glob>,
+    /// The glob below `base` (`None` when the rule names `base` itself), and its text.
+    glob: Option<(Glob, String)>,
 }
 
 /// The ways `spec` can be read; `Err(())` when a `..` follows a wildcard.
@@ -120,9 +120,10 @@ fn resolve(mut base: PathBuf, rest: &str, any_depth: bool) -> Result<Reading, ()
     let below = kept[literal..].join("/");
     let glob = match (below.is_empty(), any_depth) {
         (true, _) => None,
-        (false, true) => Some(Glob::path(&format!("**/{below}"))),
-        (false, false) => Some(Glob::path(&below)),
+        (false, true) => Some(format!("**/{below}")),
+        (false, false) => Some(below),
     };
+    let glob = glob.map(|text| (Glob::path(&text), text));
     Ok(Reading { base, glob })
 }
 
@@ -132,7 +133,7 @@ impl Reading {
         let Ok(rel) = path.strip_prefix(&self.base) else {
             return false;
         };
-        let Some(glob) = &self.glob else {
+        let Some((glob, _)) = &self.glob else {
             return true;
         };
         let parts: Vec<String> = rel
@@ -150,6 +151,23 @@ pub(crate) fn spec_covers(spec: &str, path: &Path, root: &Path, home: Option<&Pa
         Ok(rs) => rs.iter().any(|r| r.covers(&path)),
         Err(()) => false,
     }
+}
+
+/// The readings of the path specifier `spec` as Claude Code reads it: each a literal base
+/// directory and the glob text below it (`None`: the base itself); `None` when it can reach
+/// nothing sure (a `..` after a wildcard).
+pub(crate) fn spec_parts(
+    spec: &str,
+    root: &Path,
+    home: Option<&Path>,
+) -> Option<Vec<(PathBuf, Option<String>)>> {
+    let readings = readings(spec, root, home, Slash::Project).ok()?;
+    Some(
+        readings
+            .into_iter()
+            .map(|r| (r.base, r.glob.map(|(_, text)| text)))
+            .collect(),
+    )
 }
 
 /// True when a write rule with specifier `spec` could let a tool write somewhere in `state/`.

@@ -5,12 +5,14 @@
 //! | file | owns |
 //! | --- | --- |
 //! | [`patterns`] | parsing `allowed-tools` patterns and [`validate`] at start |
-//! | [`background`] | the minimal background tool set, per-job allow and disallow lists |
+//! | [`background`] | a background job's tool set: reply tools, defaults, policy, declarations |
+//! | [`tool_policy`] | `tool-policy.yaml`: read, re-read on change, the last good one kept |
 //! | [`matcher`] | [`is_allowed`]: does a call fall under an allow list |
 //! | [`policy`] | the four modes, `state/` protection, session approvals: [`Policy::decide`] |
 //! | [`approval`] | the question to the surface, its reactions and its 60 s limit |
 //! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
+//! | [`read_scope`] | a background fork's Read/Glob/Grep held to its allowed set (a hook) |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
 //! | [`routine_validator`] | the file hook's check of routine and reminder writes (refused when unloadable, warnings passed on) |
 //! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
@@ -32,15 +34,18 @@ pub mod label;
 pub mod matcher;
 pub mod patterns;
 pub mod policy;
+pub mod read_scope;
 pub mod root_rule;
 pub mod routine_validator;
+pub mod tool_policy;
 
 pub use approval::{
     ask_surface, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI,
     APPROVAL_TIMEOUT,
 };
 pub use background::{
-    allowed_tools_for_job, conversation_tools, MAIN_SESSION_TOOLS, MINIMAL_BG_TOOLS,
+    background_tools, conversation_tools, Declared, UnsafeTools, BG_REPLY_TOOLS, DEFAULT_BG_TOOLS,
+    MAIN_SESSION_TOOLS,
 };
 pub use bash_writes::bash_state_write;
 pub use edit_scope::edit_stays_home;

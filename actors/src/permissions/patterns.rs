@@ -4,13 +4,13 @@
 //! A pattern is a tool name (`Read`, `mcp__discord__ping_user`, `mcp__docs`) or a tool with a
 //! specifier (`Bash(git status:*)`, `Write(routines/**)`, `WebFetch(domain:example.com)`).
 //! [`validate`] sorts a declaration into what may be handed to the CLI and what is wrong with it:
-//! - errors, dropped: an empty or malformed pattern, `Bash(*)`, a Bash pattern with `;`, `&` or `|`;
+//! - errors, never kept: an empty or malformed pattern, `Bash(*)`, a Bash pattern with `;`, `&`
+//!   or `|`. A background job whose tool set has one is skipped (SPEC §17, as the original:
+//!   "unsafe patterns are rejected and the job is skipped"; [`super::background`]); the
+//!   conversation's `tool-policy.yaml` additions just leave it out;
 //! - warnings, kept: `X(*)`, which allows every use of `X`;
 //! - warnings, stripped: a file-writing pattern that could reach `state/` (`Write`, `Write(*)`,
 //!   `Edit(**)`, `Write(state/**)`, an absolute path into `<data>/state`).
-//!
-//! The original only logged errors and still passed the pattern on; we drop it, so a job with a
-//! bad pattern runs with the rest of its tools rather than with a shell wide open.
 
 use std::fmt;
 use std::path::Path;
@@ -103,7 +103,7 @@ pub struct Validated {
     pub kept: Vec<String>,
     /// Patterns kept but too broad, and patterns stripped because they could write `state/`.
     pub warnings: Vec<String>,
-    /// Patterns dropped because they are dangerous or unreadable.
+    /// Patterns that are dangerous or unreadable (never kept; a job holding one is skipped).
     pub errors: Vec<String>,
 }
 
@@ -119,7 +119,7 @@ impl Validated {
             tracing::warn!(source, problem = %w, "tool pattern warning");
         }
         for e in &self.errors {
-            tracing::error!(source, problem = %e, "tool pattern dropped");
+            tracing::error!(source, problem = %e, "unsafe tool pattern (a background job holding it is skipped)");
         }
     }
 }

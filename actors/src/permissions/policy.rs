@@ -5,7 +5,8 @@
 //! 2. a Bash command that could write into `state/` ([`super::bash_state_write`]) is asked about
 //!    every time — whatever the mode, 🔓 included — and denied where nobody can be asked
 //!    (`dontAsk`, background forks): [`Policy::decide_state_write`];
-//! 3. a tool the user allowed for this session (🔓) runs;
+//! 3. a tool the user allowed for this session (🔓) runs, and so does a call `tool-policy.yaml`
+//!    grants the conversation ([`Policy::set_standing`]);
 //! 4. the mode decides: `bypassPermissions` allows; `acceptEdits` allows file edits that stay in
 //!    the data directory ([`super::edit_stays_home`]) and asks about the rest; `default` (and
 //!    `plan`) asks; `dontAsk` denies without asking;
@@ -29,6 +30,7 @@ use super::bash_writes::bash_state_write;
 use super::edit_scope::edit_stays_home;
 use super::file_rules::{is_file_write_tool, is_state_path};
 use super::label::{escape_markdown, tool_label};
+use super::matcher::is_allowed;
 use crate::brain::{PermissionDecision, PermissionMode, PermissionRequest};
 use crate::data_dir::DataDir;
 
@@ -75,6 +77,9 @@ pub struct Policy {
     pub session_allowed: HashSet<String>,
     /// False for background forks: nobody is there to answer.
     asks: bool,
+    /// Patterns allowed without asking beyond the launch's allow list: `tool-policy.yaml`'s
+    /// `main_session.additional_allowed`, as the session last read it.
+    standing: Vec<String>,
 }
 
 impl Default for Policy {
@@ -90,6 +95,7 @@ impl Policy {
             mode,
             session_allowed: HashSet::new(),
             asks: true,
+            standing: Vec::new(),
         }
     }
 
@@ -109,6 +115,11 @@ impl Policy {
     /// Lets `tool_name` run without asking for the rest of the session (🔓).
     pub fn allow_for_session(&mut self, tool_name: &str) {
         self.session_allowed.insert(tool_name.to_owned());
+    }
+
+    /// Sets the patterns allowed without asking (validated already), replacing the last ones.
+    pub fn set_standing(&mut self, patterns: Vec<String>) {
+        self.standing = patterns;
     }
 
     /// Forgets the session's 🔓 approvals (a fresh session, `/clear`).
@@ -135,7 +146,9 @@ impl Policy {
                 return self.decide_state_write(request, &why, data_dir);
             }
         }
-        if self.session_allowed.contains(tool) {
+        if self.session_allowed.contains(tool)
+            || is_allowed(tool, &request.input, &self.standing, data_dir)
+        {
             return Decision::Allow;
         }
         let asked = match self.mode {

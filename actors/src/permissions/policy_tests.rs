@@ -132,6 +132,23 @@ fn dont_ask_still_honours_session_allowed_tools() {
 }
 
 #[test]
+fn standing_patterns_run_without_asking_in_every_mode_but_never_into_state() {
+    for mode in [PermissionMode::DontAsk, PermissionMode::Default] {
+        let mut policy = Policy::new(mode);
+        let status = request("Bash", json!({"command": "git status"}));
+        let other = request("Bash", json!({"command": "git push"}));
+        assert_ne!(policy.decide(&status, &data()), Decision::Allow);
+        policy.set_standing(vec!["Bash(git status)".into(), "Write(**)".into()]);
+        assert_eq!(policy.decide(&status, &data()), Decision::Allow);
+        assert_ne!(policy.decide(&other, &data()), Decision::Allow);
+        let state = request("Write", json!({"file_path": "state/ping_budget.json"}));
+        assert_eq!(verdict(&policy.decide(&state, &data())), "deny");
+        policy.set_standing(Vec::new());
+        assert_ne!(policy.decide(&status, &data()), Decision::Allow);
+    }
+}
+
+#[test]
 fn background_never_asks() {
     use PermissionMode::*;
     for mode in [Default, Plan, AcceptEdits, DontAsk] {

@@ -57,6 +57,9 @@ impl RunNowOutcome {
                     RunOutcome::Missed => format!("{id} ({name}) did not run"),
                     RunOutcome::Dropped { .. } => format!("{id} ({name}) was dropped"),
                     RunOutcome::Skipped(skip) => format!("{id} ({name}) skipped: {skip}"),
+                    RunOutcome::Blocked(blocked) => {
+                        format!("{id} ({name}) skipped: {}", blocked.reason)
+                    }
                     RunOutcome::Failed(e) => format!("{id} ({name}) could not run: {e}"),
                 }
             }

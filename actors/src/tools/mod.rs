@@ -48,7 +48,7 @@ mod recording_backend;
 pub use button::{Button, ButtonAction, ButtonClick, ButtonStyle};
 pub use embed::{Embed, EmbedColor, EmbedField};
 pub use files::{FileBytes, SentFile};
-pub use offer::{note_init_tools, Tool, MINIMAL_BG_TOOLS};
+pub use offer::{note_init_tools, Tool, BG_REPLY_TOOLS, DEFAULT_BG_TOOLS};
 pub use replies::{Confirmation, Peer, Refusal};
 pub use schema::{ToolName, DEFAULT_FORK_IDLE_TIMEOUT_MINUTES, SERVER_NAME};
 pub use session_kind::{BackgroundRules, ChainPosition, SessionKind};
@@ -228,7 +228,15 @@ mod tests {
             ..BackgroundRules::default()
         }));
         let names: Vec<String> = tools.tools().into_iter().map(|t| t.name).collect();
-        assert_eq!(names, ["report_updates"]);
+        assert_eq!(
+            names,
+            [
+                "report_updates",
+                "add_reminder",
+                "list_reminders",
+                "cancel_reminder"
+            ]
+        );
     }
 
     #[tokio::test]

@@ -6,8 +6,9 @@
 //! The conversation (main session, interactive forks) keeps the CLI's own built-ins, except the
 //! CLI's scheduling tools, which live inside one process and vanish with it (routines and
 //! reminders are the bot's scheduling), and gets only the `discord` tools that can apply to it.
-//! A background fork is offered only its effective set: the minimal background set, its job's
-//! `allowed-tools` and its skills', less what its settings take away. The built-ins below are
+//! A background fork is offered only its effective set: its reply tools, the default background
+//! set (or `tool-policy.yaml`'s), its job's `allowed-tools` and its skills', less what its
+//! settings take away. The built-ins below are
 //! those of the pinned CLI (2.1.330): its default set (with a host answering permission prompts,
 //! as ours does, it adds `AskUserQuestion` and the plan-mode tools), plus `Glob`, `Grep` and the
 //! `Task*` list tools, which it offers only when named.
@@ -17,14 +18,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::schema::{ToolName, SERVER_NAME};
 use super::session_kind::{BackgroundRules, SessionKind};
 
-/// Tools every background fork may use, whatever the job declares: its only ways back to the
-/// user (SPEC §6). What a job's settings take away is taken from this set too.
-pub const MINIMAL_BG_TOOLS: [&str; 5] = [
+/// A background fork's ways back to the user (SPEC §6): on every fork's allow list, whatever
+/// the job declares or `tool-policy.yaml` says; `allow-ping` and `update-main-session` decide
+/// which of them it is offered (the table below).
+pub const BG_REPLY_TOOLS: [&str; 4] = [
     "mcp__discord__report_updates",
     "mcp__discord__ping_user",
     "mcp__discord__discord_embed",
     "mcp__discord__follow_up_chain",
+];
+
+/// The original's default background tools (SPEC §17): the bot's help and task commands,
+/// markdown files in the data directory, and the reminder tools. `tool-policy.yaml`'s
+/// `bg_forks.override` replaces this set; everything else adds to it.
+pub const DEFAULT_BG_TOOLS: [&str; 8] = [
     "Bash(ollim-bot help)",
+    "Bash(ollim-bot tasks *)",
+    "Read(./**.md)",
+    "Glob(./**.md)",
+    "Grep(./**.md)",
+    "mcp__discord__add_reminder",
+    "mcp__discord__list_reminders",
+    "mcp__discord__cancel_reminder",
 ];
 
 /// When one kind of session is offered a tool.

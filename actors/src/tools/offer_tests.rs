@@ -42,7 +42,11 @@ fn job_with(
     chain: Option<(u32, u32)>,
     declared: &[&str],
 ) -> SessionKind {
-    let mut allowed: Vec<String> = MINIMAL_BG_TOOLS.iter().map(|t| (*t).to_owned()).collect();
+    let mut allowed: Vec<String> = BG_REPLY_TOOLS
+        .iter()
+        .chain(DEFAULT_BG_TOOLS.iter())
+        .map(|t| (*t).to_owned())
+        .collect();
     allowed.extend(declared.iter().map(|t| (*t).to_owned()));
     SessionKind::Background(BackgroundRules {
         allow_ping,
@@ -105,10 +109,17 @@ fn the_conversation_lists_only_the_discord_tools_of_its_kind() {
 }
 
 #[test]
-fn a_default_background_job_lists_its_ways_back_and_nothing_else() {
+fn a_default_background_job_lists_its_ways_back_and_the_reminder_tools() {
     assert_eq!(
         job(true, UpdateMode::OnPing, None).listed_tools(),
-        [DiscordEmbed, PingUser, ReportUpdates]
+        [
+            DiscordEmbed,
+            PingUser,
+            ReportUpdates,
+            AddReminder,
+            ListReminders,
+            CancelReminder
+        ]
     );
 }
 
@@ -128,17 +139,19 @@ fn follow_up_is_listed_only_on_a_chain_with_checks_left() {
 
 #[test]
 fn no_ping_and_blocked_remove_their_tools() {
+    let reminders = [AddReminder, ListReminders, CancelReminder];
     assert_eq!(
-        job(false, UpdateMode::Always, Some((0, 1))).listed_tools(),
+        job(false, UpdateMode::Always, Some((0, 1))).listed_tools()[..2],
         [FollowUpChain, ReportUpdates]
     );
     assert_eq!(
-        job(true, UpdateMode::Blocked, Some((0, 3))).listed_tools(),
+        job(true, UpdateMode::Blocked, Some((0, 3))).listed_tools()[..2],
         [DiscordEmbed, PingUser]
     );
-    assert!(job(false, UpdateMode::Blocked, None)
-        .listed_tools()
-        .is_empty());
+    assert_eq!(
+        job(false, UpdateMode::Blocked, None).listed_tools(),
+        reminders
+    );
 }
 
 #[test]
@@ -167,17 +180,17 @@ fn interactive_fork_tools_never_reach_a_background_job_even_when_named() {
 }
 
 #[test]
-fn reminder_tools_and_files_reach_a_background_job_only_when_named() {
+fn files_reach_a_background_job_only_when_named_and_reminder_tools_only_when_allowed() {
     let plain = job(true, UpdateMode::OnPing, None).listed_tools();
-    assert!(!plain.contains(&AddReminder) && !plain.contains(&SendFile));
-    let named = job_with(
-        true,
-        UpdateMode::OnPing,
-        None,
-        &["mcp__discord__add_reminder", "mcp__discord__send_file"],
-    );
-    assert!(named.listed_tools().contains(&AddReminder));
+    assert!(plain.contains(&AddReminder) && !plain.contains(&SendFile));
+    let named = job_with(true, UpdateMode::OnPing, None, &["mcp__discord__send_file"]);
     assert!(named.listed_tools().contains(&SendFile));
+    // A set without the default reminder tools (tool-policy.yaml's override) is not offered them.
+    let replaced = SessionKind::Background(BackgroundRules {
+        allowed: strings(&BG_REPLY_TOOLS),
+        ..BackgroundRules::default()
+    });
+    assert!(!replaced.listed_tools().contains(&AddReminder));
     let silent = job_with(
         false,
         UpdateMode::OnPing,
@@ -195,14 +208,15 @@ fn reminder_tools_and_files_reach_a_background_job_only_when_named() {
 #[test]
 fn a_background_job_gets_the_built_ins_its_set_names() {
     let kind = job(true, UpdateMode::OnPing, None);
-    assert_eq!(kind.built_in_tools(), Some(strings(&["Bash"])));
-    let kind = job_with(
-        true,
-        UpdateMode::OnPing,
-        None,
-        &["Read", "Bash(ollim-bot tasks *)"],
+    assert_eq!(
+        kind.built_in_tools(),
+        Some(strings(&["Bash", "Read", "Glob", "Grep"]))
     );
-    assert_eq!(kind.built_in_tools(), Some(strings(&["Bash", "Read"])));
+    let kind = job_with(true, UpdateMode::OnPing, None, &["Read", "WebSearch"]);
+    assert_eq!(
+        kind.built_in_tools(),
+        Some(strings(&["Bash", "Read", "Glob", "Grep", "WebSearch"]))
+    );
     let kind = job_with(
         true,
         UpdateMode::OnPing,
@@ -211,7 +225,9 @@ fn a_background_job_gets_the_built_ins_its_set_names() {
     );
     assert_eq!(
         kind.built_in_tools(),
-        Some(strings(&["Bash", "Task", "WebFetch"]))
+        Some(strings(&[
+            "Bash", "Read", "Glob", "Grep", "Task", "WebFetch"
+        ]))
     );
     assert!(!kind.effective_allowed().contains(&"CronCreate".to_owned()));
     assert!(kind.effective_allowed().contains(&"mcp__docs".to_owned()));
@@ -257,23 +273,26 @@ fn the_conversation_keeps_the_cli_defaults_but_never_its_scheduling() {
 }
 
 #[test]
-fn the_effective_set_is_the_minimal_set_less_what_the_settings_take() {
+fn the_effective_set_is_the_declared_set_less_what_the_settings_take() {
+    let mut on_ping = strings(&[
+        "mcp__discord__report_updates",
+        "mcp__discord__ping_user",
+        "mcp__discord__discord_embed",
+    ]);
+    on_ping.extend(strings(&DEFAULT_BG_TOOLS));
     assert_eq!(
         job(true, UpdateMode::OnPing, None).effective_allowed(),
-        strings(&[
-            "mcp__discord__report_updates",
-            "mcp__discord__ping_user",
-            "mcp__discord__discord_embed",
-            "Bash(ollim-bot help)",
-        ])
+        on_ping
     );
     assert_eq!(
         job(false, UpdateMode::Blocked, Some((0, 2))).effective_allowed(),
-        strings(&["Bash(ollim-bot help)"])
+        strings(&DEFAULT_BG_TOOLS)
     );
+    let mut all = strings(&BG_REPLY_TOOLS);
+    all.extend(strings(&DEFAULT_BG_TOOLS));
     assert_eq!(
         job(true, UpdateMode::Freely, Some((0, 2))).effective_allowed(),
-        MINIMAL_BG_TOOLS
+        all
     );
     assert!(SessionKind::Main.effective_allowed().is_empty());
 }
@@ -297,5 +316,8 @@ fn an_unknown_built_in_is_kept_by_the_conversation_and_given_to_a_job_that_names
     assert!(!job(true, UpdateMode::OnPing, None).offers(Tool::BuiltIn("Teleport")));
     let named = job_with(true, UpdateMode::OnPing, None, &["Teleport(somewhere)"]);
     assert!(named.offers(Tool::BuiltIn("Teleport")));
-    assert_eq!(named.built_in_tools(), Some(strings(&["Bash", "Teleport"])));
+    assert_eq!(
+        named.built_in_tools(),
+        Some(strings(&["Bash", "Read", "Glob", "Grep", "Teleport"]))
+    );
 }

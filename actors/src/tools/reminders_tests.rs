@@ -168,15 +168,21 @@ async fn list_and_cancel_work_on_the_same_files() {
 #[tokio::test]
 async fn a_background_job_uses_them_only_when_its_allowed_set_names_them() {
     let tmp = tempfile::tempdir().unwrap();
-    let plain = SessionKind::Background(BackgroundRules::default());
+    // The default set names them; a set without them (tool-policy.yaml's override) does not.
+    let plain = SessionKind::Background(BackgroundRules {
+        allowed: crate::tools::BG_REPLY_TOOLS
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect(),
+        ..BackgroundRules::default()
+    });
     let (tools, _) = Recording::tools_in(plain, workspace(tmp.path()));
     let out = call(&tools, "list_reminders", json!({})).await;
     assert_eq!(
         out,
         ToolOutput::ok(Refusal::NotOffered("mcp__discord__list_reminders".into()).text())
     );
-    let mut rules = BackgroundRules::default();
-    rules.allowed.push("mcp__discord__add_reminder".into());
+    let rules = BackgroundRules::default();
     let (tools, _) = Recording::tools_in(SessionKind::Background(rules), workspace(tmp.path()));
     text(
         call(

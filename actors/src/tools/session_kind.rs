@@ -5,7 +5,7 @@
 
 use crate::jobs::UpdateMode;
 
-use super::offer::MINIMAL_BG_TOOLS;
+use super::offer::{BG_REPLY_TOOLS, DEFAULT_BG_TOOLS};
 
 /// Where the model calling the tools runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,19 +27,25 @@ pub struct BackgroundRules {
     pub update_mode: UpdateMode,
     /// Where this run sits in a follow-up chain, when it is a chain reminder.
     pub chain: Option<ChainPosition>,
-    /// The allow list as declared: the minimal background set, then the job's `allowed-tools`,
-    /// then its skills' (validated). What the settings above take away is not removed here.
+    /// The allow list as the permissions module puts it together (`background_tools`): the reply
+    /// tools, the default set (or the policy's), the job's and its skills' tools (validated).
+    /// What the settings above take away is not removed here.
     pub allowed: Vec<String>,
 }
 
 impl Default for BackgroundRules {
-    /// A job with every default: pings allowed, `on_ping`, no chain, the minimal tool set.
+    /// A job with every default: pings allowed, `on_ping`, no chain, the reply tools and the
+    /// default background set.
     fn default() -> Self {
         Self {
             allow_ping: true,
             update_mode: UpdateMode::default(),
             chain: None,
-            allowed: MINIMAL_BG_TOOLS.iter().map(|t| (*t).to_owned()).collect(),
+            allowed: BG_REPLY_TOOLS
+                .iter()
+                .chain(DEFAULT_BG_TOOLS.iter())
+                .map(|t| (*t).to_owned())
+                .collect(),
         }
     }
 }
@@ -108,7 +114,9 @@ mod tests {
     }
 
     #[test]
-    fn a_default_job_declares_the_minimal_set() {
-        assert_eq!(BackgroundRules::default().allowed, MINIMAL_BG_TOOLS);
+    fn a_default_job_declares_the_reply_tools_and_the_default_set() {
+        let allowed = BackgroundRules::default().allowed;
+        assert_eq!(allowed[..4], BG_REPLY_TOOLS);
+        assert_eq!(allowed[4..], DEFAULT_BG_TOOLS);
     }
 }
