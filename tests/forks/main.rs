@@ -23,4 +23,5 @@ mod rig;
 mod routine_validator;
 mod skills;
 mod start_retry;
+mod subagents;
 mod tool_sets;

@@ -205,10 +205,19 @@ impl SpawnOptions {
     }
 
     /// The variables set on top of the inherited environment (which loses `CLAUDECODE`):
-    /// entry point, session-state frames, `PWD`, then the caller's extras.
+    /// entry point, session-state frames, background tasks off, `PWD`, then the caller's extras.
+    ///
+    /// Background tasks are off because the CLI 2.1.330 starts subagents (and, when asked,
+    /// shell commands) in the background by default and hands their result back only as a
+    /// later notification: a background fork ends with its turn and would never see it, and a
+    /// job bound to a subagent would report before the subagent answered.
     pub fn env_overrides(&self) -> BTreeMap<String, String> {
         let mut env = BTreeMap::new();
         env.insert("CLAUDE_CODE_ENTRYPOINT".to_owned(), ENTRYPOINT.to_owned());
+        env.insert(
+            "CLAUDE_CODE_DISABLE_BACKGROUND_TASKS".to_owned(),
+            "1".to_owned(),
+        );
         env.insert(
             "CLAUDE_CODE_SDK_READS_SESSION_STATE".to_owned(),
             "1".to_owned(),
