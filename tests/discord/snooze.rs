@@ -161,7 +161,7 @@ async fn snooze_buttons_write_the_reminder_again_also_after_a_restart() {
     assert!(
         written.iter().any(|r| r.contains("T09:00:00")
             && r.ends_with("\nplan my week\n")
-            && !r.contains("background")),
+            && r.contains("\nbackground: false\n")),
         "{written:?}"
     );
     assert!(bot.stop().await);

@@ -14,6 +14,7 @@ mod foreground_line;
 mod idle_release;
 mod interactive;
 mod offered;
+mod original_data;
 mod permissions;
 mod proactive;
 mod reflections;

@@ -13,6 +13,7 @@ mod fixtures;
 mod formats;
 mod gates;
 mod hostile_files;
+mod original_2026_04;
 mod reminder_background;
 mod routine_control;
 mod version;
