@@ -11,5 +11,6 @@ mod bad_input;
 mod calendar;
 mod gmail;
 mod harness;
+mod targets;
 mod tasks;
 mod token;
