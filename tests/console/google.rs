@@ -46,7 +46,7 @@ fn assert_connected(home: &Home, fake: &FakeGoogle) {
     let expiry = token["expiry"].as_str().unwrap();
     assert_eq!(
         written,
-        fake.token_file(
+        fake.consented_token_file(
             token["token"].as_str().unwrap(),
             token["refresh_token"].as_str().unwrap(),
             expiry
@@ -307,4 +307,40 @@ async fn a_background_routine_lists_tasks_with_the_bots_own_command() {
         "the fake was asked once"
     );
     bot.finish().await;
+}
+
+#[tokio::test]
+async fn the_agent_is_told_about_calendars_task_lists_and_the_buttons_that_name_them() {
+    let mock = MockModelApi::start(hi()).await.unwrap();
+    let fake = FakeGoogle::start();
+    let home = Home::new();
+    let mut bot = bot_with_google(&home, &mock, &fake).await;
+    bot.say("hello").await;
+    bot.expect("hi").await;
+    bot.finish().await;
+    let request = mock.agent_requests().last().cloned().expect("a model call");
+    let system = request.system_text();
+    for needle in [
+        "ollim-bot cal calendars",
+        "--calendar <id>",
+        "(calendar '<id>' not found — skipped)",
+        "ollim-bot tasks show <id>",
+        "`[+]` after a title",
+        "--list <id>",
+        "event_del:<calendar_id>/<event_id>",
+        "task_done:<list_id>/<task_id>",
+    ] {
+        assert!(system.contains(needle), "{needle} missing from the prompt");
+    }
+    let embed = request.body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["name"] == "mcp__discord__discord_embed")
+        .expect("the embed tool is offered")
+        .to_string();
+    assert!(
+        embed.contains("event_del:<calendar_id>/<event_id>"),
+        "the button action's description names the calendar form: {embed}"
+    );
 }

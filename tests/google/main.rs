@@ -8,6 +8,7 @@
 mod support;
 
 mod bad_input;
+mod buttons;
 mod calendar;
 mod gmail;
 mod harness;

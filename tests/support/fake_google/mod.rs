@@ -123,6 +123,15 @@ impl FakeGoogle {
         )
     }
 
+    /// `state/token.json` as a new `/google-auth` writes it: [`FakeGoogle::token_file`] with
+    /// the calendar-list scope after the original's three.
+    pub fn consented_token_file(&self, access: &str, refresh: &str, expiry: &str) -> String {
+        self.token_file(access, refresh, expiry).replace(
+            r#"gmail.readonly"]"#,
+            r#"gmail.readonly", "https://www.googleapis.com/auth/calendar.calendarlist.readonly"]"#,
+        )
+    }
+
     /// Accepts `access` as a valid bearer token (one the fake did not issue).
     pub fn accept_access_token(&self, access: &str) {
         self.state().access.insert(access.to_owned());
