@@ -207,3 +207,44 @@ fn the_configured_task_list_is_used_unless_list_names_one() {
         .failure()
         .contains("not found"));
 }
+
+#[test]
+fn a_blank_or_spaced_calendar_or_list_is_refused_before_anything_is_sent() {
+    let s = Setup::connected();
+    let before = s.snapshot();
+    for args in [
+        &["cal", "today", "--calendar", "my work"][..],
+        &[
+            "cal",
+            "add",
+            "X",
+            "--start",
+            "2026-07-01T09:00",
+            "--end",
+            "2026-07-01T10:00",
+            "--calendar",
+            " ",
+        ],
+        &["tasks", "list", "--list", ""],
+        &["tasks", "done", "t1", "--list", "two words"],
+    ] {
+        let err = s.run(args).failure();
+        assert!(err.contains("is not a"), "{args:?}: {err}");
+    }
+    assert!(s.fake.requests().is_empty(), "nothing reached Google");
+    assert_eq!(s.snapshot(), before);
+}
+
+#[test]
+fn an_unreadable_config_warns_and_uses_the_defaults_without_touching_it() {
+    let s = Setup::connected();
+    std::fs::write(s.state("config.json"), "{half").unwrap();
+    s.fake.add_task("Buy milk", None, false);
+    let run = s.run(&["tasks", "list"]);
+    assert_eq!(run.lines().len(), 1, "{run:?}");
+    assert!(run.stderr.contains("config.json"), "{run:?}");
+    assert_eq!(
+        std::fs::read_to_string(s.state("config.json")).unwrap(),
+        "{half"
+    );
+}
