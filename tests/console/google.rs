@@ -344,3 +344,54 @@ async fn the_agent_is_told_about_calendars_task_lists_and_the_buttons_that_name_
         "the button action's description names the calendar form: {embed}"
     );
 }
+
+#[tokio::test]
+async fn config_chooses_the_task_list_a_bare_task_button_acts_on() {
+    let fake = FakeGoogle::start();
+    let milk = fake.add_task_to("errands", "Buy milk", None);
+    let review = fake.add_event_to(
+        "work@example.com",
+        json!({"summary": "Review",
+               "start": {"dateTime": "2026-07-01T13:00:00Z"},
+               "end": {"dateTime": "2026-07-01T14:00:00Z"}}),
+    );
+    let buttons = json!([
+        {"label": "Done", "action": format!("task_done:{milk}")},
+        {"label": "Cancel", "action": format!("event_del:work@example.com/{review}")},
+    ]);
+    let mock = MockModelApi::start(move |req| {
+        if !req.tool_results().is_empty() {
+            Reply::Text("there you go".into())
+        } else if req.latest_user_text().contains("my day") {
+            Reply::ToolUse {
+                name: "mcp__discord__discord_embed".into(),
+                input: json!({"title": "Today", "buttons": buttons}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let home = Home::new();
+    let (access, refresh) = fake.grant();
+    home.write(
+        "state/token.json",
+        &fake.token_file(&access, &refresh, "2099-01-01T00:00:00Z"),
+    );
+    let mut bot = bot_with_google(&home, &mock, &fake).await;
+    bot.say("/config google_task_list two words").await;
+    bot.expect("google_task_list: \"two words\" is not allowed")
+        .await;
+    bot.say("/config google_task_list errands").await;
+    bot.expect("google_task_list set to errands").await;
+    bot.say("show me my day").await;
+    bot.expect("there you go").await;
+    bot.say("/button 1").await;
+    bot.expect("done ✓").await;
+    bot.say("/button 2").await;
+    bot.expect("deleted").await;
+    bot.finish().await;
+    assert_eq!(fake.tasks_in("errands")[0]["status"], "completed");
+    assert!(fake.events_in("work@example.com").is_empty());
+}
