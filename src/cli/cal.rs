@@ -97,23 +97,11 @@ pub enum CalCommand {
     Calendars,
 }
 
-/// A `--calendar` value: one id without spaces.
-fn checked(calendar: Option<String>) -> anyhow::Result<Option<String>> {
-    match calendar {
-        Some(c) if c.trim().is_empty() || c.chars().any(char::is_whitespace) => {
-            anyhow::bail!(
-                "--calendar {c:?} is not a calendar id (`ollim-bot cal calendars` lists them)"
-            )
-        }
-        other => Ok(other),
-    }
-}
-
 fn events(google: &Google, days: u32, calendar: Option<String>) -> anyhow::Result<()> {
     if !(1..=MAX_DAYS).contains(&days) {
         anyhow::bail!("--days must be between 1 and {MAX_DAYS} (got {days})");
     }
-    let ids = google.read_calendars(checked(calendar)?);
+    let ids = google.read_calendars(calendar)?;
     let (from, to) = calendar::window(google.now, google.tz, days);
     google.block_on(async {
         let rest = google.api.rest(google.now).await?;
@@ -144,7 +132,7 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
             Ok(())
         }),
         CalCommand::Show { id, calendar } => {
-            let calendar = google.write_calendar(checked(calendar)?);
+            let calendar = google.write_calendar(calendar)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 for line in calendar::get(&rest, &calendar, &id).await?.details(tz) {
@@ -160,7 +148,7 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
             description,
             calendar,
         } => {
-            let calendar = google.write_calendar(checked(calendar)?);
+            let calendar = google.write_calendar(calendar)?;
             let fields = Fields {
                 start: time("--start", &Some(start))?,
                 end: time("--end", &Some(end))?,
@@ -181,7 +169,7 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
             })
         }
         CalCommand::Delete { id, calendar } => {
-            let calendar = google.write_calendar(checked(calendar)?);
+            let calendar = google.write_calendar(calendar)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 calendar::delete(&rest, &calendar, &id).await?;
@@ -197,7 +185,7 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
             description,
             calendar,
         } => {
-            let calendar = google.write_calendar(checked(calendar)?);
+            let calendar = google.write_calendar(calendar)?;
             let fields = Fields {
                 start: time("--start", &start)?,
                 end: time("--end", &end)?,

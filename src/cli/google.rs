@@ -13,6 +13,19 @@ use ollim_actors::google::{Api, Paths};
 use ollim_actors::runtime_config::{google as targets, GoogleTargets};
 use ollim_actors::settings;
 
+/// What a bad `--calendar` is told it is not.
+const CALENDAR_ID: &str = "a calendar id (`ollim-bot cal calendars` lists them)";
+
+/// A `--calendar`/`--list` value: one id, not blank, without spaces.
+fn checked(flag: &str, what: &str, value: Option<String>) -> anyhow::Result<Option<String>> {
+    match value {
+        Some(v) if v.trim().is_empty() || v.chars().any(char::is_whitespace) => {
+            anyhow::bail!("{flag} {v:?} is not {what}")
+        }
+        other => Ok(other),
+    }
+}
+
 /// Google as the command line uses it.
 pub struct Google {
     /// The files and the REST base.
@@ -45,19 +58,22 @@ impl Google {
     }
 
     /// The task list to use: `--list`, else `google_task_list`.
-    pub fn task_list(&self, flag: Option<String>) -> String {
-        flag.unwrap_or_else(|| self.targets.task_list().to_owned())
+    pub fn task_list(&self, flag: Option<String>) -> anyhow::Result<String> {
+        Ok(checked("--list", "a task list id", flag)?
+            .unwrap_or_else(|| self.targets.task_list().to_owned()))
     }
 
     /// The calendar a single-event command uses: `--calendar`, else the first of
     /// `google_calendars`.
-    pub fn write_calendar(&self, flag: Option<String>) -> String {
-        flag.unwrap_or_else(|| self.targets.write_calendar().to_owned())
+    pub fn write_calendar(&self, flag: Option<String>) -> anyhow::Result<String> {
+        Ok(checked("--calendar", CALENDAR_ID, flag)?
+            .unwrap_or_else(|| self.targets.write_calendar().to_owned()))
     }
 
     /// The calendars a listing reads: `--calendar` alone, else all of `google_calendars`.
-    pub fn read_calendars(&self, flag: Option<String>) -> Vec<String> {
-        flag.map_or_else(|| self.targets.calendars().to_vec(), |c| vec![c])
+    pub fn read_calendars(&self, flag: Option<String>) -> anyhow::Result<Vec<String>> {
+        Ok(checked("--calendar", CALENDAR_ID, flag)?
+            .map_or_else(|| self.targets.calendars().to_vec(), |c| vec![c]))
     }
 
     /// Runs `call` to the end on a single-threaded runtime.

@@ -84,22 +84,12 @@ pub enum TasksCommand {
     },
 }
 
-/// A `--list` value: one id without spaces.
-fn checked(list: Option<String>) -> anyhow::Result<Option<String>> {
-    match list {
-        Some(l) if l.trim().is_empty() || l.chars().any(char::is_whitespace) => {
-            anyhow::bail!("--list {l:?} is not a task list id")
-        }
-        other => Ok(other),
-    }
-}
-
 /// Runs a tasks subcommand, printing its lines.
 pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
     let due = |d: &Option<String>| d.as_deref().map(tasks::parse_due).transpose();
     match cmd {
         TasksCommand::List { all, list } => {
-            let list = google.task_list(checked(list)?);
+            let list = google.task_list(list)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 let items = tasks::list(&rest, &list, all).await?;
@@ -113,7 +103,7 @@ pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
             })
         }
         TasksCommand::Show { id, list } => {
-            let list = google.task_list(checked(list)?);
+            let list = google.task_list(list)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 for line in tasks::get(&rest, &list, &id).await?.details() {
@@ -129,7 +119,7 @@ pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
             list,
         } => {
             let date = due(&d)?;
-            let list = google.task_list(checked(list)?);
+            let list = google.task_list(list)?;
             if title.trim().is_empty() {
                 anyhow::bail!("a task needs a title");
             }
@@ -142,7 +132,7 @@ pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
             })
         }
         TasksCommand::Done { id, list } => {
-            let list = google.task_list(checked(list)?);
+            let list = google.task_list(list)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 tasks::complete(&rest, &list, &id).await?;
@@ -151,7 +141,7 @@ pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
             })
         }
         TasksCommand::Delete { id, list } => {
-            let list = google.task_list(checked(list)?);
+            let list = google.task_list(list)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 tasks::delete(&rest, &list, &id).await?;
@@ -167,7 +157,7 @@ pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
             list,
         } => {
             let date = due(&d)?;
-            let list = google.task_list(checked(list)?);
+            let list = google.task_list(list)?;
             if title.is_none() && date.is_none() && notes.is_none() {
                 anyhow::bail!("provide at least one of --title, --due, --notes");
             }
