@@ -1,17 +1,21 @@
-//! `ollim-bot cal today|upcoming|show|add|delete|update`: Google Calendar, the primary calendar,
-//! times in `OLLIM_TIMEZONE` (SPEC §4, §15).
+//! `ollim-bot cal today|upcoming|show|add|delete|update|calendars`: Google Calendar, times in
+//! `OLLIM_TIMEZONE` (SPEC §4, §15, §17). Listings read every calendar of the `google_calendars`
+//! config key (merged, tagged when more than one); single-event commands use its first entry;
+//! `--calendar ID` overrides either.
 //!
 //! ```text
-//! ollim-bot cal today
-//! ollim-bot cal upcoming [--days 7]
-//! ollim-bot cal show ID
-//! ollim-bot cal add "Dentist" --start 2026-02-24T14:00 --end 2026-02-24T15:00 [--description "…"]
-//! ollim-bot cal delete ID
-//! ollim-bot cal update ID [--summary "…"] [--start …] [--end …] [--description "…"]
+//! ollim-bot cal today [--calendar ID]
+//! ollim-bot cal upcoming [--days 7] [--calendar ID]
+//! ollim-bot cal show ID [--calendar ID]
+//! ollim-bot cal add "Dentist" --start 2026-02-24T14:00 --end 2026-02-24T15:00 [--description "…"] [--calendar ID]
+//! ollim-bot cal delete ID [--calendar ID]
+//! ollim-bot cal update ID [--summary "…"] [--start …] [--end …] [--description "…"] [--calendar ID]
+//! ollim-bot cal calendars
 //! ```
 
 use clap::Subcommand;
 use ollim_actors::google::calendar::{self, Fields};
+use ollim_actors::google::calendars;
 
 use super::google::Google;
 
@@ -22,17 +26,27 @@ const MAX_DAYS: u32 = 366;
 #[derive(Debug, Subcommand)]
 pub enum CalCommand {
     /// Today's events, from local midnight.
-    Today,
+    Today {
+        /// Read only this calendar (all of google_calendars unless given).
+        #[arg(long)]
+        calendar: Option<String>,
+    },
     /// Events in the next days, from local midnight today.
     Upcoming {
         /// How many days (7 unless given).
         #[arg(long, default_value_t = 7)]
         days: u32,
+        /// Read only this calendar (all of google_calendars unless given).
+        #[arg(long)]
+        calendar: Option<String>,
     },
     /// One event in full.
     Show {
         /// The event's id (from `cal today` or `cal upcoming`).
         id: String,
+        /// The event's calendar (the first of google_calendars unless given).
+        #[arg(long)]
+        calendar: Option<String>,
     },
     /// Create an event.
     Add {
@@ -47,11 +61,17 @@ pub enum CalCommand {
         /// Description.
         #[arg(long)]
         description: Option<String>,
+        /// The calendar to add to (the first of google_calendars unless given).
+        #[arg(long)]
+        calendar: Option<String>,
     },
     /// Delete an event.
     Delete {
         /// The event's id.
         id: String,
+        /// The event's calendar (the first of google_calendars unless given).
+        #[arg(long)]
+        calendar: Option<String>,
     },
     /// Change an event.
     Update {
@@ -69,22 +89,25 @@ pub enum CalCommand {
         /// New description.
         #[arg(long)]
         description: Option<String>,
+        /// The event's calendar (the first of google_calendars unless given).
+        #[arg(long)]
+        calendar: Option<String>,
     },
+    /// Every calendar the Google account can reach: id, then name.
+    Calendars,
 }
 
-fn events(google: &Google, days: u32) -> anyhow::Result<()> {
+fn events(google: &Google, days: u32, calendar: Option<String>) -> anyhow::Result<()> {
     if !(1..=MAX_DAYS).contains(&days) {
         anyhow::bail!("--days must be between 1 and {MAX_DAYS} (got {days})");
     }
+    let ids = google.read_calendars(calendar)?;
     let (from, to) = calendar::window(google.now, google.tz, days);
     google.block_on(async {
         let rest = google.api.rest(google.now).await?;
-        let items = calendar::list(&rest, from, to, google.tz).await?;
-        if items.is_empty() {
-            println!("no events");
-        }
-        for e in items {
-            println!("{}", e.line(google.tz));
+        let merged = calendars::list_many(&rest, &ids, from, to, google.tz).await?;
+        for line in merged.lines(google.tz) {
+            println!("{line}");
         }
         Ok(())
     })
@@ -99,21 +122,33 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
             .transpose()
     };
     match cmd {
-        CalCommand::Today => events(google, 1),
-        CalCommand::Upcoming { days } => events(google, days),
-        CalCommand::Show { id } => google.block_on(async {
+        CalCommand::Today { calendar } => events(google, 1, calendar),
+        CalCommand::Upcoming { days, calendar } => events(google, days, calendar),
+        CalCommand::Calendars => google.block_on(async {
             let rest = google.api.rest(google.now).await?;
-            for line in calendar::get(&rest, &id).await?.details(tz) {
-                println!("{line}");
+            for entry in calendars::calendars(&rest).await? {
+                println!("{}", entry.line());
             }
             Ok(())
         }),
+        CalCommand::Show { id, calendar } => {
+            let calendar = google.write_calendar(calendar)?;
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                for line in calendar::get(&rest, &calendar, &id).await?.details(tz) {
+                    println!("{line}");
+                }
+                Ok(())
+            })
+        }
         CalCommand::Add {
             summary,
             start,
             end,
             description,
+            calendar,
         } => {
+            let calendar = google.write_calendar(calendar)?;
             let fields = Fields {
                 start: time("--start", &Some(start))?,
                 end: time("--end", &Some(end))?,
@@ -128,24 +163,29 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
             }
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
-                let event = calendar::insert(&rest, &fields, tz).await?;
+                let event = calendar::insert(&rest, &calendar, &fields, tz).await?;
                 println!("created {}: {summary}", event.id);
                 Ok(())
             })
         }
-        CalCommand::Delete { id } => google.block_on(async {
-            let rest = google.api.rest(google.now).await?;
-            calendar::delete(&rest, &id).await?;
-            println!("deleted {id}");
-            Ok(())
-        }),
+        CalCommand::Delete { id, calendar } => {
+            let calendar = google.write_calendar(calendar)?;
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                calendar::delete(&rest, &calendar, &id).await?;
+                println!("deleted {id}");
+                Ok(())
+            })
+        }
         CalCommand::Update {
             id,
             summary,
             start,
             end,
             description,
+            calendar,
         } => {
+            let calendar = google.write_calendar(calendar)?;
             let fields = Fields {
                 start: time("--start", &start)?,
                 end: time("--end", &end)?,
@@ -166,7 +206,7 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
             }
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
-                calendar::update(&rest, &id, &fields, tz).await?;
+                calendar::update(&rest, &calendar, &id, &fields, tz).await?;
                 println!("updated {id}");
                 Ok(())
             })

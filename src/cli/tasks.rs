@@ -1,11 +1,13 @@
-//! `ollim-bot tasks list|add|done|delete|update`: Google Tasks, the default list (SPEC §4, §15).
+//! `ollim-bot tasks list|show|add|done|delete|update`: Google Tasks (SPEC §4, §15, §17), on
+//! the list `--list` names, else the `google_task_list` config key (`@default`).
 //!
 //! ```text
-//! ollim-bot tasks list [--all]
-//! ollim-bot tasks add "Buy milk" [--due 2026-02-24] [--notes "2%"]
-//! ollim-bot tasks done ID
-//! ollim-bot tasks delete ID
-//! ollim-bot tasks update ID [--title "…"] [--due YYYY-MM-DD] [--notes "…"]
+//! ollim-bot tasks list [--all] [--list ID]
+//! ollim-bot tasks show ID [--list ID]
+//! ollim-bot tasks add "Buy milk" [--due 2026-02-24] [--notes "2%"] [--list ID]
+//! ollim-bot tasks done ID [--list ID]
+//! ollim-bot tasks delete ID [--list ID]
+//! ollim-bot tasks update ID [--title "…"] [--due YYYY-MM-DD] [--notes "…"] [--list ID]
 //! ```
 
 use clap::Subcommand;
@@ -16,11 +18,22 @@ use super::google::Google;
 /// Tasks subcommands.
 #[derive(Debug, Subcommand)]
 pub enum TasksCommand {
-    /// Show open tasks (with --all, completed ones too).
+    /// Show open tasks (with --all, completed ones too); [+] marks a task with notes.
     List {
         /// Include completed and hidden tasks.
         #[arg(long)]
         all: bool,
+        /// Task list id (google_task_list unless given).
+        #[arg(long)]
+        list: Option<String>,
+    },
+    /// One task in full: title, status, due date, notes, id.
+    Show {
+        /// The task's id (from `tasks list`).
+        id: String,
+        /// Task list id (google_task_list unless given).
+        #[arg(long)]
+        list: Option<String>,
     },
     /// Add a task.
     Add {
@@ -32,16 +45,25 @@ pub enum TasksCommand {
         /// Notes.
         #[arg(long)]
         notes: Option<String>,
+        /// Task list id (google_task_list unless given).
+        #[arg(long)]
+        list: Option<String>,
     },
     /// Mark a task completed.
     Done {
         /// The task's id (from `tasks list`).
         id: String,
+        /// Task list id (google_task_list unless given).
+        #[arg(long)]
+        list: Option<String>,
     },
     /// Delete a task.
     Delete {
         /// The task's id (from `tasks list`).
         id: String,
+        /// Task list id (google_task_list unless given).
+        #[arg(long)]
+        list: Option<String>,
     },
     /// Change a task's title, due date or notes.
     Update {
@@ -56,6 +78,9 @@ pub enum TasksCommand {
         /// New notes.
         #[arg(long)]
         notes: Option<String>,
+        /// Task list id (google_task_list unless given).
+        #[arg(long)]
+        list: Option<String>,
     },
 }
 
@@ -63,59 +88,82 @@ pub enum TasksCommand {
 pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
     let due = |d: &Option<String>| d.as_deref().map(tasks::parse_due).transpose();
     match cmd {
-        TasksCommand::List { all } => google.block_on(async {
-            let rest = google.api.rest(google.now).await?;
-            let items = tasks::list(&rest, all).await?;
-            if items.is_empty() {
-                println!("no tasks");
-            }
-            for t in items {
-                println!("{}", t.line());
-            }
-            Ok(())
-        }),
+        TasksCommand::List { all, list } => {
+            let list = google.task_list(list)?;
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                let items = tasks::list(&rest, &list, all).await?;
+                if items.is_empty() {
+                    println!("no tasks");
+                }
+                for t in items {
+                    println!("{}", t.line());
+                }
+                Ok(())
+            })
+        }
+        TasksCommand::Show { id, list } => {
+            let list = google.task_list(list)?;
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                for line in tasks::get(&rest, &list, &id).await?.details() {
+                    println!("{line}");
+                }
+                Ok(())
+            })
+        }
         TasksCommand::Add {
             title,
             due: d,
             notes,
+            list,
         } => {
             let date = due(&d)?;
+            let list = google.task_list(list)?;
             if title.trim().is_empty() {
                 anyhow::bail!("a task needs a title");
             }
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
-                let task = tasks::insert(&rest, &title, date, notes.as_deref()).await?;
+                let task = tasks::insert(&rest, &list, &title, date, notes.as_deref()).await?;
                 let shown = date.map_or_else(|| "(no due)".to_owned(), |d| d.to_string());
                 println!("added {}: {shown} -- {title}", task.id);
                 Ok(())
             })
         }
-        TasksCommand::Done { id } => google.block_on(async {
-            let rest = google.api.rest(google.now).await?;
-            tasks::complete(&rest, &id).await?;
-            println!("completed {id}");
-            Ok(())
-        }),
-        TasksCommand::Delete { id } => google.block_on(async {
-            let rest = google.api.rest(google.now).await?;
-            tasks::delete(&rest, &id).await?;
-            println!("deleted {id}");
-            Ok(())
-        }),
+        TasksCommand::Done { id, list } => {
+            let list = google.task_list(list)?;
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                tasks::complete(&rest, &list, &id).await?;
+                println!("completed {id}");
+                Ok(())
+            })
+        }
+        TasksCommand::Delete { id, list } => {
+            let list = google.task_list(list)?;
+            google.block_on(async {
+                let rest = google.api.rest(google.now).await?;
+                tasks::delete(&rest, &list, &id).await?;
+                println!("deleted {id}");
+                Ok(())
+            })
+        }
         TasksCommand::Update {
             id,
             title,
             due: d,
             notes,
+            list,
         } => {
             let date = due(&d)?;
+            let list = google.task_list(list)?;
             if title.is_none() && date.is_none() && notes.is_none() {
                 anyhow::bail!("provide at least one of --title, --due, --notes");
             }
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
-                tasks::update(&rest, &id, title.as_deref(), date, notes.as_deref()).await?;
+                tasks::update(&rest, &list, &id, title.as_deref(), date, notes.as_deref()).await?;
                 println!("updated {id}");
                 Ok(())
             })

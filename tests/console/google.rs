@@ -46,7 +46,7 @@ fn assert_connected(home: &Home, fake: &FakeGoogle) {
     let expiry = token["expiry"].as_str().unwrap();
     assert_eq!(
         written,
-        fake.token_file(
+        fake.consented_token_file(
             token["token"].as_str().unwrap(),
             token["refresh_token"].as_str().unwrap(),
             expiry
@@ -307,4 +307,91 @@ async fn a_background_routine_lists_tasks_with_the_bots_own_command() {
         "the fake was asked once"
     );
     bot.finish().await;
+}
+
+#[tokio::test]
+async fn the_agent_is_told_about_calendars_task_lists_and_the_buttons_that_name_them() {
+    let mock = MockModelApi::start(hi()).await.unwrap();
+    let fake = FakeGoogle::start();
+    let home = Home::new();
+    let mut bot = bot_with_google(&home, &mock, &fake).await;
+    bot.say("hello").await;
+    bot.expect("hi").await;
+    bot.finish().await;
+    let request = mock.agent_requests().last().cloned().expect("a model call");
+    let system = request.system_text();
+    for needle in [
+        "ollim-bot cal calendars",
+        "--calendar <id>",
+        "(calendar '<id>' not found — skipped)",
+        "ollim-bot tasks show <id>",
+        "`[+]` after a title",
+        "--list <id>",
+        "event_del:<calendar_id>/<event_id>",
+        "task_done:<list_id>/<task_id>",
+    ] {
+        assert!(system.contains(needle), "{needle} missing from the prompt");
+    }
+    let embed = request.body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["name"] == "mcp__discord__discord_embed")
+        .expect("the embed tool is offered")
+        .to_string();
+    assert!(
+        embed.contains("event_del:<calendar_id>/<event_id>"),
+        "the button action's description names the calendar form: {embed}"
+    );
+}
+
+#[tokio::test]
+async fn config_chooses_the_task_list_a_bare_task_button_acts_on() {
+    let fake = FakeGoogle::start();
+    let milk = fake.add_task_to("errands", "Buy milk", None);
+    let review = fake.add_event_to(
+        "work@example.com",
+        json!({"summary": "Review",
+               "start": {"dateTime": "2026-07-01T13:00:00Z"},
+               "end": {"dateTime": "2026-07-01T14:00:00Z"}}),
+    );
+    let buttons = json!([
+        {"label": "Done", "action": format!("task_done:{milk}")},
+        {"label": "Cancel", "action": format!("event_del:work@example.com/{review}")},
+    ]);
+    let mock = MockModelApi::start(move |req| {
+        if !req.tool_results().is_empty() {
+            Reply::Text("there you go".into())
+        } else if req.latest_user_text().contains("my day") {
+            Reply::ToolUse {
+                name: "mcp__discord__discord_embed".into(),
+                input: json!({"title": "Today", "buttons": buttons}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let home = Home::new();
+    let (access, refresh) = fake.grant();
+    home.write(
+        "state/token.json",
+        &fake.token_file(&access, &refresh, "2099-01-01T00:00:00Z"),
+    );
+    let mut bot = bot_with_google(&home, &mock, &fake).await;
+    bot.say("/config google_task_list two words").await;
+    bot.expect("google_task_list: \"two words\" is not allowed")
+        .await;
+    bot.say("/config google_task_list errands").await;
+    bot.expect("google_task_list set to errands").await;
+    bot.say("show me my day").await;
+    bot.expect("there you go").await;
+    bot.say("/button 1").await;
+    bot.expect("done ✓").await;
+    bot.say("/button 2").await;
+    bot.expect("deleted").await;
+    bot.finish().await;
+    assert_eq!(fake.tasks_in("errands")[0]["status"], "completed");
+    assert!(fake.events_in("work@example.com").is_empty());
 }

@@ -113,6 +113,8 @@ async fn config_lists_every_key_with_defaults_and_validates_a_change() {
         "auto_update_hour",
         "quiet_hours: off (default)",
         "main_idle_release: 30m (default)",
+        "google_calendars: primary (default)",
+        "google_task_list: @default (default)",
     ] {
         assert!(text.contains(key), "{key} missing from {text}");
     }

@@ -8,8 +8,10 @@
 mod support;
 
 mod bad_input;
+mod buttons;
 mod calendar;
 mod gmail;
 mod harness;
+mod targets;
 mod tasks;
 mod token;

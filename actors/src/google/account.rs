@@ -1,6 +1,7 @@
 //! The GoogleAccount actor: the bot's side of Google. It owns the `/google-auth` flow in
 //! progress (at most one; a new one replaces it), presses the Google buttons (`task_done:`,
-//! `task_del:`, `event_del:`), and watches for the `google_auth_revoked` marker — left by any
+//! `task_del:`, `event_del:`, on the calendar or list a button names; see [`GoogleClick`]),
+//! and watches for the `google_auth_revoked` marker — left by any
 //! process that met `invalid_grant`, often the agent's own `ollim-bot tasks …` — to tell the
 //! owner once.
 //!
@@ -19,15 +20,14 @@ use std::time::Duration;
 use actix::prelude::*;
 
 use super::access::Api;
+pub use super::click::GoogleClick;
 use super::client_file::ClientFile;
 use super::consent::{self, Failure, Redirect};
-use super::error::Error;
 use super::token_file::Token;
-use super::{calendar, how_to_create_client_file, tasks, REVOKED_NOTICE};
+use super::{how_to_create_client_file, REVOKED_NOTICE};
 use crate::clock::SharedClock;
 use crate::pending_updates::Append;
 use crate::surface::SurfaceEvent;
-use crate::tools::ButtonClick;
 
 /// How often the revoked marker is looked for.
 const MARKER_CHECK: Duration = Duration::from_secs(2);
@@ -95,66 +95,6 @@ impl fmt::Display for PasteOutcome {
             PasteOutcome::Taken => "-# got it — connecting google...",
             PasteOutcome::NoFlow => "-# no google sign-in is waiting — use /google-auth first.",
             PasteOutcome::Refused => "google auth refused: that redirect url is not from the sign-in in progress (its state does not match).",
-        })
-    }
-}
-
-/// A click on a Google button.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GoogleClick {
-    /// Complete this task.
-    TaskDone(String),
-    /// Delete this task.
-    TaskDel(String),
-    /// Delete this calendar event.
-    EventDel(String),
-}
-
-impl GoogleClick {
-    /// The Google click a custom id carries, if it is one.
-    pub fn from_custom_id(custom_id: &str) -> Option<Self> {
-        match ButtonClick::parse(custom_id)? {
-            ButtonClick::TaskDone(id) => Some(GoogleClick::TaskDone(id)),
-            ButtonClick::TaskDel(id) => Some(GoogleClick::TaskDel(id)),
-            ButtonClick::EventDel(id) => Some(GoogleClick::EventDel(id)),
-            _ => None,
-        }
-    }
-
-    /// Calls the API; the answer and the pending update.
-    async fn run(
-        self,
-        api: &Api,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<(String, String), Error> {
-        let rest = api.rest(now).await?;
-        let or_id = |name: &str, id: &str| {
-            if name.is_empty() {
-                id.to_owned()
-            } else {
-                name.to_owned()
-            }
-        };
-        Ok(match self {
-            GoogleClick::TaskDone(id) => {
-                let task = tasks::complete(&rest, &id).await?;
-                let title = or_id(&task.title, &id);
-                ("done ✓".into(), format!("User completed task \"{title}\""))
-            }
-            GoogleClick::TaskDel(id) => {
-                let title = or_id(&tasks::get(&rest, &id).await?.title, &id);
-                tasks::delete(&rest, &id).await?;
-                ("deleted".into(), format!("User deleted task \"{title}\""))
-            }
-            GoogleClick::EventDel(id) => {
-                let event = calendar::get(&rest, &id).await?;
-                let summary = or_id(event.summary.as_deref().unwrap_or(""), &id);
-                calendar::delete(&rest, &id).await?;
-                (
-                    "deleted".into(),
-                    format!("User deleted calendar event \"{summary}\""),
-                )
-            }
         })
     }
 }

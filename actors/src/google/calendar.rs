@@ -1,7 +1,10 @@
-//! Google Calendar, the primary calendar (`/calendar/v3/calendars/primary/events`), with times
-//! read and shown in the configured zone, and the lines the agent reads (SPEC §15):
+//! Google Calendar, one calendar per call (`/calendar/v3/calendars/<calendar>/events`;
+//! `primary` is Google's alias for the user's own), with times read and shown in the configured
+//! zone, and the lines the agent reads (SPEC §15, §17):
 //! `  <id>  <YYYY-MM-DD>  <HH:MM>-<HH:MM>  <summary>`, `  <id>  <YYYY-MM-DD>  (all-day)     <summary>`,
-//! `created <id>: <summary>`, `no events`.
+//! `created <id>: <summary>`, `no events`. [`list_many`] merges several calendars (the
+//! `google_calendars` config key) in start order; [`calendars`] lists the account's calendars
+//! (`/calendar/v3/users/me/calendarList`).
 
 use chrono::{DateTime, LocalResult, NaiveDate, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
@@ -158,7 +161,7 @@ pub fn parse_time(flag: &str, text: &str, tz: Tz) -> Result<DateTime<Tz>, Error>
 }
 
 /// Local midnight of `date` (or the first moment of the day where midnight is skipped).
-fn midnight(date: NaiveDate, tz: Tz) -> DateTime<Tz> {
+pub(super) fn midnight(date: NaiveDate, tz: Tz) -> DateTime<Tz> {
     (0..24)
         .filter_map(|h| date.and_hms_opt(h, 0, 0))
         .find_map(|n| in_zone(n, tz))
@@ -174,12 +177,15 @@ pub fn window(now: DateTime<Utc>, tz: Tz, days: u32) -> (DateTime<Tz>, DateTime<
     (midnight(today, tz), midnight(last, tz))
 }
 
-fn events_url(rest: &Rest) -> url::Url {
-    rest.url(&["calendar", "v3", "calendars", "primary", "events"])
+/// Google's alias for the user's own calendar.
+pub const PRIMARY: &str = "primary";
+
+fn events_url(rest: &Rest, calendar: &str) -> url::Url {
+    rest.url(&["calendar", "v3", "calendars", calendar, "events"])
 }
 
-fn event_url(rest: &Rest, id: &str) -> url::Url {
-    rest.url(&["calendar", "v3", "calendars", "primary", "events", id])
+fn event_url(rest: &Rest, calendar: &str, id: &str) -> url::Url {
+    rest.url(&["calendar", "v3", "calendars", calendar, "events", id])
 }
 
 fn stamp(t: &DateTime<Tz>) -> String {
@@ -190,14 +196,16 @@ fn time_field(t: &DateTime<Tz>, tz: Tz) -> Value {
     json!({"dateTime": stamp(t), "timeZone": tz.name()})
 }
 
-/// Events between `from` and `to`, recurring ones expanded, in start order; every page.
+/// Events of `calendar` between `from` and `to`, recurring ones expanded, in start order;
+/// every page.
 pub async fn list(
     rest: &Rest,
+    calendar: &str,
     from: DateTime<Tz>,
     to: DateTime<Tz>,
     tz: Tz,
 ) -> Result<Vec<Event>, Error> {
-    let mut url = events_url(rest);
+    let mut url = events_url(rest, calendar);
     url.query_pairs_mut()
         .append_pair("timeMin", &stamp(&from))
         .append_pair("timeMax", &stamp(&to))
@@ -208,9 +216,9 @@ pub async fn list(
     rest.all_pages(url, None).await
 }
 
-/// One event.
-pub async fn get(rest: &Rest, id: &str) -> Result<Event, Error> {
-    rest.get(event_url(rest, id)).await
+/// One event of `calendar`.
+pub async fn get(rest: &Rest, calendar: &str, id: &str) -> Result<Event, Error> {
+    rest.get(event_url(rest, calendar, id)).await
 }
 
 /// What an event is made of or changed to.
@@ -250,8 +258,8 @@ impl Fields {
     }
 }
 
-/// Creates an event (summary, start and end required).
-pub async fn insert(rest: &Rest, fields: &Fields, tz: Tz) -> Result<Event, Error> {
+/// Creates an event in `calendar` (summary, start and end required).
+pub async fn insert(rest: &Rest, calendar: &str, fields: &Fields, tz: Tz) -> Result<Event, Error> {
     if fields
         .summary
         .as_deref()
@@ -264,25 +272,39 @@ pub async fn insert(rest: &Rest, fields: &Fields, tz: Tz) -> Result<Event, Error
         ));
     }
     let body = fields.body(tz)?;
-    rest.send(Method::POST, events_url(rest), &Value::Object(body))
-        .await
+    rest.send(
+        Method::POST,
+        events_url(rest, calendar),
+        &Value::Object(body),
+    )
+    .await
 }
 
-/// Changes an event (at least one field).
-pub async fn update(rest: &Rest, id: &str, fields: &Fields, tz: Tz) -> Result<Event, Error> {
+/// Changes an event of `calendar` (at least one field).
+pub async fn update(
+    rest: &Rest,
+    calendar: &str,
+    id: &str,
+    fields: &Fields,
+    tz: Tz,
+) -> Result<Event, Error> {
     let body = fields.body(tz)?;
     if body.is_empty() {
         return Err(Error::Input(
             "provide at least one of --summary, --start, --end, --description".into(),
         ));
     }
-    rest.send(Method::PATCH, event_url(rest, id), &Value::Object(body))
-        .await
+    rest.send(
+        Method::PATCH,
+        event_url(rest, calendar, id),
+        &Value::Object(body),
+    )
+    .await
 }
 
-/// Deletes an event.
-pub async fn delete(rest: &Rest, id: &str) -> Result<(), Error> {
-    rest.delete(event_url(rest, id)).await
+/// Deletes an event of `calendar`.
+pub async fn delete(rest: &Rest, calendar: &str, id: &str) -> Result<(), Error> {
+    rest.delete(event_url(rest, calendar, id)).await
 }
 
 #[cfg(test)]

@@ -301,6 +301,7 @@ mod tests {
             credentials: dir.join("credentials.json"),
             token: dir.join("token.json"),
             revoked_marker: dir.join("google_auth_revoked"),
+            config: dir.join("config.json"),
         }
     }
 

@@ -8,6 +8,7 @@
 //! | [`access`] | a fresh access token before a call: refresh, atomic rewrite, `invalid_grant` handling |
 //! | [`rest`] | authorised JSON calls under `OLLIM_GOOGLE_API_BASE`, Google's errors made readable |
 //! | [`tasks`], [`calendar`], [`gmail`] | the three APIs and their output lines (the agent reads them) |
+//! | [`calendars`] | the account's calendars, and several calendars' events merged and tagged |
 //! | [`consent`] | one `/google-auth` flow: the loopback listener, the pasted redirect, the 5-minute limit |
 //! | [`account`] | the `GoogleAccount` actor: runs the flow, presses the Google buttons, reports a revoked grant |
 //!
@@ -19,6 +20,8 @@
 pub mod access;
 pub mod account;
 pub mod calendar;
+pub mod calendars;
+mod click;
 pub mod client_file;
 pub mod consent;
 mod error;
@@ -37,11 +40,14 @@ pub use access::Api;
 pub use account::GoogleAccount;
 pub use error::Error;
 
-/// The three scopes, in the order the original asks for them.
-pub const SCOPES: [&str; 3] = [
+/// The scopes asked for: the original's three, in its order, then the read-only calendar list
+/// that `cal calendars` needs (a grant made without it keeps working for everything else; its
+/// refresh asks only for what it was granted).
+pub const SCOPES: [&str; 4] = [
     "https://www.googleapis.com/auth/tasks",
     "https://www.googleapis.com/auth/calendar.events",
     "https://www.googleapis.com/auth/gmail.readonly",
+    "https://www.googleapis.com/auth/calendar.calendarlist.readonly",
 ];
 
 /// Google's REST base; `OLLIM_GOOGLE_API_BASE` replaces it.
@@ -98,6 +104,9 @@ pub struct Paths {
     pub token: PathBuf,
     /// `state/google_auth_revoked`: left when a grant turned out revoked.
     pub revoked_marker: PathBuf,
+    /// `state/config.json`: the runtime config, whose `google_calendars` and
+    /// `google_task_list` say where Google commands and buttons go.
+    pub config: PathBuf,
 }
 
 impl Paths {
@@ -107,6 +116,7 @@ impl Paths {
             credentials: data.state_file("credentials.json"),
             token: data.state_file("token.json"),
             revoked_marker: data.state_file("google_auth_revoked"),
+            config: data.state_file(crate::runtime_config::FILE_NAME),
         }
     }
 }

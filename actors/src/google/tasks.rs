@@ -1,6 +1,8 @@
-//! Google Tasks, the default list (`/tasks/v1/lists/@default/tasks`), and the lines the agent
-//! reads (SPEC §15): `  <id>  <due or "(no due)", padded to 12>  [x]|[ ]  <title>`,
-//! `added <id>: <due> -- <title>`, `no tasks`.
+//! Google Tasks in one task list (`/tasks/v1/lists/<list>/tasks`; `@default` is Google's alias
+//! for the user's first list and the default of the `google_task_list` config key), and the
+//! lines the agent reads (SPEC §15, §17): `  <id>  <due or "(no due)", padded to 12>  [x]|[ ]
+//! <title>` with ` [+]` after the title of a task that has notes, `tasks show`'s labelled
+//! lines, `added <id>: <due> -- <title>`, `no tasks`.
 
 use chrono::NaiveDate;
 use reqwest::Method;
@@ -9,6 +11,9 @@ use serde_json::{json, Map, Value};
 
 use super::error::Error;
 use super::rest::Rest;
+
+/// Google's alias for the user's default task list.
+pub const DEFAULT_LIST: &str = "@default";
 
 /// Most tasks Google returns per page.
 const PAGE_SIZE: &str = "100";
@@ -35,16 +40,49 @@ pub struct Task {
 impl Task {
     /// The listing line.
     pub fn line(&self) -> String {
-        let due = match self.due.as_deref() {
-            Some(d) if !d.is_empty() => d.chars().take(10).collect(),
-            _ => "(no due)".to_owned(),
-        };
+        let due = self.due_date().unwrap_or_else(|| "(no due)".to_owned());
         let done = if self.status.as_deref() == Some("completed") {
             "[x]"
         } else {
             "[ ]"
         };
-        format!("  {}  {due:<12}  {done}  {}", self.id, self.title)
+        let notes = if self.has_notes() { " [+]" } else { "" };
+        format!("  {}  {due:<12}  {done}  {}{notes}", self.id, self.title)
+    }
+
+    /// Whether the task carries notes worth opening (`tasks show`).
+    pub fn has_notes(&self) -> bool {
+        self.notes.as_deref().is_some_and(|n| !n.trim().is_empty())
+    }
+
+    /// The due date as `YYYY-MM-DD`, if any.
+    fn due_date(&self) -> Option<String> {
+        self.due
+            .as_deref()
+            .filter(|d| !d.is_empty())
+            .map(|d| d.chars().take(10).collect())
+    }
+
+    /// `tasks show`: title, status, due date (`(no due)`), notes (left out when there are
+    /// none; later lines indented under the first) and id, one labelled line each.
+    pub fn details(&self) -> Vec<String> {
+        let status = match self.status.as_deref() {
+            Some("completed") => "completed",
+            Some("needsAction") | None => "needs action",
+            Some(other) => other,
+        };
+        let mut lines = vec![
+            format!("title:     {}", self.title),
+            format!("status:    {status}"),
+        ];
+        let due = self.due_date().unwrap_or_else(|| "(no due)".to_owned());
+        lines.push(format!("due:       {due}"));
+        if let Some(notes) = self.notes.as_deref().filter(|n| !n.trim().is_empty()) {
+            let indented = notes.trim_end().replace('\n', "\n           ");
+            lines.push(format!("notes:     {indented}"));
+        }
+        lines.push(format!("id:        {}", self.id));
+        lines
     }
 }
 
@@ -59,17 +97,17 @@ pub fn due_field(date: NaiveDate) -> String {
     format!("{}T00:00:00.000Z", date.format("%Y-%m-%d"))
 }
 
-fn tasks_url(rest: &Rest) -> url::Url {
-    rest.url(&["tasks", "v1", "lists", "@default", "tasks"])
+fn tasks_url(rest: &Rest, list: &str) -> url::Url {
+    rest.url(&["tasks", "v1", "lists", list, "tasks"])
 }
 
-fn task_url(rest: &Rest, id: &str) -> url::Url {
-    rest.url(&["tasks", "v1", "lists", "@default", "tasks", id])
+fn task_url(rest: &Rest, list: &str, id: &str) -> url::Url {
+    rest.url(&["tasks", "v1", "lists", list, "tasks", id])
 }
 
-/// Open tasks, or with `all` completed and hidden ones too; every page.
-pub async fn list(rest: &Rest, all: bool) -> Result<Vec<Task>, Error> {
-    let mut url = tasks_url(rest);
+/// Open tasks of `list`, or with `all` completed and hidden ones too; every page.
+pub async fn list(rest: &Rest, list: &str, all: bool) -> Result<Vec<Task>, Error> {
+    let mut url = tasks_url(rest, list);
     url.query_pairs_mut()
         .append_pair("showCompleted", if all { "true" } else { "false" })
         .append_pair("showHidden", if all { "true" } else { "false" })
@@ -77,9 +115,10 @@ pub async fn list(rest: &Rest, all: bool) -> Result<Vec<Task>, Error> {
     rest.all_pages(url, None).await
 }
 
-/// Adds a task.
+/// Adds a task to `list`.
 pub async fn insert(
     rest: &Rest,
+    list: &str,
     title: &str,
     due: Option<NaiveDate>,
     notes: Option<&str>,
@@ -95,20 +134,20 @@ pub async fn insert(
     if let Some(n) = notes {
         body.insert("notes".into(), json!(n));
     }
-    rest.send(Method::POST, tasks_url(rest), &Value::Object(body))
+    rest.send(Method::POST, tasks_url(rest, list), &Value::Object(body))
         .await
 }
 
-/// One task.
-pub async fn get(rest: &Rest, id: &str) -> Result<Task, Error> {
-    rest.get(task_url(rest, id)).await
+/// One task of `list`.
+pub async fn get(rest: &Rest, list: &str, id: &str) -> Result<Task, Error> {
+    rest.get(task_url(rest, list, id)).await
 }
 
-/// Marks a task completed; answers the task as it now is.
-pub async fn complete(rest: &Rest, id: &str) -> Result<Task, Error> {
+/// Marks a task of `list` completed; answers the task as it now is.
+pub async fn complete(rest: &Rest, list: &str, id: &str) -> Result<Task, Error> {
     rest.send(
         Method::PATCH,
-        task_url(rest, id),
+        task_url(rest, list, id),
         &json!({"status": "completed"}),
     )
     .await
@@ -117,6 +156,7 @@ pub async fn complete(rest: &Rest, id: &str) -> Result<Task, Error> {
 /// Changes a task's title, due date or notes (at least one).
 pub async fn update(
     rest: &Rest,
+    list: &str,
     id: &str,
     title: Option<&str>,
     due: Option<NaiveDate>,
@@ -137,13 +177,17 @@ pub async fn update(
             "provide at least one of --title, --due, --notes".into(),
         ));
     }
-    rest.send(Method::PATCH, task_url(rest, id), &Value::Object(body))
-        .await
+    rest.send(
+        Method::PATCH,
+        task_url(rest, list, id),
+        &Value::Object(body),
+    )
+    .await
 }
 
-/// Deletes a task.
-pub async fn delete(rest: &Rest, id: &str) -> Result<(), Error> {
-    rest.delete(task_url(rest, id)).await
+/// Deletes a task of `list`.
+pub async fn delete(rest: &Rest, list: &str, id: &str) -> Result<(), Error> {
+    rest.delete(task_url(rest, list, id)).await
 }
 
 #[cfg(test)]
@@ -166,6 +210,47 @@ mod tests {
             ..open
         };
         assert_eq!(done.line(), "  MTIz  (no due)      [x]  Buy milk");
+    }
+
+    #[test]
+    fn a_task_with_notes_is_marked_and_shown_in_full() {
+        let task = Task {
+            id: "abc123".into(),
+            title: "Buy groceries".into(),
+            notes: Some("Milk, eggs, bread\nand coffee".into()),
+            status: Some("needsAction".into()),
+            due: Some("2026-03-01T00:00:00.000Z".into()),
+        };
+        assert_eq!(
+            task.line(),
+            "  abc123  2026-03-01    [ ]  Buy groceries [+]"
+        );
+        assert_eq!(
+            task.details(),
+            [
+                "title:     Buy groceries",
+                "status:    needs action",
+                "due:       2026-03-01",
+                "notes:     Milk, eggs, bread\n           and coffee",
+                "id:        abc123",
+            ]
+        );
+        let blank = Task {
+            notes: Some("  ".into()),
+            due: None,
+            status: Some("completed".into()),
+            ..task
+        };
+        assert!(!blank.line().contains("[+]"));
+        assert_eq!(
+            blank.details(),
+            [
+                "title:     Buy groceries",
+                "status:    completed",
+                "due:       (no due)",
+                "id:        abc123"
+            ]
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use crate::brain::Thinking;
 use crate::jobs::ModelChoice;
 
+use super::google::GoogleTargets;
 use super::keys::{self, Key};
 use super::RuntimeConfig;
 
@@ -32,10 +33,13 @@ pub(super) struct ConfigFile {
     failure_alert_cooldown: u64,
     quiet_hours: Option<String>,
     main_idle_release: u64,
+    google_calendars: String,
+    google_task_list: String,
 }
 
-impl From<&RuntimeConfig> for ConfigFile {
-    fn from(c: &RuntimeConfig) -> Self {
+impl ConfigFile {
+    /// The file for `c` and the Google keys `g`.
+    pub(super) fn new(c: &RuntimeConfig, g: &GoogleTargets) -> Self {
         let thinking = |t: Thinking| match t {
             Thinking::Disabled => "off".to_owned(),
             Thinking::Adaptive => "adaptive".to_owned(),
@@ -58,12 +62,17 @@ impl From<&RuntimeConfig> for ConfigFile {
             failure_alert_cooldown: c.failure_alert_cooldown_mins,
             quiet_hours: c.quiet_hours.map(|w| w.to_string()),
             main_idle_release: c.main_idle_release_mins,
+            google_calendars: g.calendars_label(),
+            google_task_list: g.task_list().to_owned(),
         }
     }
 }
 
 /// Reads the file's object field by field; only a non-object is an error (quarantined).
-pub(super) fn parse_file(path: &Path, bytes: &[u8]) -> Result<RuntimeConfig, String> {
+pub(super) fn parse_file(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(RuntimeConfig, GoogleTargets), String> {
     let object: Map<String, Value> = match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Object(object)) => object,
         Ok(_) => return Err("not a JSON object".to_owned()),
@@ -71,6 +80,9 @@ pub(super) fn parse_file(path: &Path, bytes: &[u8]) -> Result<RuntimeConfig, Str
     };
     let mut config = RuntimeConfig::default();
     for key in Key::ALL {
+        if matches!(key, Key::GoogleCalendars | Key::GoogleTaskList) {
+            continue;
+        }
         let Some(value) = object.get(key.field()) else {
             continue;
         };
@@ -83,7 +95,7 @@ pub(super) fn parse_file(path: &Path, bytes: &[u8]) -> Result<RuntimeConfig, Str
             );
         }
     }
-    Ok(config)
+    Ok((config, GoogleTargets::from_object(path, &object)))
 }
 
 /// Sets one field from its JSON value, as the original wrote it (or older versions did).
@@ -142,6 +154,8 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
         Key::CatchUpWindow => config.catch_up_window_mins = as_count(value)?,
         Key::FailureAlertAfter => config.failure_alert_after = as_count(value)?,
         Key::FailureAlertCooldown => config.failure_alert_cooldown_mins = as_count(value)?,
+        // Read by `GoogleTargets::from_object`.
+        Key::GoogleCalendars | Key::GoogleTaskList => {}
     }
     Ok(())
 }
@@ -152,7 +166,11 @@ mod tests {
     use crate::brain::PermissionMode;
 
     fn parse(json: &str) -> Result<RuntimeConfig, String> {
-        parse_file(Path::new("config.json"), json.as_bytes())
+        parse_file(Path::new("config.json"), json.as_bytes()).map(|(c, _)| c)
+    }
+
+    fn file(c: &RuntimeConfig) -> ConfigFile {
+        ConfigFile::new(c, &GoogleTargets::default())
     }
 
     #[test]
@@ -241,9 +259,9 @@ mod tests {
             main_idle_release_mins: 0,
             ..RuntimeConfig::default()
         };
-        let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
+        let json = serde_json::to_string(&file(&config)).unwrap();
         assert!(
-            json.ends_with(r#""quiet_hours":"22:30-07:15","main_idle_release":0}"#),
+            json.contains(r#""quiet_hours":"22:30-07:15","main_idle_release":0,"#),
             "{json}"
         );
         assert_eq!(parse(&json).unwrap(), config);
@@ -264,10 +282,10 @@ mod tests {
             thinking_fork: Thinking::Budget(8000),
             ..RuntimeConfig::default()
         };
-        let json = serde_json::to_string(&ConfigFile::from(&config)).unwrap();
+        let json = serde_json::to_string(&file(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default"}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

@@ -8,6 +8,7 @@ use crate::brain::{PermissionMode, Thinking};
 use crate::jobs::ModelChoice;
 use crate::quiet_hours::QuietHours;
 
+use super::google::GoogleTargets;
 use super::RuntimeConfig;
 
 /// One runtime setting.
@@ -45,6 +46,11 @@ pub enum Key {
     QuietHours,
     /// `main_idle_release` *(ours)*: minutes of idleness before the conversation's CLI process is closed.
     MainIdleRelease,
+    /// `google_calendars`: the calendars `cal today|upcoming` read, comma-separated; the first
+    /// takes writes.
+    GoogleCalendars,
+    /// `google_task_list`: the Google Tasks list commands and buttons use.
+    GoogleTaskList,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -62,7 +68,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 16] = [
+    pub const ALL: [Key; 18] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -79,6 +85,8 @@ impl Key {
         Key::FailureAlertCooldown,
         Key::QuietHours,
         Key::MainIdleRelease,
+        Key::GoogleCalendars,
+        Key::GoogleTaskList,
     ];
 
     /// The name users type (`model.main`).
@@ -100,6 +108,8 @@ impl Key {
             Key::FailureAlertCooldown => "failure_alert_cooldown",
             Key::QuietHours => "quiet_hours",
             Key::MainIdleRelease => "main_idle_release",
+            Key::GoogleCalendars => "google_calendars",
+            Key::GoogleTaskList => "google_task_list",
         }
     }
 
@@ -135,6 +145,10 @@ impl Key {
             Key::MainIdleRelease => {
                 "idle time before the conversation's CLI process is closed (minutes, 0 = never)"
             }
+            Key::GoogleCalendars => {
+                "calendars `ollim-bot cal` reads, comma-separated; the first takes new events"
+            }
+            Key::GoogleTaskList => "Google Tasks list `ollim-bot tasks` and task buttons use",
         }
     }
 
@@ -159,6 +173,11 @@ impl Key {
                 "off, or a local window such as 22:00-08:00 (start and end differ; it may cross midnight)"
             }
             Key::MainIdleRelease => "a whole number of minutes from 0 (never) to 1440 (a day)",
+            Key::GoogleCalendars => {
+                "calendar ids separated by commas, such as primary,work@example.com (up to 20; \
+                 empty means primary; `ollim-bot cal calendars` lists them)"
+            }
+            Key::GoogleTaskList => "one task list id without spaces, or @default",
         }
     }
 
@@ -187,9 +206,15 @@ impl Key {
     }
 }
 
-/// Sets `key` in `config` from a user-typed value; `Err(())` when the value is not one the
-/// key accepts (the caller words the refusal with [`Key::expected`]).
-pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(), ()> {
+/// Sets `key` in `config` (or, for the Google keys, in `google`) from a user-typed value;
+/// `Err(())` when the value is not one the key accepts (the caller words the refusal with
+/// [`Key::expected`]).
+pub(super) fn apply(
+    config: &mut RuntimeConfig,
+    google: &mut GoogleTargets,
+    key: Key,
+    raw: &str,
+) -> Result<(), ()> {
     let value = raw.trim();
     match key {
         Key::ModelMain => config.model_main = parse_model(value)?,
@@ -210,12 +235,14 @@ pub(super) fn apply(config: &mut RuntimeConfig, key: Key, raw: &str) -> Result<(
         }
         Key::QuietHours => config.quiet_hours = parse_quiet_hours(value)?,
         Key::MainIdleRelease => config.main_idle_release_mins = parse_count(key, value)?,
+        Key::GoogleCalendars => google.set_calendars(value)?,
+        Key::GoogleTaskList => google.set_task_list(value)?,
     }
     Ok(())
 }
 
-/// How `key`'s value in `config` is shown (without the default marker).
-pub(super) fn label(config: &RuntimeConfig, key: Key) -> String {
+/// How `key`'s value in `config` (or `google`) is shown (without the default marker).
+pub(super) fn label(config: &RuntimeConfig, google: &GoogleTargets, key: Key) -> String {
     match key {
         Key::ModelMain => model_label(config.model_main, "cli default"),
         Key::ModelFork => model_label(config.model_fork, "same as main"),
@@ -238,6 +265,8 @@ pub(super) fn label(config: &RuntimeConfig, key: Key) -> String {
             0 => "never".to_owned(),
             minutes => format!("{minutes}m"),
         },
+        Key::GoogleCalendars => google.calendars_label(),
+        Key::GoogleTaskList => google.task_list().to_owned(),
     }
 }
 

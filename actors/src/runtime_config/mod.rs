@@ -7,7 +7,8 @@
 //! `fork_idle_timeout` (minutes), `permission_mode`, `auto_update`, `auto_update_interval`
 //! (minutes) and `auto_update_hour`; ours add `bg_fork_limit`, `catch_up_window` (minutes),
 //! `failure_alert_after`, `failure_alert_cooldown` (minutes), `quiet_hours` (`"22:00-08:00"`
-//! or null) and `main_idle_release` (minutes, 0 = never). Unknown fields are ignored; a field
+//! or null) and `main_idle_release` (minutes, 0 = never); the original's later `google_calendars`
+//! (comma-separated calendar ids) and `google_task_list` (see [`google`]). Unknown fields are ignored; a field
 //! with a value we cannot use falls back to its default with a warning; a file that is not a
 //! JSON object is moved aside (see [`crate::state_file`]) and the defaults are used.
 //!
@@ -15,6 +16,7 @@
 //! `set`, which validates, then saves atomically before the new value takes effect.
 
 mod file;
+pub mod google;
 pub mod keys;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +28,7 @@ use crate::jobs::ModelChoice;
 use crate::quiet_hours::QuietHours;
 use crate::state_file;
 
+pub use google::GoogleTargets;
 pub use keys::Key;
 
 /// The file's name inside `state/`.
@@ -128,15 +131,15 @@ impl RuntimeConfig {
     pub fn effective_fork_model(&self) -> Option<ModelChoice> {
         self.model_fork.or(self.model_main)
     }
+}
 
-    /// `key: value`, with ` (default)` when the value is the default.
-    pub fn line(&self, key: Key) -> String {
-        let value = keys::label(self, key);
-        if value == keys::label(&RuntimeConfig::default(), key) {
-            format!("{}: {value} (default)", key.name())
-        } else {
-            format!("{}: {value}", key.name())
-        }
+/// `key: value`, with ` (default)` when the value is the default.
+fn line(config: &RuntimeConfig, google: &GoogleTargets, key: Key) -> String {
+    let value = keys::label(config, google, key);
+    if value == keys::label(&RuntimeConfig::default(), &GoogleTargets::default(), key) {
+        format!("{}: {value} (default)", key.name())
+    } else {
+        format!("{}: {value}", key.name())
     }
 }
 
@@ -173,6 +176,7 @@ fn key_list() -> String {
 pub struct ConfigStore {
     path: PathBuf,
     values: RuntimeConfig,
+    google: GoogleTargets,
 }
 
 impl ConfigStore {
@@ -185,18 +189,27 @@ impl ConfigStore {
     /// aside and gives the defaults; unusable fields take their defaults.
     pub fn load_from(path: impl Into<PathBuf>) -> Result<Self, state_file::Error> {
         let path = path.into();
-        let values = state_file::load_with(
+        let (values, google) = state_file::load_with(
             &path,
             |bytes| file::parse_file(&path, bytes),
-            RuntimeConfig::default,
+            || (RuntimeConfig::default(), GoogleTargets::default()),
         )?
         .into_value();
-        Ok(ConfigStore { path, values })
+        Ok(ConfigStore {
+            path,
+            values,
+            google,
+        })
     }
 
     /// The current settings.
     pub fn values(&self) -> &RuntimeConfig {
         &self.values
+    }
+
+    /// The Google keys (`google_calendars`, `google_task_list`).
+    pub fn google(&self) -> &GoogleTargets {
+        &self.google
     }
 
     /// The file this store saves to.
@@ -206,12 +219,14 @@ impl ConfigStore {
 
     /// One setting as `key: value`, marked `(default)` when at its default.
     pub fn get(&self, key: &str) -> Result<String, ConfigError> {
-        Ok(self.values.line(known_key(key)?))
+        Ok(line(&self.values, &self.google, known_key(key)?))
     }
 
     /// Every setting, one `key: value` line each, in [`Key::ALL`] order.
     pub fn show_all(&self) -> String {
-        Key::ALL.map(|key| self.values.line(key)).join("\n")
+        Key::ALL
+            .map(|key| line(&self.values, &self.google, key))
+            .join("\n")
     }
 
     /// Validates `value` for `key`, saves the result atomically, then applies it. Returns the
@@ -219,15 +234,19 @@ impl ConfigStore {
     pub fn set(&mut self, key: &str, value: &str) -> Result<String, ConfigError> {
         let key = known_key(key)?;
         let mut next = self.values;
-        keys::apply(&mut next, key, value).map_err(|()| ConfigError::InvalidValue {
-            key: key.name(),
-            value: value.to_owned(),
-            expected: key.expected(),
+        let mut google = self.google.clone();
+        keys::apply(&mut next, &mut google, key, value).map_err(|()| {
+            ConfigError::InvalidValue {
+                key: key.name(),
+                value: value.to_owned(),
+                expected: key.expected(),
+            }
         })?;
-        state_file::save_json(&self.path, &file::ConfigFile::from(&next))?;
+        state_file::save_json(&self.path, &file::ConfigFile::new(&next, &google))?;
         self.values = next;
-        tracing::info!(key = key.name(), value = %keys::label(&next, key), "runtime config changed");
-        let line = next.line(key);
+        self.google = google;
+        let line = line(&self.values, &self.google, key);
+        tracing::info!(key = key.name(), %line, "runtime config changed");
         let shown = line
             .strip_prefix(key.name())
             .and_then(|rest| rest.strip_prefix(": "))

@@ -26,7 +26,9 @@ fn without_a_file_every_setting_is_its_default() {
          failure_alert_after: 2 (default)\n\
          failure_alert_cooldown: 360m (default)\n\
          quiet_hours: off (default)\n\
-         main_idle_release: 30m (default)"
+         main_idle_release: 30m (default)\n\
+         google_calendars: primary (default)\n\
+         google_task_list: @default (default)"
     );
     assert!(!store.path().exists(), "reading must not create the file");
 }
@@ -58,6 +60,12 @@ fn every_key_can_be_set_read_back_and_survives_a_reload() {
         ),
         ("quiet_hours", "22:00-8:00", "quiet_hours: 22:00-08:00"),
         ("main_idle_release", "0", "main_idle_release: never"),
+        (
+            "google_calendars",
+            "primary, work@example.com",
+            "google_calendars: primary,work@example.com",
+        ),
+        ("google_task_list", "MDc3NDk", "google_task_list: MDc3NDk"),
     ];
     let tmp = tempfile::tempdir().unwrap();
     let mut store = store_in(tmp.path());
@@ -72,6 +80,25 @@ fn every_key_can_be_set_read_back_and_survives_a_reload() {
         );
     }
     assert!(!store.show_all().contains("(default)"));
+}
+
+#[test]
+fn an_empty_calendar_list_falls_back_to_primary_marked_default() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = store_in(tmp.path());
+    store.set("google_calendars", "work@example.com").unwrap();
+    assert_eq!(store.google().write_calendar(), "work@example.com");
+    assert_eq!(
+        store.set("google_calendars", " , ").unwrap(),
+        "google_calendars set to primary (default)"
+    );
+    assert_eq!(store.google().calendars(), ["primary"]);
+    store.set("google_task_list", "list9").unwrap();
+    assert_eq!(
+        google::read(&DataDir::new(tmp.path())).unwrap().task_list(),
+        "list9",
+        "the command line reads what /config saved"
+    );
 }
 
 #[test]
@@ -126,6 +153,12 @@ fn invalid_values_are_refused_naming_key_and_allowed_values() {
         ),
         ("main_idle_release", "1441", "from 0 (never) to 1440"),
         ("main_idle_release", "-1", "from 0 (never) to 1440"),
+        (
+            "google_calendars",
+            "my work",
+            "calendar ids separated by commas",
+        ),
+        ("google_task_list", "a,b", "one task list id"),
     ];
     for (key, value, expected) in cases {
         let err = store.set(key, value).unwrap_err();
@@ -150,7 +183,8 @@ fn unknown_key_is_refused_with_the_list_of_keys() {
         "unknown config key \"colour\" (keys: model.main, model.fork, thinking.main, \
          thinking.fork, bg_fork_timeout, fork_idle_timeout, permission_mode, auto_update, \
          auto_update_interval, auto_update_hour, bg_fork_limit, catch_up_window, \
-         failure_alert_after, failure_alert_cooldown, quiet_hours, main_idle_release)"
+         failure_alert_after, failure_alert_cooldown, quiet_hours, main_idle_release, \
+         google_calendars, google_task_list)"
     );
     assert!(matches!(
         store.get("colour"),

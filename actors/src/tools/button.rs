@@ -3,7 +3,8 @@
 //! surfaces use when a button is clicked (also after a restart).
 //!
 //! Custom ids follow the original's scheme: `act:task_done:<id>`, `act:task_del:<id>`,
-//! `act:event_del:<id>`, `act:agent:<inquiry id>` (the prompt itself lives in
+//! `act:event_del:<id>` (the id may be `<list_id>/<task_id>` or `<calendar_id>/<event_id>`,
+//! which `google::account::GoogleClick` splits), `act:agent:<inquiry id>` (the prompt itself lives in
 //! `sessions::Inquiries`), `act:dismiss:_`, and the fork-entry buttons `act:fork_save:_`,
 //! `act:fork_report:_`, `act:fork_exit:_`; *(ours)* the snooze buttons `act:snooze_15m:<id>`,
 //! `act:snooze_1h:<id>`, `act:snooze_tomorrow:<id>` (the reminder lives in
@@ -78,7 +79,7 @@ pub enum ButtonAction {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
     /// Not one of the known forms.
-    #[error("unknown button action {0:?}: use task_done:<task_id>, task_del:<task_id>, event_del:<event_id>, agent:<prompt> or dismiss")]
+    #[error("unknown button action {0:?}: use task_done:<task_id>, task_del:<task_id>, event_del:<event_id> (or event_del:<calendar_id>/<event_id>, task_done:<list_id>/<task_id>), agent:<prompt> or dismiss")]
     Unknown(String),
     /// A known form with nothing after the colon.
     #[error("button action {0:?} needs a value after the colon")]

@@ -199,7 +199,11 @@ impl ToolName {
                                     "type": "string",
                                     "description": "task_done:<task_id>, task_del:<task_id>, \
                                                     event_del:<event_id>, agent:<prompt to run \
-                                                    when clicked>, or dismiss",
+                                                    when clicked>, or dismiss; an event on \
+                                                    another calendar is \
+                                                    event_del:<calendar_id>/<event_id>, a task \
+                                                    on another list \
+                                                    task_done:<list_id>/<task_id>",
                                 },
                             },
                             "required": ["label", "action"],

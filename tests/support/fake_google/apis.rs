@@ -1,5 +1,6 @@
-//! Google Tasks (`/tasks/v1/lists/@default/tasks…`) and Calendar
-//! (`/calendar/v3/calendars/primary/events…`) over the fake's stored resources.
+//! Google Tasks (`/tasks/v1/lists/<list>/tasks…`) and Calendar
+//! (`/calendar/v3/calendars/<calendar>/events…`, `/calendar/v3/users/me/calendarList`) over the
+//! fake's stored resources; an unknown list or calendar answers 404.
 
 use chrono::{DateTime, FixedOffset};
 use serde_json::{json, Value};
@@ -17,14 +18,17 @@ fn merge(into: &mut Value, patch: &Value) {
 
 /// `/tasks/v1/…`.
 pub fn tasks(state: &mut State, r: &Request, segs: &[&str]) -> Reply {
-    let ["v1", "lists", "@default", "tasks", rest @ ..] = segs else {
+    let ["v1", "lists", list, "tasks", rest @ ..] = segs else {
         return google_error(404, "Not Found");
     };
+    let Some(tasks) = state.task_list_mut(list) else {
+        return not_found();
+    };
+    let tasks = tasks.clone();
     match (r.method.as_str(), rest) {
         ("GET", []) => {
             let all = param(r, "showCompleted").as_deref() == Some("true");
-            let items: Vec<Value> = state
-                .tasks
+            let items: Vec<Value> = tasks
                 .iter()
                 .filter(|t| all || t["status"] != "completed")
                 .cloned()
@@ -38,8 +42,10 @@ pub fn tasks(state: &mut State, r: &Request, segs: &[&str]) -> Reply {
                 return google_error(400, "Invalid value for: title");
             };
             let due = body["due"].as_str().map(|d| d[..10].to_owned());
-            let id = state.add_task(title, due.as_deref(), false);
-            let task = state.tasks.iter_mut().find(|t| t["id"] == id.as_str());
+            let id = state.add_task_to(list, title, due.as_deref(), false);
+            let task = state
+                .task_list_mut(list)
+                .and_then(|ts| ts.iter_mut().find(|t| t["id"] == id.as_str()));
             let Some(task) = task else {
                 return google_error(500, "lost the task");
             };
@@ -47,17 +53,20 @@ pub fn tasks(state: &mut State, r: &Request, segs: &[&str]) -> Reply {
             ok(task.clone())
         }
         (method, [id]) => {
-            let Some(at) = state.tasks.iter().position(|t| t["id"] == *id) else {
+            let Some(tasks) = state.task_list_mut(list) else {
+                return not_found();
+            };
+            let Some(at) = tasks.iter().position(|t| t["id"] == *id) else {
                 return not_found();
             };
             match method {
-                "GET" => ok(state.tasks[at].clone()),
+                "GET" => ok(tasks[at].clone()),
                 "PATCH" => {
-                    merge(&mut state.tasks[at], &r.json());
-                    ok(state.tasks[at].clone())
+                    merge(&mut tasks[at], &r.json());
+                    ok(tasks[at].clone())
                 }
                 "DELETE" => {
-                    state.tasks.remove(at);
+                    tasks.remove(at);
                     Reply::Empty(204)
                 }
                 _ => google_error(405, "Method not allowed"),
@@ -87,9 +96,27 @@ fn valid_time(v: &Value) -> bool {
 
 /// `/calendar/v3/…`.
 pub fn calendar(state: &mut State, r: &Request, segs: &[&str]) -> Reply {
-    let ["v3", "calendars", "primary", "events", rest @ ..] = segs else {
+    if segs == ["v3", "users", "me", "calendarList"] && r.method == "GET" {
+        let mut items = vec![json!({
+            "id": super::OWNER, "summary": super::OWNER,
+            "summaryOverride": "My Calendar", "primary": true,
+        })];
+        items.extend(
+            state
+                .calendars
+                .iter()
+                .map(|(id, name, _)| json!({"id": id, "summary": name})),
+        );
+        let max_results = param(r, "maxResults").and_then(|m| m.parse().ok());
+        return page(state, r, items, "items", max_results);
+    }
+    let ["v3", "calendars", calendar, "events", rest @ ..] = segs else {
         return google_error(404, "Not Found");
     };
+    let Some(events) = state.calendar_mut(calendar) else {
+        return not_found();
+    };
+    let events = events.clone();
     match (r.method.as_str(), rest) {
         ("GET", []) => {
             let bound = |k: &str| param(r, k).and_then(|t| DateTime::parse_from_rfc3339(&t).ok());
@@ -104,8 +131,7 @@ pub fn calendar(state: &mut State, r: &Request, segs: &[&str]) -> Reply {
                     "The requested ordering is not available for the particular query.",
                 );
             }
-            let mut items: Vec<Value> = state
-                .events
+            let mut items: Vec<Value> = events
                 .iter()
                 .filter(|e| start_of(e, *min.offset()).is_some_and(|s| s >= min && s < max))
                 .cloned()
@@ -119,26 +145,27 @@ pub fn calendar(state: &mut State, r: &Request, segs: &[&str]) -> Reply {
             if !valid_time(&body["start"]) || !valid_time(&body["end"]) {
                 return google_error(400, "Missing time zone definition for start time.");
             }
-            let id = state.add_event(body);
+            let id = state.add_event_to(calendar, body);
             let event = state
-                .events
-                .iter()
-                .find(|e| e["id"] == id.as_str())
-                .cloned();
+                .calendar_mut(calendar)
+                .and_then(|es| es.iter().find(|e| e["id"] == id.as_str()).cloned());
             ok(event.unwrap_or(json!({})))
         }
         (method, [id]) => {
-            let Some(at) = state.events.iter().position(|e| e["id"] == *id) else {
+            let Some(events) = state.calendar_mut(calendar) else {
+                return not_found();
+            };
+            let Some(at) = events.iter().position(|e| e["id"] == *id) else {
                 return not_found();
             };
             match method {
-                "GET" => ok(state.events[at].clone()),
+                "GET" => ok(events[at].clone()),
                 "PATCH" => {
-                    merge(&mut state.events[at], &r.json());
-                    ok(state.events[at].clone())
+                    merge(&mut events[at], &r.json());
+                    ok(events[at].clone())
                 }
                 "DELETE" => {
-                    state.events.remove(at);
+                    events.remove(at);
                     Reply::Empty(204)
                 }
                 _ => google_error(405, "Method not allowed"),

@@ -25,6 +25,8 @@ pub use state::{Failure, Request};
 
 /// The OAuth client's id in the fake's `credentials.json`.
 pub const CLIENT_ID: &str = "1234-fake.apps.googleusercontent.com";
+/// The address of the fake account: its primary calendar's real id.
+pub const OWNER: &str = "owner@example.com";
 /// The OAuth client's secret.
 pub const CLIENT_SECRET: &str = "GOCSPX-fake-secret";
 
@@ -121,6 +123,15 @@ impl FakeGoogle {
         )
     }
 
+    /// `state/token.json` as a new `/google-auth` writes it: [`FakeGoogle::token_file`] with
+    /// the calendar-list scope after the original's three.
+    pub fn consented_token_file(&self, access: &str, refresh: &str, expiry: &str) -> String {
+        self.token_file(access, refresh, expiry).replace(
+            r#"gmail.readonly"]"#,
+            r#"gmail.readonly", "https://www.googleapis.com/auth/calendar.calendarlist.readonly"]"#,
+        )
+    }
+
     /// Accepts `access` as a valid bearer token (one the fake did not issue).
     pub fn accept_access_token(&self, access: &str) {
         self.state().access.insert(access.to_owned());
@@ -164,14 +175,57 @@ impl FakeGoogle {
         self.state().tasks.clone()
     }
 
+    /// Adds a task to another task list (made when new); its id.
+    pub fn add_task_to(&self, list: &str, title: &str, notes: Option<&str>) -> String {
+        let mut state = self.state();
+        let id = state.add_task_to(list, title, None, false);
+        if let Some(notes) = notes {
+            if let Some(task) = state
+                .task_list_mut(list)
+                .and_then(|ts| ts.iter_mut().find(|t| t["id"] == id.as_str()))
+            {
+                task["notes"] = json!(notes);
+            }
+        }
+        id
+    }
+
+    /// The tasks of a list as stored now (empty for an unknown list).
+    pub fn tasks_in(&self, list: &str) -> Vec<Value> {
+        self.state()
+            .task_list_mut(list)
+            .map(|ts| ts.clone())
+            .unwrap_or_default()
+    }
+
     /// Adds an event (a Calendar event resource without `id`); its id.
     pub fn add_event(&self, event: Value) -> String {
         self.state().add_event(event)
     }
 
-    /// The events as stored now.
+    /// Adds a calendar the account can reach.
+    pub fn add_calendar(&self, id: &str, name: &str) {
+        self.state()
+            .calendars
+            .push((id.to_owned(), name.to_owned(), Vec::new()));
+    }
+
+    /// Adds an event to a calendar (made when new); its id.
+    pub fn add_event_to(&self, calendar: &str, event: Value) -> String {
+        self.state().add_event_to(calendar, event)
+    }
+
+    /// The events of the primary calendar as stored now.
     pub fn events(&self) -> Vec<Value> {
         self.state().events.clone()
+    }
+
+    /// The events of a calendar as stored now (empty for an unknown one).
+    pub fn events_in(&self, calendar: &str) -> Vec<Value> {
+        self.state()
+            .calendar_mut(calendar)
+            .map(|es| es.clone())
+            .unwrap_or_default()
     }
 
     /// Adds a message; its id.

@@ -11,10 +11,13 @@ use super::http::{param, Reply};
 use super::state::{Code, Request, State};
 use super::{CLIENT_ID, CLIENT_SECRET};
 
-const SCOPES: [&str; 3] = [
+/// What a consent must ask for: the original's three and the calendar list `cal calendars`
+/// reads.
+const SCOPES: [&str; 4] = [
     "https://www.googleapis.com/auth/tasks",
     "https://www.googleapis.com/auth/calendar.events",
     "https://www.googleapis.com/auth/gmail.readonly",
+    "https://www.googleapis.com/auth/calendar.calendarlist.readonly",
 ];
 
 fn bad_request(what: &str) -> Reply {

@@ -75,8 +75,14 @@ pub struct State {
     /// Refresh tokens revoked.
     pub revoked: HashSet<String>,
     pub codes: HashMap<String, Code>,
+    /// The tasks of `@default`.
     pub tasks: Vec<Value>,
+    /// Other task lists by id.
+    pub task_lists: Vec<(String, Vec<Value>)>,
+    /// The events of the primary calendar.
     pub events: Vec<Value>,
+    /// Other calendars: id, name, events.
+    pub calendars: Vec<(String, String, Vec<Value>)>,
     pub messages: Vec<StoredMail>,
     pub labels: Vec<Value>,
     next: u64,
@@ -93,7 +99,9 @@ impl Default for State {
             revoked: HashSet::new(),
             codes: HashMap::new(),
             tasks: Vec::new(),
+            task_lists: Vec::new(),
             events: Vec::new(),
+            calendars: Vec::new(),
             messages: Vec::new(),
             labels: vec![
                 json!({"id": "INBOX", "name": "INBOX", "type": "system"}),
@@ -135,7 +143,40 @@ impl State {
         Some(self.failures.remove(at))
     }
 
+    /// The tasks of a list (`@default` or one added); `None` for an unknown list.
+    pub fn task_list_mut(&mut self, list: &str) -> Option<&mut Vec<Value>> {
+        if list == "@default" {
+            return Some(&mut self.tasks);
+        }
+        self.task_lists
+            .iter_mut()
+            .find(|(id, _)| id == list)
+            .map(|(_, tasks)| tasks)
+    }
+
+    /// The events of a calendar (`primary`, its owner's address, or one added).
+    pub fn calendar_mut(&mut self, calendar: &str) -> Option<&mut Vec<Value>> {
+        if calendar == "primary" || calendar == super::OWNER {
+            return Some(&mut self.events);
+        }
+        self.calendars
+            .iter_mut()
+            .find(|(id, _, _)| id == calendar)
+            .map(|(_, _, events)| events)
+    }
+
     pub fn add_task(&mut self, title: &str, due: Option<&str>, completed: bool) -> String {
+        self.add_task_to("@default", title, due, completed)
+    }
+
+    /// Adds a task to `list` (created when new).
+    pub fn add_task_to(
+        &mut self,
+        list: &str,
+        title: &str,
+        due: Option<&str>,
+        completed: bool,
+    ) -> String {
         let id = format!("task{}", self.next());
         let mut task = json!({
             "kind": "tasks#task",
@@ -146,16 +187,32 @@ impl State {
         if let Some(d) = due {
             task["due"] = json!(format!("{d}T00:00:00.000Z"));
         }
-        self.tasks.push(task);
+        if self.task_list_mut(list).is_none() {
+            self.task_lists.push((list.to_owned(), Vec::new()));
+        }
+        if let Some(tasks) = self.task_list_mut(list) {
+            tasks.push(task);
+        }
         id
     }
 
-    pub fn add_event(&mut self, mut event: Value) -> String {
+    pub fn add_event(&mut self, event: Value) -> String {
+        self.add_event_to("primary", event)
+    }
+
+    /// Adds an event to `calendar` (created, named after its id, when new).
+    pub fn add_event_to(&mut self, calendar: &str, mut event: Value) -> String {
         let id = format!("event{}", self.next());
         event["id"] = json!(id);
         event["status"] = json!("confirmed");
         event["htmlLink"] = json!(format!("https://calendar.google.com/event?eid={id}"));
-        self.events.push(event);
+        if self.calendar_mut(calendar).is_none() {
+            self.calendars
+                .push((calendar.to_owned(), calendar.to_owned(), Vec::new()));
+        }
+        if let Some(events) = self.calendar_mut(calendar) {
+            events.push(event);
+        }
         id
     }
 

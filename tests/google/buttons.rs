@@ -1,0 +1,120 @@
+//! Google buttons pressed through the GoogleAccount actor against the fake (SPEC §15, §17):
+//! `event_del:<calendar_id>/<event_id>` and `task_done|task_del:<list_id>/<task_id>` act on the
+//! calendar or list they name; the bare forms act on `primary` and on the configured
+//! `google_task_list`.
+
+use actix::prelude::*;
+use ollim_actors::clock::SystemClock;
+use ollim_actors::data_dir::DataDir;
+use ollim_actors::google::account::{GoogleClick, PressGoogleButton};
+use ollim_actors::google::{Api, ApiBase, GoogleAccount, Paths};
+use ollim_actors::pending_updates::{Peek, PendingUpdates};
+use ollim_actors::surface::SurfaceEvent;
+use serde_json::json;
+
+use crate::harness::Setup;
+
+/// The DM channel, which these presses never write to.
+struct Quiet;
+
+impl Actor for Quiet {
+    type Context = Context<Self>;
+}
+
+impl Handler<SurfaceEvent> for Quiet {
+    type Result = ();
+    fn handle(&mut self, _: SurfaceEvent, _: &mut Self::Context) {}
+}
+
+#[actix_rt::test]
+async fn buttons_act_on_the_calendar_or_list_they_name_and_bare_ids_on_the_defaults() {
+    let s = Setup::connected();
+    std::fs::write(
+        s.state("config.json"),
+        json!({"google_task_list": "errands", "google_calendars": "work@example.com"}).to_string(),
+    )
+    .unwrap();
+    let event = |summary: &str| {
+        json!({"summary": summary,
+               "start": {"dateTime": "2026-07-01T13:00:00Z"},
+               "end": {"dateTime": "2026-07-01T14:00:00Z"}})
+    };
+    let review = s.fake.add_event_to("work@example.com", event("Review"));
+    let dentist = s.fake.add_event(event("Dentist"));
+    let milk = s.fake.add_task_to("errands", "Buy milk", None);
+    let stamps = s.fake.add_task("Stamps", None, false);
+    let bread = s.fake.add_task_to("errands", "Bread", None);
+
+    let data = DataDir::new(&s.data);
+    let clock = SystemClock::shared();
+    let updates = PendingUpdates::new(
+        data.state_file("pending_updates.json"),
+        clock.clone(),
+        chrono_tz::UTC,
+    )
+    .start();
+    let api = Api::new(
+        Paths::in_data_dir(&data),
+        ApiBase::parse(&s.api_base).unwrap(),
+    )
+    .unwrap();
+    let account = GoogleAccount::new(
+        api,
+        clock,
+        Quiet.start().recipient(),
+        updates.clone().recipient(),
+    )
+    .start();
+    let press = |custom_id: String| {
+        let account = account.clone();
+        async move {
+            let click = GoogleClick::from_custom_id(&custom_id).expect("a google button");
+            account.send(PressGoogleButton(click)).await.unwrap()
+        }
+    };
+
+    assert_eq!(
+        press(format!("act:event_del:work@example.com/{review}")).await,
+        "deleted"
+    );
+    assert_eq!(press(format!("act:event_del:{dentist}")).await, "deleted");
+    assert_eq!(press(format!("act:task_done:{milk}")).await, "done ✓");
+    assert_eq!(
+        press(format!("act:task_del:@default/{stamps}")).await,
+        "deleted"
+    );
+    assert_eq!(
+        press(format!("act:task_done:@default/{bread}")).await,
+        "failed: Requested entity was not found.",
+        "Bread is on errands, not the default list"
+    );
+
+    assert!(s.fake.events_in("work@example.com").is_empty());
+    assert!(s.fake.events().is_empty(), "the bare id is on primary");
+    let errands = s.fake.tasks_in("errands");
+    assert_eq!(errands[0]["status"], "completed", "the configured list");
+    assert_eq!(errands[1]["status"], "needsAction");
+    assert!(s.fake.tasks().is_empty());
+    assert!(s
+        .fake
+        .requests_to("/calendar/v3/calendars/work@example.com/events/")
+        .iter()
+        .any(|r| r.method == "DELETE"));
+
+    let messages: Vec<String> = updates
+        .send(Peek)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|u| u.message)
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "User deleted calendar event \"Review\"",
+            "User deleted calendar event \"Dentist\"",
+            "User completed task \"Buy milk\"",
+            "User deleted task \"Stamps\"",
+        ]
+    );
+}
