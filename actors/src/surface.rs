@@ -17,6 +17,10 @@ pub enum SurfaceEvent {
     /// A tool call that was denied, as its label; shown struck through
     /// ([`crate::permissions::struck_through`]).
     Denied(String),
+    /// A tool call whose result was an error, as its label; shown struck through
+    /// ([`crate::permissions::failed_label`]). Surfaces that already showed the call denied keep
+    /// that line.
+    ToolFailed(String),
     /// A piece of the answer as it streams.
     TextDelta(String),
     /// The turn ended; the whole answer (what was streamed, or the result text).

@@ -142,6 +142,18 @@ impl Delivery {
                     None => self.answer.labels.push(Label::Denied(label)),
                 }
             }
+            SurfaceEvent::ToolFailed(label) => {
+                // The call's label turns into its error line; a call shown denied stays so.
+                if let Some(l) = self
+                    .answer
+                    .labels
+                    .iter_mut()
+                    .rev()
+                    .find(|l| **l == Label::Ran(label.clone()))
+                {
+                    *l = Label::Failed(label);
+                }
+            }
             SurfaceEvent::TextDelta(text) => self.text(&text).await,
             SurfaceEvent::Reply(text) => {
                 // Streamed text is the answer; otherwise the reply (never empty: the

@@ -149,8 +149,22 @@ fn assistant(frame: &Value) -> Vec<BrainEvent> {
             .and_then(Value::as_bool)
             .unwrap_or(false)
             .then(|| str_field(frame, "error").unwrap_or_else(|| "unknown".to_owned())),
+        context_tokens: frame.pointer("/message/usage").and_then(context_tokens),
     });
     events
+}
+
+/// Input, cache-read and cache-write tokens of one model call: the context it read.
+fn context_tokens(usage: &Value) -> Option<u64> {
+    let tokens = [
+        "input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation_input_tokens",
+    ]
+    .iter()
+    .filter_map(|k| usage.get(*k).and_then(Value::as_u64))
+    .sum::<u64>();
+    (tokens > 0).then_some(tokens)
 }
 
 fn tool_results(frame: &Value) -> Vec<BrainEvent> {
@@ -225,7 +239,8 @@ mod tests {
             BrainEvent::AssistantMessage {
                 message_id: Some("msg_1".into()),
                 text: String::new(),
-                api_error: None
+                api_error: None,
+                context_tokens: None
             }
         );
     }
@@ -337,7 +352,8 @@ mod tests {
             vec![BrainEvent::AssistantMessage {
                 message_id: Some("m".into()),
                 text: "Not logged in · Please run /login".into(),
-                api_error: Some("authentication_failed".into())
+                api_error: Some("authentication_failed".into()),
+                context_tokens: None
             }]
         );
         let events = parse(json!({"type":"result","subtype":"success","is_error":true,

@@ -48,6 +48,8 @@ pub enum BrainEvent {
         /// For the CLI's synthetic error message (`is_api_error_message`): its `error` kind
         /// (`authentication_failed`, `billing_error`, `rate_limit`, `unknown`, ...).
         api_error: Option<String>,
+        /// The context the model call read (input tokens, cached or not), when reported.
+        context_tokens: Option<u64>,
     },
     /// Compaction started (`status: compacting`).
     Compacting,

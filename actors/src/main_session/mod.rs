@@ -16,6 +16,7 @@
 mod brain_events;
 mod clicks;
 mod commands;
+mod context_warning;
 mod conversation;
 pub mod failure;
 pub mod fork_role;

@@ -67,6 +67,11 @@ pub fn struck_through(label: &str) -> String {
     format!("~~{label}~~ — denied")
 }
 
+/// The line shown in place of a tool call that ran and failed: `~~Read(x.md)~~ — error`.
+pub fn failed_label(label: &str) -> String {
+    format!("~~{label}~~ — error")
+}
+
 /// `ping_user` for `mcp__discord__ping_user`; `None` for built-in tools.
 fn mcp_short_name(name: &str) -> Option<&str> {
     let rest = name.strip_prefix("mcp__")?;
@@ -166,6 +171,10 @@ mod tests {
     #[test]
     fn denial_line_is_struck_through() {
         assert_eq!(struck_through("Bash(rm x)"), "~~Bash(rm x)~~ — denied");
+        assert_eq!(
+            failed_label("Read(reminders/foo.md)"),
+            "~~Read(reminders/foo.md)~~ — error"
+        );
         assert_eq!(
             struck_through(&label("Bash", json!({"command": "rm x"}))),
             "~~Bash(rm x)~~ — denied"
