@@ -1,6 +1,7 @@
 //! How a tool call is named to the user in approval prompts and denial lines (SPEC §11):
-//! `Bash(rm x)`, `Write(reminders/foo.md)`, `Grep(todo, routines)`, `ping_user`; and the
-//! struck-through line `~~Bash(rm x)~~ — denied` shown when a tool was refused.
+//! `Bash(rm x)`, `Write(reminders/foo.md)`, `Read(user/notes.md)` (outside the data directory:
+//! the last two parts), `Grep(todo, routines)`, `ping_user`; and the struck-through lines
+//! `~~Bash(rm x)~~ — denied` for a refused tool and `~~Read(x)~~ — error` for a failed one.
 
 use std::path::Path;
 
@@ -79,7 +80,8 @@ fn mcp_short_name(name: &str) -> Option<&str> {
     (!tool.is_empty()).then_some(tool)
 }
 
-/// `path` relative to `root` when it lies inside it, else as given.
+/// `path` relative to `root` when it lies inside it; elsewhere its last two parts
+/// (`/home/user/notes.md` → `user/notes.md`, as the original shows it).
 fn relative(path: &str, root: &Path) -> String {
     let p = Path::new(path);
     if !p.is_absolute() {
@@ -87,6 +89,15 @@ fn relative(path: &str, root: &Path) -> String {
     }
     match lexical(p).strip_prefix(lexical(root)) {
         Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
+        _ => last_two_parts(path),
+    }
+}
+
+/// The last two `/`-separated parts of `path` (a trailing `/` ignored); short paths as given.
+fn last_two_parts(path: &str) -> String {
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    match parts.as_slice() {
+        [.., dir, file] if parts.len() > 2 => format!("{dir}/{file}"),
         _ => path.to_owned(),
     }
 }
@@ -125,8 +136,14 @@ mod tests {
         );
         assert_eq!(
             label("Read", json!({"file_path": "/etc/hosts"})),
-            "Read(/etc/hosts)"
+            "Read(etc/hosts)"
         );
+        assert_eq!(
+            label("Read", json!({"file_path": "/home/user/notes.md"})),
+            "Read(user/notes.md)",
+            "outside the data dir: the last two parts"
+        );
+        assert_eq!(label("Read", json!({"file_path": "/hosts"})), "Read(/hosts)");
         assert_eq!(
             label("NotebookEdit", json!({"notebook_path": "notes/a.ipynb"})),
             "NotebookEdit(notes/a.ipynb)"
