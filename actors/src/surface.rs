@@ -14,6 +14,9 @@ pub enum SurfaceEvent {
     /// A tool the agent is calling, as its label (`Write(reminders/foo.md)`): a status line that
     /// surfaces may also keep in the reply.
     ToolUse(String),
+    /// What a subagent is doing (`ollim-bot-guide(search for docs) · Read`): the status line's
+    /// new label, its timer still counting from when the subagent started.
+    SubagentActivity(String),
     /// A tool call that was denied, as its label; shown struck through
     /// ([`crate::permissions::struck_through`]).
     Denied(String),

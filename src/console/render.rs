@@ -79,7 +79,9 @@ impl Handler<SurfaceEvent> for ConsoleOut {
     type Result = ();
     fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
         match ev {
-            SurfaceEvent::Status(s) | SurfaceEvent::ToolUse(s) => {
+            SurfaceEvent::Status(s)
+            | SurfaceEvent::ToolUse(s)
+            | SurfaceEvent::SubagentActivity(s) => {
                 if !self.streamed {
                     self.own_line(&format!("-# *{s}*"));
                 }

@@ -21,6 +21,7 @@ impl EventParser {
             "system" => system(&frame),
             "stream_event" if top_level => self.stream_event(&frame),
             "assistant" if top_level => assistant(&frame),
+            "assistant" => subagent_tools(&frame),
             "user" if top_level => tool_results(&frame),
             "result" => serde_json::from_value(frame.clone())
                 .map(|r| vec![BrainEvent::Result(r)])
@@ -167,6 +168,24 @@ fn context_tokens(usage: &Value) -> Option<u64> {
     (tokens > 0).then_some(tokens)
 }
 
+/// The tool calls in a subagent's message (`parent_tool_use_id` names the call that started it).
+fn subagent_tools(frame: &Value) -> Vec<BrainEvent> {
+    let Some(parent) = str_field(frame, "parent_tool_use_id") else {
+        return Vec::new();
+    };
+    let Some(blocks) = frame.pointer("/message/content").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .map(|b| BrainEvent::SubagentToolUse {
+            parent_tool_use_id: parent.clone(),
+            name: str_field(b, "name").unwrap_or_default(),
+        })
+        .collect()
+}
+
 fn tool_results(frame: &Value) -> Vec<BrainEvent> {
     let Some(blocks) = frame.pointer("/message/content").and_then(Value::as_array) else {
         return Vec::new();
@@ -218,6 +237,21 @@ mod tests {
         assert_eq!(parser.parse(start), vec![BrainEvent::ThinkingStarted]);
         assert!(matches!(parser.parse(stop(1))[..], [BrainEvent::Other(_)]));
         assert_eq!(parser.parse(stop(0)), vec![BrainEvent::ThinkingFinished]);
+    }
+
+    #[test]
+    fn a_subagents_tool_call_names_the_call_that_started_it() {
+        let events = parse(json!({"type":"assistant","parent_tool_use_id":"toolu_agent",
+            "message":{"id":"m2","content":[{"type":"text","text":"looking"},
+            {"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"a"}}]}}));
+        assert_eq!(
+            events,
+            vec![BrainEvent::SubagentToolUse {
+                parent_tool_use_id: "toolu_agent".into(),
+                name: "Read".into(),
+            }],
+            "no text and no tool call of the main agent"
+        );
     }
 
     #[test]

@@ -32,6 +32,13 @@ pub enum BrainEvent {
         /// Its arguments, for labels such as `Write(reminders/foo.md)`.
         input: Value,
     },
+    /// A subagent the main agent started called a tool.
+    SubagentToolUse {
+        /// The main agent's `Agent` call that started the subagent.
+        parent_tool_use_id: String,
+        /// The tool (`Read`, `mcp__discord__ping_user`).
+        name: String,
+    },
     /// A tool result came back to the main agent.
     ToolResult {
         /// The `tool_use` id it answers.

@@ -39,6 +39,21 @@ impl MainSession {
                 }
                 self.show(SurfaceEvent::ToolUse(label));
             }
+            BrainEvent::SubagentToolUse {
+                parent_tool_use_id,
+                name,
+            } => {
+                let agent = self.inflight.front().and_then(|turn| {
+                    turn.tool_labels
+                        .iter()
+                        .find(|(id, _)| *id == parent_tool_use_id)
+                        .map(|(_, label)| label.clone())
+                });
+                if let Some(agent) = agent {
+                    let tool = crate::permissions::short_tool_name(&name);
+                    self.show(SurfaceEvent::SubagentActivity(format!("{agent} · {tool}")));
+                }
+            }
             BrainEvent::ToolResult {
                 tool_use_id,
                 is_error: true,

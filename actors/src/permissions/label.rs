@@ -22,7 +22,7 @@ fn label_keys(tool: &str) -> &'static [&'static str] {
         "Glob" => &["pattern"],
         "WebSearch" => &["query"],
         "WebFetch" => &["url"],
-        "Task" => &["description"],
+        "Task" | "Agent" => &["description"],
         _ => &[],
     }
 }
@@ -34,6 +34,9 @@ fn label_keys(tool: &str) -> &'static [&'static str] {
 pub fn tool_label(name: &str, input: &Value, root: &Path) -> String {
     if let Some(short) = mcp_short_name(name) {
         return short.to_owned();
+    }
+    if let Some(label) = subagent_label(name, input) {
+        return label;
     }
     let parts: Vec<String> = label_keys(name)
         .iter()
@@ -71,6 +74,43 @@ pub fn struck_through(label: &str) -> String {
 /// The line shown in place of a tool call that ran and failed: `~~Read(x.md)~~ — error`.
 pub fn failed_label(label: &str) -> String {
     format!("~~{label}~~ — error")
+}
+
+/// The longest task description a subagent's label shows.
+const DESCRIPTION_CHARS: usize = 40;
+
+/// `ollim-bot-guide(search for docs)` for an `Agent` (or older `Task`) call naming its subagent.
+fn subagent_label(name: &str, input: &Value) -> Option<String> {
+    if !matches!(name, "Agent" | "Task") {
+        return None;
+    }
+    let agent = input.get("subagent_type")?.as_str()?.trim();
+    if agent.is_empty() {
+        return None;
+    }
+    let description: String = input
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim()
+        .chars()
+        .take(DESCRIPTION_CHARS)
+        .collect();
+    Some(if description.is_empty() {
+        escape_markdown(agent)
+    } else {
+        format!(
+            "{}({})",
+            escape_markdown(agent),
+            escape_markdown(&description)
+        )
+    })
+}
+
+/// A tool's name as labels show it: `ping_user` for `mcp__discord__ping_user`, built-ins as
+/// they are.
+pub fn short_tool_name(name: &str) -> &str {
+    mcp_short_name(name).unwrap_or(name)
 }
 
 /// `ping_user` for `mcp__discord__ping_user`; `None` for built-in tools.
@@ -183,6 +223,29 @@ mod tests {
             ),
             "Grep(todo\\_\\*, routines)"
         );
+    }
+
+    #[test]
+    fn a_subagent_call_is_named_by_its_agent_and_short_description() {
+        assert_eq!(
+            label(
+                "Agent",
+                json!({"subagent_type": "ollim-bot-guide", "description": "search for docs",
+                    "prompt": "…"})
+            ),
+            "ollim-bot-guide(search for docs)"
+        );
+        let long = "d".repeat(60);
+        assert_eq!(
+            label("Task", json!({"subagent_type": "x", "description": long})),
+            format!("x({})", "d".repeat(40))
+        );
+        assert_eq!(
+            label("Agent", json!({"description": "plain"})),
+            "Agent(plain)"
+        );
+        assert_eq!(short_tool_name("mcp__discord__ping_user"), "ping_user");
+        assert_eq!(short_tool_name("Read"), "Read");
     }
 
     #[test]
