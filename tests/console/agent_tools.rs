@@ -207,7 +207,10 @@ async fn the_agent_sends_a_file_shown_as_its_path_and_missing_or_huge_files_are_
     assert_eq!(shown_files, 1);
     // The model is offered the original's argument names.
     let request = mock.agent_requests().pop().unwrap();
-    let tools = request.body["tools"].as_array().cloned().unwrap_or_default();
+    let tools = request.body["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let schema = |name: &str| {
         tools
             .iter()

@@ -39,7 +39,10 @@ async fn a_failed_tool_is_struck_through_and_a_full_context_is_reported() {
         reply.content
     );
     let warning = said(&fake, "context:").await;
-    assert_eq!(warning.content, "-# *context: 68% (680k) — consider /compact*");
+    assert_eq!(
+        warning.content,
+        "-# *context: 68% (680k) — consider /compact*"
+    );
     let order: Vec<_> = fake
         .bot_messages(DM_CHANNEL_ID)
         .into_iter()
@@ -47,7 +50,10 @@ async fn a_failed_tool_is_struck_through_and_a_full_context_is_reported() {
         .map(|m| m.id)
         .collect();
     let pos = |id| order.iter().position(|m| *m == id);
-    assert!(pos(reply.id) < pos(warning.id), "the line comes after the answer");
+    assert!(
+        pos(reply.id) < pos(warning.id),
+        "the line comes after the answer"
+    );
     assert!(bot.stop().await);
 }
 

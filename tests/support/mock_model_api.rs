@@ -364,7 +364,12 @@ async fn respond<W: AsyncWriteExt + Unpin>(
         return http::send_json(write, *status, &error).await;
     }
     if request.body["stream"] != json!(true) {
-        return http::send_json(write, 200, &sse::whole_message(&id, model, &reply, input_tokens)).await;
+        return http::send_json(
+            write,
+            200,
+            &sse::whole_message(&id, model, &reply, input_tokens),
+        )
+        .await;
     }
     write
         .write_all(

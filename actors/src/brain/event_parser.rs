@@ -241,9 +241,11 @@ mod tests {
 
     #[test]
     fn a_subagents_tool_call_names_the_call_that_started_it() {
-        let events = parse(json!({"type":"assistant","parent_tool_use_id":"toolu_agent",
+        let events = parse(
+            json!({"type":"assistant","parent_tool_use_id":"toolu_agent",
             "message":{"id":"m2","content":[{"type":"text","text":"looking"},
-            {"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"a"}}]}}));
+            {"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"a"}}]}}),
+        );
         assert_eq!(
             events,
             vec![BrainEvent::SubagentToolUse {

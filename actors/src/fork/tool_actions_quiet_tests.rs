@@ -138,10 +138,7 @@ async fn a_critical_file_goes_out_in_quiet_hours_like_a_critical_ping() {
         unreachable!()
     };
     critical.critical = true;
-    assert_eq!(
-        fork.send(ToolAction::File(critical)).await.unwrap(),
-        Ok(())
-    );
+    assert_eq!(fork.send(ToolAction::File(critical)).await.unwrap(), Ok(()));
     let files = setup
         .shown()
         .await

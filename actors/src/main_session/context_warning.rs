@@ -64,6 +64,10 @@ mod tests {
             line(Some("claude-opus-4-1"), 650_000).as_deref(),
             Some("-# *context: 65% (650k) — consider /compact*")
         );
-        assert_eq!(window_of(None), 200_000, "an unknown model gets the small window");
+        assert_eq!(
+            window_of(None),
+            200_000,
+            "an unknown model gets the small window"
+        );
     }
 }

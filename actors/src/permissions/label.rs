@@ -183,7 +183,10 @@ mod tests {
             "Read(user/notes.md)",
             "outside the data dir: the last two parts"
         );
-        assert_eq!(label("Read", json!({"file_path": "/hosts"})), "Read(/hosts)");
+        assert_eq!(
+            label("Read", json!({"file_path": "/hosts"})),
+            "Read(/hosts)"
+        );
         assert_eq!(
             label("NotebookEdit", json!({"notebook_path": "notes/a.ipynb"})),
             "NotebookEdit(notes/a.ipynb)"
