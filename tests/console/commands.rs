@@ -12,6 +12,12 @@ async fn config_model_and_cost_answer_and_persist() {
     let home = Home::new();
     let mut bot = Bot::start(&home, &mock).await;
     bot.say("/config").await;
+    let line = bot.expect("model.main:").await;
+    assert_eq!(
+        line.trim(),
+        "model.main: cli default (default) — opus, sonnet, haiku or default",
+        "each key shows its valid values"
+    );
     bot.expect("bg_fork_timeout: 1800s (default)").await;
     bot.say("/model sonnet").await;
     bot.expect("model.main set to sonnet").await;

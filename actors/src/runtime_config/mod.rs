@@ -209,9 +209,12 @@ impl ConfigStore {
         Ok(self.values.line(known_key(key)?))
     }
 
-    /// Every setting, one `key: value` line each, in [`Key::ALL`] order.
+    /// Every setting, one `key: value — what it accepts` line each, in [`Key::ALL`] order
+    /// (the original shows each key's valid values too).
     pub fn show_all(&self) -> String {
-        Key::ALL.map(|key| self.values.line(key)).join("\n")
+        Key::ALL
+            .map(|key| format!("{} — {}", self.values.line(key), key.expected()))
+            .join("\n")
     }
 
     /// Validates `value` for `key`, saves the result atomically, then applies it. Returns the
