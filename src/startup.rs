@@ -79,6 +79,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         user_name: settings.user_name.clone(),
         // The surface fills this in: it is where questions can be asked.
         approvals: None,
+        release: crate::version::release().to_owned(),
     })
 }
 

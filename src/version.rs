@@ -1,8 +1,14 @@
-//! What is running (SPEC §16): the bot's version, the git commit it was built from (embedded
-//! by `build.rs`), and the claude CLI's version. `ollim-bot --version` and `/version` on both
-//! surfaces print [`report`].
+//! What is running (SPEC §16, §17): the bot's release (`ollim-bot v0.2.0`, or
+//! `ollim-bot v0.1.0+dev (abc1234)` between releases; embedded by `build.rs`), which `/version`
+//! on both surfaces and the greeting show; `ollim-bot --version` prints the exact commit and the
+//! claude CLI's version instead ([`report`]).
 
 use ollim_actors::brain::{cli_info, locate};
+
+/// `ollim-bot v0.2.0` on a tagged release, `ollim-bot v0.1.0+dev (abc1234)` otherwise.
+pub fn release() -> &'static str {
+    concat!("ollim-bot ", env!("OLLIM_VERSION"))
+}
 
 /// `ollim-bot 0.1.0 (commit 1a2b3c4d5e6f)`.
 pub fn bot_line() -> String {
@@ -24,14 +30,8 @@ pub fn claude_line() -> String {
     }
 }
 
-/// Both lines. Blocking: from async code use [`report_async`].
+/// What `ollim-bot --version` prints: the exact commit and the claude CLI (blocking: it runs
+/// the CLI briefly).
 pub fn report() -> String {
     format!("{}\n{}", bot_line(), claude_line())
-}
-
-/// [`report`] off the async threads.
-pub async fn report_async() -> String {
-    tokio::task::spawn_blocking(report)
-        .await
-        .unwrap_or_else(|e| format!("{}\nclaude: version unknown ({e})", bot_line()))
 }

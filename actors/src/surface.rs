@@ -14,9 +14,16 @@ pub enum SurfaceEvent {
     /// A tool the agent is calling, as its label (`Write(reminders/foo.md)`): a status line that
     /// surfaces may also keep in the reply.
     ToolUse(String),
+    /// What a subagent is doing (`ollim-bot-guide(search for docs) · Read`): the status line's
+    /// new label, its timer still counting from when the subagent started.
+    SubagentActivity(String),
     /// A tool call that was denied, as its label; shown struck through
     /// ([`crate::permissions::struck_through`]).
     Denied(String),
+    /// A tool call whose result was an error, as its label; shown struck through
+    /// ([`crate::permissions::failed_label`]). Surfaces that already showed the call denied keep
+    /// that line.
+    ToolFailed(String),
     /// A piece of the answer as it streams.
     TextDelta(String),
     /// The turn ended; the whole answer (what was streamed, or the result text).

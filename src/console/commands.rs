@@ -162,7 +162,7 @@ pub async fn handle(line: &str, h: &Handles, shown: Pressable<'_>, tz: Tz) -> Op
             },
             None => "google is not available in this run.".to_owned(),
         },
-        "/version" => crate::version::report_async().await,
+        "/version" => crate::version::release().to_owned(),
         "/ping-budget" => ping_budget(words.collect(), h).await,
         "/schedule" => match h.scheduler.send(Upcoming).await {
             Ok(jobs) if jobs.is_empty() => "no routines or reminders".to_owned(),

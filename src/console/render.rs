@@ -8,7 +8,9 @@ use std::io::Write;
 use actix::prelude::*;
 
 use ollim_actors::main_session::ExitAction;
-use ollim_actors::permissions::{prompt_text, struck_through, ApprovalAnswer, ApprovalRequest};
+use ollim_actors::permissions::{
+    failed_label, prompt_text, struck_through, ApprovalAnswer, ApprovalRequest,
+};
 use ollim_actors::surface::SurfaceEvent;
 use tokio::sync::oneshot;
 
@@ -25,6 +27,8 @@ pub struct ConsoleOut {
     mid_line: bool,
     /// Something of the current answer has streamed.
     streamed: bool,
+    /// Labels of the current answer's calls shown denied (their failed result says nothing new).
+    denied: Vec<String>,
 }
 
 /// A plain line from the console itself (command replies).
@@ -75,7 +79,9 @@ impl Handler<SurfaceEvent> for ConsoleOut {
     type Result = ();
     fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
         match ev {
-            SurfaceEvent::Status(s) | SurfaceEvent::ToolUse(s) => {
+            SurfaceEvent::Status(s)
+            | SurfaceEvent::ToolUse(s)
+            | SurfaceEvent::SubagentActivity(s) => {
                 if !self.streamed {
                     self.own_line(&format!("-# *{s}*"));
                 }
@@ -95,9 +101,19 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 }
                 self.mid_line = false;
                 self.streamed = false;
+                self.denied.clear();
             }
             SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) => self.own_line(&s),
-            SurfaceEvent::Denied(label) => self.own_line(&struck_through(&label)),
+            SurfaceEvent::Denied(label) => {
+                self.own_line(&struck_through(&label));
+                self.denied.push(label);
+            }
+            SurfaceEvent::ToolFailed(label) => match self.denied.iter().position(|l| *l == label) {
+                Some(i) => {
+                    self.denied.remove(i);
+                }
+                None => self.own_line(&format!("-# *{}*", failed_label(&label))),
+            },
             SurfaceEvent::Ping { text, snooze, .. } => match snooze {
                 Some(id) => {
                     self.own_line(&format!("{text}\n{SNOOZE_HINT}"));

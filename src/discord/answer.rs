@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use ollim_actors::permissions::struck_through;
+use ollim_actors::permissions::{failed_label, struck_through};
 use serenity::all::MessageId;
 use tokio::time::Instant;
 
@@ -53,6 +53,8 @@ pub enum Label {
     Ran(String),
     /// It was denied: `-# ~~Bash(rm x)~~ — denied`.
     Denied(String),
+    /// It ran and failed: `-# *~~Read(x)~~ — error*`.
+    Failed(String),
 }
 
 /// One answer in progress.
@@ -97,6 +99,7 @@ impl Answer {
             let line = match label {
                 Label::Ran(l) => format!("\n-# *{l}*\n"),
                 Label::Denied(l) => format!("\n-# {}\n", struck_through(&l)),
+                Label::Failed(l) => format!("\n-# *{}*\n", failed_label(&l)),
             };
             self.stream.push(&line);
         }

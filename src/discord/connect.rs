@@ -1,6 +1,9 @@
 //! Reaching Discord: the REST client (through `OLLIM_DISCORD_PROXY` when set, with serenity's own
-//! rate limiter off, since it would send its requests around the proxy), the owner lookup, and
-//! startup failures explained so a new user can fix them.
+//! rate limiter off, since it would send its requests around the proxy), the owner lookup (the
+//! first call, retried through a Discord outage: 5 s, 10 s, 20 s, 40 s, 80 s), and startup
+//! failures explained so a new user can fix them.
+
+use std::time::Duration;
 
 use serenity::all::{GatewayIntents, Http, HttpBuilder, UserId};
 use serenity::gateway::GatewayError;
@@ -75,9 +78,56 @@ pub fn http(token: &str, proxy: Option<&str>) -> Result<Http, StartupError> {
     Ok(builder.build())
 }
 
-/// The application's owner (or its team's owner); this also proves the token works.
+/// How many times a Discord outage at start is waited out.
+const OUTAGE_RETRIES: u32 = 5;
+/// The first wait; each later one doubles it.
+const OUTAGE_FIRST_WAIT: Duration = Duration::from_secs(5);
+
+/// The wait before retry `attempt` (from 1): 5 s, 10 s, 20 s, 40 s, 80 s.
+fn outage_wait(attempt: u32) -> Duration {
+    OUTAGE_FIRST_WAIT * 2u32.pow(attempt.saturating_sub(1))
+}
+
+/// The HTTP status of a Discord server error (5xx), for the outage retries.
+fn server_error(e: &serenity::Error) -> Option<serenity::http::StatusCode> {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r))
+            if r.status_code.is_server_error() =>
+        {
+            Some(r.status_code)
+        }
+        _ => None,
+    }
+}
+
+/// The application's owner (or its team's owner); this also proves the token works. Discord
+/// answering with a server error (an outage) is retried five times with growing waits.
 pub async fn owner(http: &Http) -> Result<UserId, StartupError> {
-    let app = http.get_current_application_info().await?;
+    let mut attempt = 0;
+    let app = loop {
+        match http.get_current_application_info().await {
+            Ok(app) => break app,
+            Err(e) => match server_error(&e) {
+                Some(status) if attempt < OUTAGE_RETRIES => {
+                    attempt += 1;
+                    let wait = outage_wait(attempt);
+                    tracing::warn!(
+                        "Discord API error ({status}) — retrying in {}s (attempt {attempt}/{OUTAGE_RETRIES})",
+                        wait.as_secs()
+                    );
+                    tokio::time::sleep(wait).await;
+                }
+                Some(status) => {
+                    tracing::error!(
+                        "Discord API error ({status}) — giving up after {OUTAGE_RETRIES} retries. \
+                         Check https://discordstatus.com for outages."
+                    );
+                    return Err(e.into());
+                }
+                None => return Err(e.into()),
+            },
+        }
+    };
     if let Some(owner) = app.owner {
         return Ok(owner.id);
     }
@@ -98,6 +148,12 @@ mod tests {
         ));
         assert!(http("t", Some("http://127.0.0.1:9/")).is_ok());
         assert!(http("t", None).is_ok());
+    }
+
+    #[test]
+    fn outage_waits_double_from_five_seconds() {
+        let waits: Vec<u64> = (1..=5).map(|a| outage_wait(a).as_secs()).collect();
+        assert_eq!(waits, [5, 10, 20, 40, 80]);
     }
 
     #[test]

@@ -128,6 +128,7 @@ impl Delivery {
                 self.answer.labels.push(Label::Ran(label.clone()));
                 self.status(label).await;
             }
+            SurfaceEvent::SubagentActivity(label) => self.relabel(label).await,
             SurfaceEvent::Denied(label) => {
                 self.answer.started.get_or_insert_with(Instant::now);
                 // The label the call showed becomes its struck-through line.
@@ -140,6 +141,18 @@ impl Delivery {
                 {
                     Some(l) => *l = Label::Denied(label),
                     None => self.answer.labels.push(Label::Denied(label)),
+                }
+            }
+            SurfaceEvent::ToolFailed(label) => {
+                // The call's label turns into its error line; a call shown denied stays so.
+                if let Some(l) = self
+                    .answer
+                    .labels
+                    .iter_mut()
+                    .rev()
+                    .find(|l| **l == Label::Ran(label.clone()))
+                {
+                    *l = Label::Failed(label);
                 }
             }
             SurfaceEvent::TextDelta(text) => self.text(&text).await,
@@ -241,6 +254,21 @@ impl Delivery {
                     .await;
                 self.answer.status = Some(line);
             }
+        }
+    }
+
+    /// Changes the status line's label without restarting its timer (a subagent's current
+    /// tool: the time counts how long the subagent has been at work).
+    async fn relabel(&mut self, label: String) {
+        let Some(s) = self.answer.status.as_mut().filter(|s| s.label != label) else {
+            return self.status(label).await;
+        };
+        s.label = label;
+        if let Some(id) = s.message {
+            let now = Instant::now();
+            s.last_edit = now;
+            let text = s.text(now);
+            self.edit(id, text).await;
         }
     }
 

@@ -161,6 +161,8 @@ async fn serve(
         .build();
     let (relay, owner_lines) = sign_in::CodeRelay::new(owner);
     let mut client = ClientBuilder::new_with_http(http, connect::intents())
+        // The original's presence: "Watching your DMs".
+        .activity(serenity::all::ActivityData::watching("your DMs"))
         .event_handler(relay)
         .framework(framework)
         .await

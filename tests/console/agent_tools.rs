@@ -126,10 +126,11 @@ async fn the_agent_adds_lists_and_cancels_reminders_and_bad_times_are_refused() 
     let said = call(
         &mut bot,
         "cancel_reminder",
-        &format!(r#"{{"id": "{ferns_id}"}}"#),
+        &format!(r#"{{"reminder_id": "{ferns_id}"}}"#),
     )
     .await;
     assert_eq!(said, format!("tool said: cancelled {ferns_id}"));
+    // `id`, the argument's older name, is still read.
     let said = call(&mut bot, "cancel_reminder", r#"{"id": "deadbeef"}"#).await;
     assert_eq!(
         said,
@@ -151,7 +152,7 @@ async fn the_agent_sends_a_file_shown_as_its_path_and_missing_or_huge_files_are_
     let said = call(
         &mut bot,
         "send_file",
-        r#"{"path": "notes/plan.txt", "caption": "today's plan"}"#,
+        r#"{"file_path": "notes/plan.txt", "message": "today's plan"}"#,
     )
     .await;
     assert_eq!(said, "tool said: File sent.");
@@ -169,6 +170,7 @@ async fn the_agent_sends_a_file_shown_as_its_path_and_missing_or_huge_files_are_
         bot.seen
     );
 
+    // `path`, the argument's older name, is still read.
     let said = call(&mut bot, "send_file", r#"{"path": "notes/nope.txt"}"#).await;
     let missing = home.data.join("notes/nope.txt");
     assert_eq!(
@@ -203,4 +205,24 @@ async fn the_agent_sends_a_file_shown_as_its_path_and_missing_or_huge_files_are_
         .filter(|(_, text, _)| text == "File sent.")
         .count();
     assert_eq!(shown_files, 1);
+    // The model is offered the original's argument names.
+    let request = mock.agent_requests().pop().unwrap();
+    let tools = request.body["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let schema = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == format!("mcp__discord__{name}"))
+            .map(|t| t["input_schema"].clone())
+            .unwrap_or_else(|| panic!("{name} offered"))
+    };
+    let send = schema("send_file");
+    for field in ["file_path", "message", "critical"] {
+        assert!(send["properties"].get(field).is_some(), "{send}");
+    }
+    assert!(schema("cancel_reminder")["properties"]
+        .get("reminder_id")
+        .is_some());
 }

@@ -73,9 +73,15 @@ async fn session_id_is_saved_and_a_restarted_bot_resumes_it() {
     assert_eq!(saved.trim().len(), 36, "a session uuid: {saved:?}");
 
     let mut again = Bot::start(&home, &mock).await;
-    again
-        .expect("hey, i'm back. picking up where we left off.")
-        .await;
+    let back = again.expect("hey, i'm back").await;
+    let release = back
+        .strip_prefix("hey, i'm back (ollim-bot v")
+        .and_then(|rest| rest.strip_suffix("). picking up where we left off."))
+        .unwrap_or_else(|| panic!("the greeting names the release: {back}"));
+    assert!(
+        release.starts_with(env!("CARGO_PKG_VERSION")) || !release.contains("+dev"),
+        "{back}"
+    );
     again.say("what was the word?").await;
     again.expect("it was pineapple").await;
     again.finish().await;

@@ -1,6 +1,7 @@
-//! The bot's life on Discord: a gateway reconnect does not initialise twice, and startup
-//! failures a new user can fix (a bad token, the Message Content intent off, no owner) end the
-//! process with instructions.
+//! The bot's life on Discord: a gateway reconnect does not initialise twice, a Discord outage
+//! at start is waited out, the presence says "Watching your DMs", and startup failures a new
+//! user can fix (a bad token, the Message Content intent off, no owner) end the process with
+//! instructions.
 
 use crate::bot::{greetings, said, Bot, Home, LIMIT};
 use crate::support::fake_discord::{FakeDiscord, Options, DM_CHANNEL_ID, OWNER_ID};
@@ -157,5 +158,30 @@ async fn update_is_refused_while_an_answer_is_being_written() {
     })
     .await;
     assert_eq!(fake.identify_count(), 1, "no restart");
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_discord_outage_at_start_is_waited_out_and_the_bot_watches_the_dms() {
+    let mock = MockModelApi::start(|_req| Reply::Text("hi".into()))
+        .await
+        .unwrap();
+    let fake = FakeDiscord::start_with(Options {
+        unavailable_first: 1,
+        ..Options::default()
+    })
+    .await;
+    let home = Home::new();
+    // Starts only once the 503 has been waited out (5 s).
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let log = bot.log().join("\n");
+    assert!(
+        log.contains("Discord API error (503 Service Unavailable) — retrying in 5s (attempt 1/5)"),
+        "{log}"
+    );
+    let identify = fake.identifies().pop().expect("identified");
+    let activity = &identify["presence"]["activities"][0];
+    assert_eq!(activity["name"], "your DMs", "{identify}");
+    assert_eq!(activity["type"], 3, "watching: {identify}");
     assert!(bot.stop().await);
 }

@@ -16,6 +16,7 @@ mod bot;
 mod commands;
 mod conversation;
 mod fake_smoke;
+mod feedback;
 mod files;
 mod google;
 mod lifecycle;

@@ -140,6 +140,8 @@ async fn a_denied_tool_is_shown_struck_through_in_the_reply() {
         "{}",
         reply.content
     );
+    // The denied call's error result says nothing more.
+    assert!(!reply.content.contains("— error"), "{}", reply.content);
     assert!(bot.stop().await);
 }
 

@@ -171,6 +171,7 @@ async fn rig_full(
         cli_env: mock.cli_env(&home),
         user_name: "Sam".into(),
         approvals,
+        release: "ollim-bot v0.1.0+dev (test)".into(),
     };
     let supervisor = Supervisor::start(
         SupervisorConfig {

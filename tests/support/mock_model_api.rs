@@ -170,6 +170,8 @@ struct State {
     /// Woken at every recorded request.
     arrived: Notify,
     next_id: AtomicU64,
+    /// The `input_tokens` every answer reports (the context the call read).
+    input_tokens: AtomicU64,
 }
 
 /// The running mock; stops when dropped.
@@ -198,6 +200,7 @@ impl MockModelApi {
             requests: Mutex::new(Vec::new()),
             arrived: Notify::new(),
             next_id: AtomicU64::new(1),
+            input_tokens: AtomicU64::new(10),
         });
         let server = tokio::spawn(serve(listener, Arc::clone(&state)));
         Ok(Self {
@@ -214,6 +217,11 @@ impl MockModelApi {
         script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
     ) {
         *self.state.side_script.lock() = Some(Arc::new(script));
+    }
+
+    /// From now on every answer reports `tokens` input tokens in its usage (a large context).
+    pub fn report_input_tokens(&self, tokens: u64) {
+        self.state.input_tokens.store(tokens, Ordering::Relaxed);
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -340,6 +348,7 @@ async fn respond<W: AsyncWriteExt + Unpin>(
         .as_str()
         .unwrap_or("claude-sonnet-4-5");
     let id = format!("msg_mock_{}", state.next_id.fetch_add(1, Ordering::Relaxed));
+    let input_tokens = state.input_tokens.load(Ordering::Relaxed);
     if let Reply::PromptTooLong = reply {
         let error = json!({"type": "error", "error": {"type": "invalid_request_error",
             "message": "prompt is too long: 210000 tokens > 200000 maximum"}});
@@ -355,7 +364,12 @@ async fn respond<W: AsyncWriteExt + Unpin>(
         return http::send_json(write, *status, &error).await;
     }
     if request.body["stream"] != json!(true) {
-        return http::send_json(write, 200, &sse::whole_message(&id, model, &reply)).await;
+        return http::send_json(
+            write,
+            200,
+            &sse::whole_message(&id, model, &reply, input_tokens),
+        )
+        .await;
     }
     write
         .write_all(
@@ -363,7 +377,7 @@ async fn respond<W: AsyncWriteExt + Unpin>(
               transfer-encoding: chunked\r\n\r\n",
         )
         .await?;
-    for (delay, event) in sse::sse_events(&id, model, &reply) {
+    for (delay, event) in sse::sse_events(&id, model, &reply, input_tokens) {
         if !delay.is_zero() {
             tokio::time::sleep(delay).await;
         }

@@ -21,6 +21,7 @@ impl EventParser {
             "system" => system(&frame),
             "stream_event" if top_level => self.stream_event(&frame),
             "assistant" if top_level => assistant(&frame),
+            "assistant" => subagent_tools(&frame),
             "user" if top_level => tool_results(&frame),
             "result" => serde_json::from_value(frame.clone())
                 .map(|r| vec![BrainEvent::Result(r)])
@@ -149,8 +150,40 @@ fn assistant(frame: &Value) -> Vec<BrainEvent> {
             .and_then(Value::as_bool)
             .unwrap_or(false)
             .then(|| str_field(frame, "error").unwrap_or_else(|| "unknown".to_owned())),
+        context_tokens: frame.pointer("/message/usage").and_then(context_tokens),
     });
     events
+}
+
+/// Input, cache-read and cache-write tokens of one model call: the context it read.
+fn context_tokens(usage: &Value) -> Option<u64> {
+    let tokens = [
+        "input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation_input_tokens",
+    ]
+    .iter()
+    .filter_map(|k| usage.get(*k).and_then(Value::as_u64))
+    .sum::<u64>();
+    (tokens > 0).then_some(tokens)
+}
+
+/// The tool calls in a subagent's message (`parent_tool_use_id` names the call that started it).
+fn subagent_tools(frame: &Value) -> Vec<BrainEvent> {
+    let Some(parent) = str_field(frame, "parent_tool_use_id") else {
+        return Vec::new();
+    };
+    let Some(blocks) = frame.pointer("/message/content").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .map(|b| BrainEvent::SubagentToolUse {
+            parent_tool_use_id: parent.clone(),
+            name: str_field(b, "name").unwrap_or_default(),
+        })
+        .collect()
 }
 
 fn tool_results(frame: &Value) -> Vec<BrainEvent> {
@@ -207,6 +240,23 @@ mod tests {
     }
 
     #[test]
+    fn a_subagents_tool_call_names_the_call_that_started_it() {
+        let events = parse(
+            json!({"type":"assistant","parent_tool_use_id":"toolu_agent",
+            "message":{"id":"m2","content":[{"type":"text","text":"looking"},
+            {"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"a"}}]}}),
+        );
+        assert_eq!(
+            events,
+            vec![BrainEvent::SubagentToolUse {
+                parent_tool_use_id: "toolu_agent".into(),
+                name: "Read".into(),
+            }],
+            "no text and no tool call of the main agent"
+        );
+    }
+
+    #[test]
     fn assistant_frame_yields_tool_use_and_message() {
         let events = parse(
             json!({"type":"assistant","parent_tool_use_id":null,"message":{"id":"msg_1",
@@ -225,7 +275,8 @@ mod tests {
             BrainEvent::AssistantMessage {
                 message_id: Some("msg_1".into()),
                 text: String::new(),
-                api_error: None
+                api_error: None,
+                context_tokens: None
             }
         );
     }
@@ -337,7 +388,8 @@ mod tests {
             vec![BrainEvent::AssistantMessage {
                 message_id: Some("m".into()),
                 text: "Not logged in · Please run /login".into(),
-                api_error: Some("authentication_failed".into())
+                api_error: Some("authentication_failed".into()),
+                context_tokens: None
             }]
         );
         let events = parse(json!({"type":"result","subtype":"success","is_error":true,

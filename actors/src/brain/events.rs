@@ -32,6 +32,13 @@ pub enum BrainEvent {
         /// Its arguments, for labels such as `Write(reminders/foo.md)`.
         input: Value,
     },
+    /// A subagent the main agent started called a tool.
+    SubagentToolUse {
+        /// The main agent's `Agent` call that started the subagent.
+        parent_tool_use_id: String,
+        /// The tool (`Read`, `mcp__discord__ping_user`).
+        name: String,
+    },
     /// A tool result came back to the main agent.
     ToolResult {
         /// The `tool_use` id it answers.
@@ -48,6 +55,8 @@ pub enum BrainEvent {
         /// For the CLI's synthetic error message (`is_api_error_message`): its `error` kind
         /// (`authentication_failed`, `billing_error`, `rate_limit`, `unknown`, ...).
         api_error: Option<String>,
+        /// The context the model call read (input tokens, cached or not), when reported.
+        context_tokens: Option<u64>,
     },
     /// Compaction started (`status: compacting`).
     Compacting,

@@ -314,7 +314,7 @@ impl BackgroundFork {
                 )
             }
             ToolAction::File(file) => {
-                Box::pin(self.checks(None, false).map(move |res, act, _ctx| {
+                Box::pin(self.checks(None, file.critical).map(move |res, act, _ctx| {
                     res.map(|()| {
                         let event = SurfaceEvent::File {
                             file,

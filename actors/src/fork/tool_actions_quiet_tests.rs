@@ -116,8 +116,36 @@ fn file(name: &str) -> ToolAction {
         path: format!("/data/{name}").into(),
         name: name.to_owned(),
         caption: None,
+        critical: false,
         bytes: crate::tools::files::FileBytes(Arc::new(b"notes".to_vec())),
     })
+}
+
+#[actix_rt::test]
+async fn a_critical_file_goes_out_in_quiet_hours_like_a_critical_ping() {
+    let setup = Setup::new();
+    let window: QuietHours = "22:00-08:00".parse().unwrap();
+    setup
+        .clock
+        .set(nine_am() + chrono::Duration::minutes(14 * 60 + 30));
+    let fork = setup.fork("a1b2c3d4", Main::idle(Some(window), setup.clock.shared()));
+    let refused = fork.send(file("notes.txt")).await.unwrap();
+    assert!(
+        matches!(refused, Err(Refusal::QuietHours { .. })),
+        "{refused:?}"
+    );
+    let ToolAction::File(mut critical) = file("alarm.txt") else {
+        unreachable!()
+    };
+    critical.critical = true;
+    assert_eq!(fork.send(ToolAction::File(critical)).await.unwrap(), Ok(()));
+    let files = setup
+        .shown()
+        .await
+        .iter()
+        .filter(|e| matches!(e, SurfaceEvent::File { .. }))
+        .count();
+    assert_eq!(files, 1);
 }
 
 #[actix_rt::test]

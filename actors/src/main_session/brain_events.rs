@@ -25,13 +25,48 @@ impl MainSession {
             }
             BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
             // The conversation keeps the CLI's default built-ins: a release with new ones shows.
-            BrainEvent::Init { tools, .. } => crate::tools::note_init_tools(&tools),
-            BrainEvent::ToolUse { name, input, .. } => {
-                self.show(SurfaceEvent::ToolUse(crate::permissions::tool_label(
-                    &name,
-                    &input,
-                    self.config.data_dir.root(),
-                )));
+            BrainEvent::Init { tools, model, .. } => {
+                crate::tools::note_init_tools(&tools);
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.model = model;
+                }
+            }
+            BrainEvent::ToolUse { id, name, input } => {
+                let label =
+                    crate::permissions::tool_label(&name, &input, self.config.data_dir.root());
+                if let Some(turn) = self.inflight.front_mut() {
+                    turn.tool_labels.push((id, label.clone()));
+                }
+                self.show(SurfaceEvent::ToolUse(label));
+            }
+            BrainEvent::SubagentToolUse {
+                parent_tool_use_id,
+                name,
+            } => {
+                let agent = self.inflight.front().and_then(|turn| {
+                    turn.tool_labels
+                        .iter()
+                        .find(|(id, _)| *id == parent_tool_use_id)
+                        .map(|(_, label)| label.clone())
+                });
+                if let Some(agent) = agent {
+                    let tool = crate::permissions::short_tool_name(&name);
+                    self.show(SurfaceEvent::SubagentActivity(format!("{agent} · {tool}")));
+                }
+            }
+            BrainEvent::ToolResult {
+                tool_use_id,
+                is_error: true,
+            } => {
+                let label = self.inflight.front().and_then(|turn| {
+                    turn.tool_labels
+                        .iter()
+                        .find(|(id, _)| *id == tool_use_id)
+                        .map(|(_, label)| label.clone())
+                });
+                if let Some(label) = label {
+                    self.show(SurfaceEvent::ToolFailed(label));
+                }
             }
             BrainEvent::Compacting => {
                 if let Some(turn) = self.inflight.front_mut() {
@@ -60,10 +95,16 @@ impl MainSession {
                 }
             }
             BrainEvent::AssistantMessage {
-                text, api_error, ..
+                text,
+                api_error,
+                context_tokens,
+                ..
             } => {
                 if let Some(turn) = self.inflight.front_mut() {
                     turn.on_assistant(&text);
+                    if context_tokens.is_some() {
+                        turn.context_tokens = context_tokens;
+                    }
                     if api_error.is_some() {
                         turn.api_error = api_error;
                     }

@@ -285,6 +285,9 @@ impl MainSession {
                 if let Some(snooze) = turn.snooze.clone() {
                     self.show(SurfaceEvent::SnoozeButtons(snooze));
                 }
+                if let Some(line) = turn.context_line(&result) {
+                    self.show(SurfaceEvent::Notice(line));
+                }
             }
             Outcome::Resend(text) => {
                 tracing::info!("compaction swallowed the message; sending it again");

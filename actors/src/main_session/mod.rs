@@ -16,6 +16,7 @@
 mod brain_events;
 mod clicks;
 mod commands;
+mod context_warning;
 mod conversation;
 pub mod failure;
 pub mod fork_role;
@@ -62,8 +63,11 @@ use crate::surface::SurfaceEvent;
 pub const FIRST_GREETING: &str = "hi! i'm your assistant. tell me what's on your mind — tasks, \
 reminders, plans — and i'll help you keep track. i can also check in on my own with routines \
 and reminders.";
-/// The line after a restart that resumed the conversation.
-pub const RESUMED_GREETING: &str = "hey, i'm back. picking up where we left off.";
+/// The line after a restart that resumed the conversation, naming the release that runs
+/// (`hey, i'm back (ollim-bot v0.2.0). picking up where we left off.`).
+pub fn resumed_greeting(release: &str) -> String {
+    format!("hey, i'm back ({release}). picking up where we left off.")
+}
 /// Shown while pending updates are delivered.
 pub const CATCHING_UP: &str = "-# catching up on background activity...";
 
@@ -93,6 +97,8 @@ pub struct MainSessionConfig {
     pub user_name: String,
     /// Where approval questions go (`default` permission mode); `None`: nobody to ask, deny.
     pub approvals: Option<Recipient<crate::permissions::ApprovalRequest>>,
+    /// The release that runs (`ollim-bot v0.2.0`), named in the greeting after a restart.
+    pub release: String,
 }
 
 /// A foreground job whose time has come, with its prompt built: the main session runs it as a
@@ -281,11 +287,11 @@ impl Actor for MainSession {
             "main session started"
         );
         let greeting = if self.session_id.is_some() {
-            RESUMED_GREETING
+            resumed_greeting(&self.config.release)
         } else {
-            FIRST_GREETING
+            FIRST_GREETING.to_owned()
         };
-        self.show(SurfaceEvent::Notice(greeting.to_owned()));
+        self.show(SurfaceEvent::Notice(greeting));
         self.ensure_launched(ctx);
     }
 

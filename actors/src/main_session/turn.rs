@@ -46,6 +46,12 @@ pub struct Turn {
     pub job: Option<u64>,
     /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
     pub snooze: Option<String>,
+    /// The model the turn runs on, from the CLI's init.
+    pub model: Option<String>,
+    /// The context of the turn's last model call (its input, cached or not).
+    pub context_tokens: Option<u64>,
+    /// The labels of the tool calls shown so far, by `tool_use` id, for a result that failed.
+    pub tool_labels: Vec<(String, String)>,
 }
 
 /// What to do when a turn's result arrives.
@@ -82,6 +88,9 @@ impl Turn {
             api_error: None,
             job: None,
             snooze: None,
+            model: None,
+            context_tokens: None,
+            tool_labels: Vec::new(),
         }
     }
 
@@ -102,6 +111,19 @@ impl Turn {
         if self.text.is_empty() && !text.is_empty() {
             self.text.push_str(text);
         }
+    }
+
+    /// The context usage line to show under this turn's answer, if its context is filling up;
+    /// never after a compaction (the context was just made small).
+    pub fn context_line(&self, result: &TurnResult) -> Option<String> {
+        if self.boundary.is_some() || self.resent {
+            return None;
+        }
+        let tokens = self.context_tokens.unwrap_or_else(|| {
+            let u = &result.usage;
+            u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+        });
+        super::context_warning::line(self.model.as_deref(), tokens)
     }
 
     /// Decides what the result means.

@@ -1,6 +1,7 @@
 //! How a tool call is named to the user in approval prompts and denial lines (SPEC §11):
-//! `Bash(rm x)`, `Write(reminders/foo.md)`, `Grep(todo, routines)`, `ping_user`; and the
-//! struck-through line `~~Bash(rm x)~~ — denied` shown when a tool was refused.
+//! `Bash(rm x)`, `Write(reminders/foo.md)`, `Read(user/notes.md)` (outside the data directory:
+//! the last two parts), `Grep(todo, routines)`, `ping_user`; and the struck-through lines
+//! `~~Bash(rm x)~~ — denied` for a refused tool and `~~Read(x)~~ — error` for a failed one.
 
 use std::path::Path;
 
@@ -21,7 +22,7 @@ fn label_keys(tool: &str) -> &'static [&'static str] {
         "Glob" => &["pattern"],
         "WebSearch" => &["query"],
         "WebFetch" => &["url"],
-        "Task" => &["description"],
+        "Task" | "Agent" => &["description"],
         _ => &[],
     }
 }
@@ -33,6 +34,9 @@ fn label_keys(tool: &str) -> &'static [&'static str] {
 pub fn tool_label(name: &str, input: &Value, root: &Path) -> String {
     if let Some(short) = mcp_short_name(name) {
         return short.to_owned();
+    }
+    if let Some(label) = subagent_label(name, input) {
+        return label;
     }
     let parts: Vec<String> = label_keys(name)
         .iter()
@@ -67,6 +71,48 @@ pub fn struck_through(label: &str) -> String {
     format!("~~{label}~~ — denied")
 }
 
+/// The line shown in place of a tool call that ran and failed: `~~Read(x.md)~~ — error`.
+pub fn failed_label(label: &str) -> String {
+    format!("~~{label}~~ — error")
+}
+
+/// The longest task description a subagent's label shows.
+const DESCRIPTION_CHARS: usize = 40;
+
+/// `ollim-bot-guide(search for docs)` for an `Agent` (or older `Task`) call naming its subagent.
+fn subagent_label(name: &str, input: &Value) -> Option<String> {
+    if !matches!(name, "Agent" | "Task") {
+        return None;
+    }
+    let agent = input.get("subagent_type")?.as_str()?.trim();
+    if agent.is_empty() {
+        return None;
+    }
+    let description: String = input
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .trim()
+        .chars()
+        .take(DESCRIPTION_CHARS)
+        .collect();
+    Some(if description.is_empty() {
+        escape_markdown(agent)
+    } else {
+        format!(
+            "{}({})",
+            escape_markdown(agent),
+            escape_markdown(&description)
+        )
+    })
+}
+
+/// A tool's name as labels show it: `ping_user` for `mcp__discord__ping_user`, built-ins as
+/// they are.
+pub fn short_tool_name(name: &str) -> &str {
+    mcp_short_name(name).unwrap_or(name)
+}
+
 /// `ping_user` for `mcp__discord__ping_user`; `None` for built-in tools.
 fn mcp_short_name(name: &str) -> Option<&str> {
     let rest = name.strip_prefix("mcp__")?;
@@ -74,7 +120,8 @@ fn mcp_short_name(name: &str) -> Option<&str> {
     (!tool.is_empty()).then_some(tool)
 }
 
-/// `path` relative to `root` when it lies inside it, else as given.
+/// `path` relative to `root` when it lies inside it; elsewhere its last two parts
+/// (`/home/user/notes.md` → `user/notes.md`, as the original shows it).
 fn relative(path: &str, root: &Path) -> String {
     let p = Path::new(path);
     if !p.is_absolute() {
@@ -82,6 +129,15 @@ fn relative(path: &str, root: &Path) -> String {
     }
     match lexical(p).strip_prefix(lexical(root)) {
         Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
+        _ => last_two_parts(path),
+    }
+}
+
+/// The last two `/`-separated parts of `path` (a trailing `/` ignored); short paths as given.
+fn last_two_parts(path: &str) -> String {
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    match parts.as_slice() {
+        [.., dir, file] if parts.len() > 2 => format!("{dir}/{file}"),
         _ => path.to_owned(),
     }
 }
@@ -120,7 +176,16 @@ mod tests {
         );
         assert_eq!(
             label("Read", json!({"file_path": "/etc/hosts"})),
-            "Read(/etc/hosts)"
+            "Read(etc/hosts)"
+        );
+        assert_eq!(
+            label("Read", json!({"file_path": "/home/user/notes.md"})),
+            "Read(user/notes.md)",
+            "outside the data dir: the last two parts"
+        );
+        assert_eq!(
+            label("Read", json!({"file_path": "/hosts"})),
+            "Read(/hosts)"
         );
         assert_eq!(
             label("NotebookEdit", json!({"notebook_path": "notes/a.ipynb"})),
@@ -164,8 +229,35 @@ mod tests {
     }
 
     #[test]
+    fn a_subagent_call_is_named_by_its_agent_and_short_description() {
+        assert_eq!(
+            label(
+                "Agent",
+                json!({"subagent_type": "ollim-bot-guide", "description": "search for docs",
+                    "prompt": "…"})
+            ),
+            "ollim-bot-guide(search for docs)"
+        );
+        let long = "d".repeat(60);
+        assert_eq!(
+            label("Task", json!({"subagent_type": "x", "description": long})),
+            format!("x({})", "d".repeat(40))
+        );
+        assert_eq!(
+            label("Agent", json!({"description": "plain"})),
+            "Agent(plain)"
+        );
+        assert_eq!(short_tool_name("mcp__discord__ping_user"), "ping_user");
+        assert_eq!(short_tool_name("Read"), "Read");
+    }
+
+    #[test]
     fn denial_line_is_struck_through() {
         assert_eq!(struck_through("Bash(rm x)"), "~~Bash(rm x)~~ — denied");
+        assert_eq!(
+            failed_label("Read(reminders/foo.md)"),
+            "~~Read(reminders/foo.md)~~ — error"
+        );
         assert_eq!(
             struck_through(&label("Bash", json!({"command": "rm x"}))),
             "~~Bash(rm x)~~ — denied"

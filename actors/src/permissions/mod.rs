@@ -51,7 +51,7 @@ pub use bash_writes::bash_state_write;
 pub use edit_scope::edit_stays_home;
 pub use file_hooks::FileHooks;
 pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};
-pub use label::{struck_through, tool_label};
+pub use label::{failed_label, short_tool_name, struck_through, tool_label};
 pub use matcher::is_allowed;
 pub use patterns::{validate, ToolPattern, Validated};
 pub use policy::{state_write_denial, Decision, Policy};

@@ -222,10 +222,17 @@ impl ConfigStore {
         Ok(line(&self.values, &self.google, known_key(key)?))
     }
 
-    /// Every setting, one `key: value` line each, in [`Key::ALL`] order.
+    /// Every setting, one `key: value — what it accepts` line each, in [`Key::ALL`] order
+    /// (the original shows each key's valid values too).
     pub fn show_all(&self) -> String {
         Key::ALL
-            .map(|key| line(&self.values, &self.google, key))
+            .map(|key| {
+                format!(
+                    "{} — {}",
+                    line(&self.values, &self.google, key),
+                    key.expected()
+                )
+            })
             .join("\n")
     }
 

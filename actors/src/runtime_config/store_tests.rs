@@ -9,26 +9,48 @@ fn without_a_file_every_setting_is_its_default() {
     let tmp = tempfile::tempdir().unwrap();
     let store = store_in(tmp.path());
     assert_eq!(*store.values(), RuntimeConfig::default());
+    let shown = store.show_all();
+    let lines: Vec<&str> = shown.lines().collect();
+    let values: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split(" — ").next().unwrap_or_default())
+        .collect();
     assert_eq!(
-        store.show_all(),
-        "model.main: cli default (default)\n\
-         model.fork: same as main (default)\n\
-         thinking.main: off (default)\n\
-         thinking.fork: adaptive (default)\n\
-         bg_fork_timeout: 1800s (default)\n\
-         fork_idle_timeout: 10m (default)\n\
-         permission_mode: dontAsk (default)\n\
-         auto_update: off (default)\n\
-         auto_update_interval: 60m (default)\n\
-         auto_update_hour: 6:00 (default)\n\
-         bg_fork_limit: 3 (default)\n\
-         catch_up_window: 120m (default)\n\
-         failure_alert_after: 2 (default)\n\
-         failure_alert_cooldown: 360m (default)\n\
-         quiet_hours: off (default)\n\
-         main_idle_release: 30m (default)\n\
-         google_calendars: primary (default)\n\
-         google_task_list: @default (default)"
+        values,
+        [
+            "model.main: cli default (default)",
+            "model.fork: same as main (default)",
+            "thinking.main: off (default)",
+            "thinking.fork: adaptive (default)",
+            "bg_fork_timeout: 1800s (default)",
+            "fork_idle_timeout: 10m (default)",
+            "permission_mode: dontAsk (default)",
+            "auto_update: off (default)",
+            "auto_update_interval: 60m (default)",
+            "auto_update_hour: 6:00 (default)",
+            "bg_fork_limit: 3 (default)",
+            "catch_up_window: 120m (default)",
+            "failure_alert_after: 2 (default)",
+            "failure_alert_cooldown: 360m (default)",
+            "quiet_hours: off (default)",
+            "main_idle_release: 30m (default)",
+            "google_calendars: primary (default)",
+            "google_task_list: @default (default)",
+        ]
+    );
+    // Each key shows what it accepts.
+    assert_eq!(
+        lines[0],
+        "model.main: cli default (default) — opus, sonnet, haiku or default"
+    );
+    assert_eq!(
+        lines[6],
+        "permission_mode: dontAsk (default) — dontAsk, default, acceptEdits or bypassPermissions"
+    );
+    assert!(
+        shown.chars().count() < 2000,
+        "one Discord message: {}",
+        shown.len()
     );
     assert!(!store.path().exists(), "reading must not create the file");
 }

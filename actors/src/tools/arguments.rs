@@ -103,6 +103,16 @@ impl<'a> Reader<'a> {
         self.map.get(field).filter(|value| !value.is_null())
     }
 
+    /// The name an argument goes by in this call: `current`, or `older` (a name the original
+    /// used to take) when only that one is given.
+    pub(super) fn renamed(&self, current: &'static str, older: &'static str) -> &'static str {
+        if self.present(current).is_none() && self.present(older).is_some() {
+            older
+        } else {
+            current
+        }
+    }
+
     fn wrong(&self, field: &str, expected: &'static str) -> ArgumentError {
         ArgumentError::WrongType {
             tool: self.tool,

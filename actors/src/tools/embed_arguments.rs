@@ -1,6 +1,7 @@
 //! Reading `discord_embed`'s arguments (SPEC §10) into an [`Embed`]: colour and style names,
 //! fields, at most five buttons with their actions, and Discord's length limits, each refused
-//! with an [`ArgumentError`] naming the field.
+//! with an [`ArgumentError`] naming the field. A colour or style that is not one of ours falls
+//! back to the default rather than losing the whole embed (as the original does).
 
 use serde_json::Value;
 
@@ -33,12 +34,9 @@ pub fn read(arguments: &Value) -> Result<EmbedArgs, ArgumentError> {
         ),
         None => None,
     };
-    let color = match reader.optional_string("color")? {
-        None => EmbedColor::default(),
-        Some(name) => EmbedColor::parse(name.trim()).ok_or_else(|| {
-            reader.invalid("color", "must be one of blue, green, red, yellow, purple")
-        })?,
-    };
+    let color = or_default(reader.optional_string("color"), "color", |name| {
+        EmbedColor::parse(name)
+    });
     let field_items = reader.items("fields")?;
     if field_items.len() > MAX_FIELDS {
         return Err(reader.invalid("fields", format!("has more than {MAX_FIELDS} entries")));
@@ -84,17 +82,29 @@ pub fn read(arguments: &Value) -> Result<EmbedArgs, ArgumentError> {
     })
 }
 
+/// The value a name argument picks (any case); the default when it is absent, not a string or
+/// not a name `parse` knows (logged: the model chose something we do not have).
+fn or_default<T: Default>(
+    given: Result<Option<&str>, ArgumentError>,
+    field: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> T {
+    match given {
+        Ok(None) => T::default(),
+        Ok(Some(name)) => parse(&name.trim().to_ascii_lowercase()).unwrap_or_else(|| {
+            tracing::info!(field, value = name, "unknown embed name; using the default");
+            T::default()
+        }),
+        Err(e) => {
+            tracing::info!(field, cause = %e, "embed name is not a string; using the default");
+            T::default()
+        }
+    }
+}
+
 fn button(item: &Reader<'_>) -> Result<Button, ArgumentError> {
     let label = item.text("label", MAX_LABEL_CHARS)?.to_owned();
-    let style = match item.optional_string("style")? {
-        None => ButtonStyle::default(),
-        Some(name) => ButtonStyle::parse(name.trim()).ok_or_else(|| {
-            item.invalid(
-                "style",
-                "must be one of primary, secondary, success, danger",
-            )
-        })?,
-    };
+    let style = or_default(item.optional_string("style"), "style", ButtonStyle::parse);
     let action_text = item.text("action", usize::MAX)?;
     let action = ButtonAction::parse(action_text).map_err(|source| ArgumentError::Action {
         tool: item.tool,
@@ -151,10 +161,25 @@ mod tests {
     }
 
     #[test]
-    fn unknown_colour_and_style_are_refused() {
-        assert!(error(json!({"title": "t", "color": "orange"})).contains("`color` must be one of"));
-        let bad_style = json!({"title": "t", "buttons": [{"label": "a", "style": "blurple", "action": "dismiss"}]});
-        assert!(error(bad_style).contains("`buttons[0].style` must be one of"));
+    fn unknown_colour_and_style_fall_back_to_the_defaults() {
+        let args = read(&json!({"title": "t", "color": "orange", "buttons": [
+            {"label": "a", "style": "blurple", "action": "dismiss"},
+            {"label": "b", "style": 3, "action": "dismiss"},
+            {"label": "c", "style": "danger", "action": "dismiss"},
+        ]}))
+        .unwrap();
+        assert_eq!(args.embed.color, EmbedColor::Blue);
+        let styles: Vec<ButtonStyle> = args.embed.buttons.iter().map(|b| b.style).collect();
+        assert_eq!(
+            styles,
+            [
+                ButtonStyle::Secondary,
+                ButtonStyle::Secondary,
+                ButtonStyle::Danger
+            ]
+        );
+        let green = read(&json!({"title": "t", "color": " Green "})).unwrap();
+        assert_eq!(green.embed.color, EmbedColor::Green);
     }
 
     #[test]

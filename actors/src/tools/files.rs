@@ -1,4 +1,5 @@
-//! `send_file(path, caption?)` (SPEC §16): a file from disk to the owner's DM. The file is
+//! `send_file(file_path, message?, critical?)` (SPEC §16, §17; the older `path` and `caption`
+//! are read too): a file from disk to the owner's DM. The file is
 //! checked and read here, when the tool is called — it exists, is a regular file, fits
 //! Discord's 25 MB, and for a background fork lies inside the data directory and pinging is
 //! allowed — so what was checked is what is sent. The backend delivers it (a background fork
@@ -22,6 +23,8 @@ pub struct SentFile {
     pub name: String,
     /// Text sent with it.
     pub caption: Option<String>,
+    /// A background fork's file skips the ping budget and the busy check.
+    pub critical: bool,
     /// Its content.
     pub bytes: FileBytes,
 }
@@ -42,19 +45,20 @@ pub const MAX_FILE_BYTES: u64 = 25 * 1024 * 1024;
 /// The longest caption (Discord's message limit).
 const MAX_CAPTION_CHARS: usize = 2000;
 
-fn args(arguments: &Value) -> Result<(String, Option<String>), ArgumentError> {
+/// `send_file`'s arguments: the path, the message sent with the file, critical.
+fn args(arguments: &Value) -> Result<(String, Option<String>, bool), ArgumentError> {
     let reader = Reader::top(ToolName::SendFile, arguments)?;
-    let path = reader.text("path", 4096)?.trim().to_owned();
-    let caption = match reader.optional_string("caption")? {
-        Some(text) => Some(
-            reader
-                .within("caption", text, MAX_CAPTION_CHARS)?
-                .to_owned(),
-        ),
+    let path = reader
+        .text(reader.renamed("file_path", "path"), 4096)?
+        .trim()
+        .to_owned();
+    let field = reader.renamed("message", "caption");
+    let caption = match reader.optional_string(field)? {
+        Some(text) => Some(reader.within(field, text, MAX_CAPTION_CHARS)?.to_owned()),
         None => None,
     }
     .filter(|c| !c.trim().is_empty());
-    Ok((path, caption))
+    Ok((path, caption, reader.flag("critical", false)?))
 }
 
 /// The path the model gave, made absolute: `~/` is the home directory, a relative path is
@@ -115,6 +119,7 @@ async fn read_checked(path: &Path, inside: Option<&Path>) -> Result<SentFile, Re
         path: real,
         name,
         caption: None,
+        critical: false,
         bytes: FileBytes(Arc::new(bytes)),
     })
 }
@@ -125,7 +130,7 @@ fn megabytes(bytes: u64) -> String {
 }
 
 impl DiscordTools {
-    /// `send_file(path, caption?)`.
+    /// `send_file(file_path, message?, critical?)`.
     pub(super) async fn send_file(&self, arguments: &Value) -> ToolOutput {
         let tool = ToolName::SendFile;
         if let Some(rules) = self.kind.background() {
@@ -136,7 +141,7 @@ impl DiscordTools {
         if !self.kind.offers(super::offer::Tool::Discord(tool)) {
             return refuse(tool, Refusal::NotOffered(tool.qualified()));
         }
-        let (raw, caption) = match args(arguments) {
+        let (raw, caption, critical) = match args(arguments) {
             Ok(args) => args,
             Err(error) => return bad_arguments(error),
         };
@@ -148,6 +153,7 @@ impl DiscordTools {
             Err(refusal) => return refuse(tool, refusal),
         };
         file.caption = caption;
+        file.critical = critical;
         tracing::info!(file = %file.path.display(), bytes = file.bytes.0.len(), "agent sends a file");
         let result = self.backend.send_file(file).await;
         settle(tool, result, Confirmation::FileSent)
@@ -157,6 +163,20 @@ impl DiscordTools {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_go_by_the_originals_names_and_the_older_ones() {
+        use serde_json::json;
+        assert_eq!(
+            args(&json!({"file_path": "a.pdf", "message": "here", "critical": true})),
+            Ok(("a.pdf".into(), Some("here".into()), true))
+        );
+        assert_eq!(
+            args(&json!({"path": "b.pdf", "caption": "old"})),
+            Ok(("b.pdf".into(), Some("old".into()), false))
+        );
+        assert!(args(&json!({"message": "no file"})).is_err());
+    }
 
     #[test]
     fn paths_are_read_from_the_data_directory_unless_absolute() {

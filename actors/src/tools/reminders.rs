@@ -176,13 +176,15 @@ impl DiscordTools {
         ToolOutput::ok(lines.join("\n"))
     }
 
-    /// `cancel_reminder(id)`.
+    /// `cancel_reminder(reminder_id)` (`id`, its older name, is read too).
     pub(super) async fn cancel_reminder(&self, arguments: &Value) -> ToolOutput {
         let tool = ToolName::CancelReminder;
         if let Err(refused) = self.guard(tool) {
             return refused;
         }
-        let raw = match Reader::top(tool, arguments).and_then(|r| Ok(r.text("id", 200)?.trim())) {
+        let raw = match Reader::top(tool, arguments)
+            .and_then(|r| Ok(r.text(r.renamed("reminder_id", "id"), 200)?.trim()))
+        {
             Ok(raw) => raw.to_owned(),
             Err(error) => return bad_arguments(error),
         };

@@ -142,8 +142,9 @@ impl ToolName {
             }
             ToolName::SendFile => {
                 "Sends a file from disk to the user's DM as an attachment (at most 25 MB), with \
-                 an optional caption. Background tasks may send only files inside the data \
-                 directory."
+                 an optional message. Background tasks may send only files inside the data \
+                 directory, only when pinging is allowed, and within the ping budget unless \
+                 critical."
             }
         }
     }
@@ -294,20 +295,22 @@ impl ToolName {
             ToolName::CancelReminder => json!({
                 "type": "object",
                 "properties": {
-                    "id": {"type": "string", "description": "The reminder's id"},
+                    "reminder_id": {"type": "string", "description": "The reminder's id"},
                 },
-                "required": ["id"],
+                "required": ["reminder_id"],
             }),
             ToolName::SendFile => json!({
                 "type": "object",
                 "properties": {
-                    "path": {
+                    "file_path": {
                         "type": "string",
-                        "description": "The file: absolute, or relative to the data directory",
+                        "description": "The file: absolute, `~/...`, or relative to the data \
+                                        directory",
                     },
-                    "caption": {"type": "string", "description": "Text sent with the file"},
+                    "message": {"type": "string", "description": "Text sent with the file"},
+                    "critical": critical,
                 },
-                "required": ["path"],
+                "required": ["file_path"],
             }),
             ToolName::SaveContext | ToolName::ExitFork | ToolName::ListReminders => {
                 json!({"type": "object", "properties": {}})
@@ -364,8 +367,8 @@ mod tests {
         assert_eq!(required(ToolName::EnterFork), Value::Null);
         assert_eq!(required(ToolName::SaveContext), Value::Null);
         assert_eq!(required(ToolName::AddReminder), json!(["prompt"]));
-        assert_eq!(required(ToolName::CancelReminder), json!(["id"]));
-        assert_eq!(required(ToolName::SendFile), json!(["path"]));
+        assert_eq!(required(ToolName::CancelReminder), json!(["reminder_id"]));
+        assert_eq!(required(ToolName::SendFile), json!(["file_path"]));
         assert_eq!(required(ToolName::ListReminders), Value::Null);
     }
 

@@ -4,6 +4,7 @@
 //! what the conversation says.
 
 use ollim_actors::main_session::Command;
+use ollim_actors::runtime_config::Key;
 use poise::ChoiceParameter;
 
 use super::{answer, Ctx, Error};
@@ -120,10 +121,20 @@ pub async fn thinking(
     run(ctx, Command::Thinking(mode.map(|m| m.name().to_owned()))).await
 }
 
+// Silent, as in the original: the deferred answer is deleted (the stopped answer shows what
+// happened).
 /// Stop the answer in progress.
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn interrupt(ctx: Ctx<'_>) -> Result<(), Error> {
-    run(ctx, Command::Interrupt).await
+    ctx.defer().await?;
+    match ctx.data().main.send(Command::Interrupt).await {
+        Ok(said) => tracing::debug!(%said, "/interrupt"),
+        Err(e) => return answer(ctx, format!("the conversation did not answer: {e}")).await,
+    }
+    if let poise::Context::Application(app) = ctx {
+        app.interaction.delete_response(ctx.http()).await?;
+    }
+    Ok(())
 }
 
 /// Show or switch the permission mode (inside a fork: that fork only).
@@ -139,10 +150,31 @@ pub async fn permissions(
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn config(
     ctx: Ctx<'_>,
-    #[description = "model.main, model.fork, thinking.main, bg_fork_timeout, ..."] key: Option<
-        String,
-    >,
+    #[description = "The setting (leave out to see them all)"] key: Option<u32>,
     #[description = "The new value"] value: Option<String>,
 ) -> Result<(), Error> {
+    // The key is a choice: Discord sends its place in `Key::ALL`.
+    let key = match key.map(|i| Key::ALL.get(i as usize)) {
+        None => None,
+        Some(Some(key)) => Some(key.name().to_owned()),
+        Some(None) => return answer(ctx, "unknown config key.").await,
+    };
     run(ctx, Command::Config { key, value }).await
+}
+
+/// `/config`, its `key` a choice list of every setting (built from [`Key::ALL`], so a new
+/// setting is offered without touching this file).
+pub fn config_command() -> poise::Command<super::Data, Error> {
+    let mut command = config();
+    if let Some(key) = command.parameters.iter_mut().find(|p| p.name == "key") {
+        key.choices = Key::ALL
+            .iter()
+            .map(|k| poise::CommandParameterChoice {
+                name: k.name().to_owned(),
+                localizations: Default::default(),
+                __non_exhaustive: (),
+            })
+            .collect();
+    }
+    command
 }

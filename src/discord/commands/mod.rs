@@ -36,7 +36,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         conversation::thinking(),
         conversation::interrupt(),
         conversation::permissions(),
-        conversation::config(),
+        conversation::config_command(),
         budget::ping_budget(),
         routines::routines(),
         lifecycle::restart(),

@@ -1,10 +1,11 @@
-//! `/version` (SPEC §16): the bot's version and commit, and the claude CLI's version.
+//! `/version` (SPEC §16, §17): the bot's release, `ollim-bot v0.2.0` or
+//! `ollim-bot v0.1.0+dev (abc1234)`.
 
 use super::{answer, Ctx, Error};
 
-/// What is running: ollim-bot's version and commit, the claude CLI's version.
+/// What is running: ollim-bot's release.
 #[poise::command(slash_command, check = "super::authorized")]
 pub async fn version(ctx: Ctx<'_>) -> Result<(), Error> {
     ctx.defer().await?;
-    answer(ctx, crate::version::report_async().await).await
+    answer(ctx, crate::version::release().to_owned()).await
 }

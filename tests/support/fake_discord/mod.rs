@@ -56,6 +56,8 @@ pub struct Options {
     /// Interaction callbacks later than this after INTERACTION_CREATE get 10062 "Unknown
     /// interaction", as on Discord (3000). 0 turns the deadline off.
     pub ack_deadline_ms: u64,
+    /// The first this many application-info calls answer 503 Service Unavailable (an outage).
+    pub unavailable_first: u32,
 }
 
 impl Default for Options {
@@ -66,6 +68,7 @@ impl Default for Options {
             no_owner: false,
             heartbeat_interval_ms: 41_250,
             ack_deadline_ms: 3_000,
+            unavailable_first: 0,
         }
     }
 }

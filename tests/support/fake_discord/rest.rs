@@ -201,6 +201,12 @@ fn api(
     use rest_messages as m;
     Ok(match (method, segs) {
         ("GET", ["gateway"] | ["gateway", "bot"]) => ok(objects::gateway(&state.gateway_url)),
+        ("GET", ["oauth2", "applications", "@me"] | ["applications", "@me"])
+            if state.opts.unavailable_first > 0 =>
+        {
+            state.opts.unavailable_first -= 1;
+            fail(503, 0, "upstream connect error")
+        }
         ("GET", ["oauth2", "applications", "@me"] | ["applications", "@me"]) => {
             ok(objects::application_info(!state.opts.no_owner))
         }

@@ -7,13 +7,13 @@ use serde_json::{json, Value};
 
 use super::Reply;
 
-fn usage() -> Value {
-    json!({"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0,
+fn usage(input_tokens: u64) -> Value {
+    json!({"input_tokens": input_tokens, "output_tokens": 5, "cache_creation_input_tokens": 0,
         "cache_read_input_tokens": 0})
 }
 
 /// The non-streamed answer.
-pub fn whole_message(id: &str, model: &str, reply: &Reply) -> Value {
+pub fn whole_message(id: &str, model: &str, reply: &Reply, input_tokens: u64) -> Value {
     let (content, stop) = match reply {
         Reply::ToolUse { name, input } => (
             json!([{"type": "tool_use", "id": format!("toolu_{id}"), "name": name, "input": input}]),
@@ -27,17 +27,22 @@ pub fn whole_message(id: &str, model: &str, reply: &Reply) -> Value {
         Reply::PromptTooLong | Reply::ApiError { .. } => (json!([]), "end_turn"),
     };
     json!({"id": id, "type": "message", "role": "assistant", "model": model, "content": content,
-        "stop_reason": stop, "stop_sequence": null, "usage": usage()})
+        "stop_reason": stop, "stop_sequence": null, "usage": usage(input_tokens)})
 }
 
 /// The SSE events of a streamed reply, each with the pause to take before sending it.
-pub fn sse_events(id: &str, model: &str, reply: &Reply) -> Vec<(Duration, Value)> {
+pub fn sse_events(
+    id: &str,
+    model: &str,
+    reply: &Reply,
+    input_tokens: u64,
+) -> Vec<(Duration, Value)> {
     let now = Duration::ZERO;
     let mut events = vec![(
         now,
         json!({"type": "message_start", "message": {"id": id, "type": "message",
             "role": "assistant", "model": model, "content": [], "stop_reason": null,
-            "stop_sequence": null, "usage": usage()}}),
+            "stop_sequence": null, "usage": usage(input_tokens)}}),
     )];
     let (pieces, delay, stop) = match reply {
         Reply::Text(text) => (split_in_three(text), now, "end_turn"),
