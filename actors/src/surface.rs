@@ -79,4 +79,6 @@ pub enum ExitAction {
     Discard,
     /// The fork becomes the main session.
     Save,
+    /// A save whose fork had no session to save: discarded, main session unchanged.
+    NothingToSave,
 }

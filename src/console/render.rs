@@ -141,6 +141,10 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                         format!("── Fork Ended — summary queued ──\n{summary}")
                     }
                     ExitAction::Discard => "── Fork Ended — discarded ──".to_owned(),
+                    ExitAction::NothingToSave => {
+                        "── Fork Ended — discarded ──\nfork discarded (no session to save)"
+                            .to_owned()
+                    }
                 };
                 self.own_line(&line);
             }

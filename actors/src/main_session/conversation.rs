@@ -271,6 +271,7 @@ impl MainSession {
         if matches!(self.role, Role::Main) {
             self.persist_session_id(turn.kind);
         }
+        self.completed_turns += 1;
         let outcome = turn.outcome(&result);
         // Lines the CLI merged into this turn ended with it.
         for t in merged.iter().chain(std::iter::once(&turn)) {
