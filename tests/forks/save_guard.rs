@@ -231,7 +231,7 @@ async fn confirm_is_refused_when_the_main_session_moved_on_or_updates_arrived() 
 }
 
 #[actix_rt::test]
-async fn a_resumed_fork_cannot_save() {
+async fn a_resumed_fork_is_told_its_age_and_cannot_save() {
     let rig = rig(script(false), |_| {}).await;
     talk(&rig, "remember: the code is 4711").await;
     rig.until("the first answer", |r| replied(r, "noted")).await;
@@ -241,6 +241,7 @@ async fn a_resumed_fork_cannot_save() {
         .send(ResumeFromReply {
             session,
             text: "about that code".into(),
+            age_secs: Some(7_300),
         })
         .await
         .unwrap();
@@ -249,6 +250,11 @@ async fn a_resumed_fork_cannot_save() {
         .await;
     let said = last_reply(&rig, "tool said");
     assert!(said.contains("not available in a resumed fork"), "{said}");
+    // It was told how old it is and that it cannot save.
+    let opened = rig.requests_for("resumed from an earlier fork");
+    let intro = opened[0].latest_user_text();
+    assert!(intro.contains("is 2 hours old."), "{intro}");
+    assert!(intro.contains("save_context is unavailable"), "{intro}");
     assert!(confirmation(&rig).is_none());
 }
 

@@ -86,6 +86,9 @@ pub struct ResumeFromReply {
     pub session: String,
     /// The user's reply, as the conversation would have received it.
     pub text: String,
+    /// How long ago the replied-to message went out, in seconds, when known: the resumed
+    /// fork is told how old it is.
+    pub age_secs: Option<u64>,
 }
 
 impl Handler<ResumeFromReply> for MainSession {
@@ -100,7 +103,10 @@ impl Handler<ResumeFromReply> for MainSession {
                 topic: None,
                 idle_minutes,
                 interrupt: true,
-                resume: Some((msg.session, fork_prompt::fork_resumed_from_reply(&msg.text))),
+                resume: Some((
+                    msg.session,
+                    fork_prompt::fork_resumed_from_reply(&msg.text, msg.age_secs),
+                )),
             },
             ctx,
         )
