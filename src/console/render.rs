@@ -150,6 +150,7 @@ impl Handler<SurfaceEvent> for ConsoleOut {
             }
             // The console cannot reply to a message, so it never waits for one to settle.
             SurfaceEvent::BackgroundEnded { .. } => {}
+            SurfaceEvent::InteractiveForkSession(_) => {}
         }
     }
 }

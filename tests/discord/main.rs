@@ -17,6 +17,7 @@ mod commands;
 mod conversation;
 mod fake_smoke;
 mod files;
+mod forks;
 mod google;
 mod lifecycle;
 mod messages;

@@ -267,6 +267,11 @@ impl MainSession {
         if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
             tracing::info!(session_id = %result.session_id, "main session id changed");
             self.session_id = Some(result.session_id.clone());
+            if matches!(self.role, Role::Fork(_)) {
+                self.show(SurfaceEvent::InteractiveForkSession(
+                    result.session_id.clone(),
+                ));
+            }
         }
         if matches!(self.role, Role::Main) {
             self.persist_session_id(turn.kind);
