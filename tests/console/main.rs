@@ -16,6 +16,7 @@ mod commands;
 mod conversation;
 mod crash_loop;
 mod failures;
+mod forks;
 mod google;
 mod history;
 mod own_command;
