@@ -112,6 +112,7 @@ impl MainSession {
                             act.turns_since_compact += 1;
                         }
                         act.inflight.push_back(turn);
+                        act.turns_sent += 1;
                     }
                     Err(e) => {
                         tracing::error!(cause = %e, "sending to the cli failed");
@@ -276,7 +277,6 @@ impl MainSession {
         if matches!(self.role, Role::Main) {
             self.persist_session_id(turn.kind);
         }
-        self.completed_turns += 1;
         let outcome = turn.outcome(&result);
         // Lines the CLI merged into this turn ended with it.
         for t in merged.iter().chain(std::iter::once(&turn)) {

@@ -226,7 +226,10 @@ impl MainSession {
         };
         let fork = MainSession::new_fork(self, state).start();
         self.fork = Some(fork);
-        self.note_fork_base(main_id, ctx);
+        // The session the main process works in: the saved one, or the one its first turn
+        // (still running) is about to save.
+        let base_id = self.session_id.clone().or(main_id);
+        self.note_fork_base(base_id, ctx);
         self.show(SurfaceEvent::ForkStarted { topic: msg.topic });
         Ok(())
     }

@@ -189,8 +189,9 @@ pub struct MainSession {
     fork: Option<Addr<MainSession>>,
     /// What this (main) session looked like when that fork started: a save must find it so.
     fork_base: Option<save_guard::ForkBase>,
-    /// Turns this session has finished (a fork's save checks the main session's did not move).
-    completed_turns: u64,
+    /// Lines this session has sent to its process (a fork's save checks that the main
+    /// session received none since the fork started).
+    turns_sent: u64,
     /// This session's permission policy (a fork has its own); its host asks through the mailbox.
     policy: crate::permissions::Policy,
     /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
@@ -236,7 +237,7 @@ impl MainSession {
             role: Role::Main,
             fork: None,
             fork_base: None,
-            completed_turns: 0,
+            turns_sent: 0,
             policy: crate::permissions::Policy::new(policy_mode),
             tool_policy: crate::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
             idle_epoch: 0,

@@ -2,7 +2,7 @@
 //! fork, it asks the user with a yellow confirmation embed (Confirm / Report Instead /
 //! Dismiss), and only Confirm saves. Both the request and the click are refused when saving
 //! would lose something: the main session moved on since the fork started (its saved session
-//! id or its finished turns changed), background updates arrived since then, or the fork was
+//! id changed, or it sent a line to its process), background updates arrived since then, or the fork was
 //! resumed from a background fork's message. The exit tools also wait until the user has said
 //! something in the fork. The "Save Context" button of the "Forked Session" embed is the
 //! owner's own choice and saves directly ([`super::ForkButton::Save`]).
@@ -24,7 +24,7 @@ pub const SAVE_CONFIRM_TITLE: &str = "Save this fork to the main conversation?";
 pub(super) struct ForkBase {
     /// The saved main session id then.
     main_id: Option<String>,
-    /// The main session's finished turns then.
+    /// The lines the main session had sent to its process then.
     turns: u64,
     /// The pending updates then (filled in once the queue answers).
     pending: Vec<PendingUpdate>,
@@ -64,7 +64,7 @@ impl MainSession {
     /// Main session: remembers what it looks like as a fork starts, the pending updates once
     /// the queue answers.
     pub(super) fn note_fork_base(&mut self, main_id: Option<String>, ctx: &mut Context<Self>) {
-        self.fork_base = Some(ForkBase::new(main_id, self.completed_turns));
+        self.fork_base = Some(ForkBase::new(main_id, self.turns_sent));
         let pending = self.pending.clone();
         ctx.wait(
             async move { pending.send(Peek).await }
@@ -123,7 +123,7 @@ impl Handler<CheckSave> for MainSession {
             tracing::error!(cause = %e, "could not read the saved session id");
             None
         });
-        if main_id != base.main_id || self.completed_turns != base.turns {
+        if main_id != base.main_id || self.turns_sent != base.turns {
             return Box::pin(fut::ready(Err(Refusal::SaveMainDiverged)));
         }
         let before = base.pending.clone();
