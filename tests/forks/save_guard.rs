@@ -141,6 +141,24 @@ async fn save_context_asks_first_and_only_confirm_saves() {
         "{}",
         last_reply(&rig, "tool said")
     );
+    // The model is told what the tool does now.
+    let asked = rig
+        .mock
+        .agent_requests()
+        .into_iter()
+        .find(|r| r.latest_user_text().contains("save this please"))
+        .expect("the request that called save_context");
+    let described = asked.body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["name"] == "mcp__discord__save_context")
+        .map(|t| t["description"].to_string())
+        .unwrap_or_default();
+    assert!(
+        described.contains("nothing is saved unless they click Confirm"),
+        "{described}"
+    );
     let (labels, ids) = confirmation(&rig).expect("the confirmation embed");
     assert_eq!(labels, ["Confirm", "Report Instead", "Dismiss"]);
     assert_eq!(
