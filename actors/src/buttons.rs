@@ -84,9 +84,12 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
                     .into(),
             )
         }
-        Some(c @ (ButtonClick::ForkSave | ButtonClick::ForkReport | ButtonClick::ForkExit)) => {
-            ClickPlan::Fork(c)
-        }
+        Some(
+            c @ (ButtonClick::ForkSave
+            | ButtonClick::ForkReport
+            | ButtonClick::ForkExit
+            | ButtonClick::ForkConfirmSave),
+        ) => ClickPlan::Fork(c),
         Some(ButtonClick::Snooze { choice, id }) => ClickPlan::Snooze { choice, id },
         Some(ButtonClick::Agent { inquiry_id }) => {
             let peeked = match records.send(PeekInquiry { id: inquiry_id }).await {

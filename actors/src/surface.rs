@@ -68,6 +68,12 @@ pub enum SurfaceEvent {
     },
     /// An interactive fork ended: saved, summary queued, or discarded.
     ForkEnded(ExitAction),
+    /// The interactive fork now running has this session id (sent when it becomes known).
+    /// Surfaces that have message ids record what they post for it from now on — its answers,
+    /// embeds and files, and the "Fork Ended" embed that closes it — against this session
+    /// (`state/fork_messages.json`), so a reply to any of them resumes the fork; the "Fork
+    /// Ended" embed ends the recording.
+    InteractiveForkSession(String),
     /// A background fork's process has exited, its transcript complete: a reply to one of its
     /// messages may resume its session now. Nothing is shown.
     BackgroundEnded {
@@ -86,4 +92,6 @@ pub enum ExitAction {
     Discard,
     /// The fork becomes the main session.
     Save,
+    /// A save whose fork had no session to save: discarded, main session unchanged.
+    NothingToSave,
 }

@@ -157,11 +157,16 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                         format!("── Fork Ended — summary queued ──\n{summary}")
                     }
                     ExitAction::Discard => "── Fork Ended — discarded ──".to_owned(),
+                    ExitAction::NothingToSave => {
+                        "── Fork Ended — discarded ──\nfork discarded (no session to save)"
+                            .to_owned()
+                    }
                 };
                 self.own_line(&line);
             }
             // The console cannot reply to a message, so it never waits for one to settle.
             SurfaceEvent::BackgroundEnded { .. } => {}
+            SurfaceEvent::InteractiveForkSession(_) => {}
         }
     }
 }

@@ -17,12 +17,14 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::answer::{Answer, Label, StatusLine};
-use super::outbox::{BackgroundSettled, ForkMessagePosted, Outbox};
+use super::outbox::{BackgroundSettled, Outbox};
 use super::render;
 use super::stream::Target;
 
 #[path = "delivery_approvals.rs"]
 mod approvals;
+#[path = "delivery_records.rs"]
+mod records;
 
 /// The acknowledgement reaction.
 pub const ACK_EMOJI: &str = "\u{1F440}";
@@ -53,6 +55,11 @@ pub struct Delivery {
     acks: Vec<MessageId>,
     /// The last message of the answer finished last (snooze buttons go on it).
     last_answer: Option<MessageId>,
+    /// The messages of the answer in progress (recorded for the interactive fork, if any,
+    /// once it is finished).
+    answer_messages: Vec<MessageId>,
+    /// The session of the interactive fork whose messages are being recorded.
+    interactive_fork: Option<String>,
 }
 
 impl Delivery {
@@ -65,6 +72,8 @@ impl Delivery {
             answer: Answer::default(),
             acks: Vec::new(),
             last_answer: None,
+            answer_messages: Vec::new(),
+            interactive_fork: None,
         }
     }
 
@@ -180,7 +189,7 @@ impl Delivery {
                 snooze,
             } => {
                 let id = self.post(render::ping(&text, snooze.as_deref())).await;
-                self.record(id, fork_session.as_deref());
+                self.record_background(id, fork_session.as_deref());
             }
             SurfaceEvent::SnoozeButtons(snooze) => self.snooze_buttons(&snooze).await,
             SurfaceEvent::Embed {
@@ -189,7 +198,7 @@ impl Delivery {
                 fork_session,
             } => {
                 let id = self.post(render::embed_message(&embed, &button_ids)).await;
-                self.record(id, fork_session.as_deref());
+                self.record_sender(id, fork_session.as_deref());
             }
             SurfaceEvent::File { file, fork_session } => {
                 self.flush_now().await;
@@ -201,7 +210,7 @@ impl Delivery {
                     msg = msg.content(caption.clone());
                 }
                 match self.channel.send_message(&*self.http, msg).await {
-                    Ok(m) => self.record(Some(m.id), fork_session.as_deref()),
+                    Ok(m) => self.record_sender(Some(m.id), fork_session.as_deref()),
                     Err(e) => {
                         tracing::warn!(file = %file.path.display(), cause = %e, "could not send a file");
                         let text = format!("-# couldn't send the file {}: {e}", file.name);
@@ -220,8 +229,16 @@ impl Delivery {
             }
             SurfaceEvent::ForkEnded(action) => {
                 self.finish_answer().await;
-                self.post(CreateMessage::new().embed(render::fork_ended(&action)))
+                let id = self
+                    .post(CreateMessage::new().embed(render::fork_ended(&action)))
                     .await;
+                // A reply to the closing embed resumes the fork too; then recording stops.
+                if let Some(session) = self.interactive_fork.take() {
+                    self.record(id, &session, false);
+                }
+            }
+            SurfaceEvent::InteractiveForkSession(session) => {
+                self.interactive_fork = Some(session);
             }
         }
     }
@@ -279,6 +296,7 @@ impl Delivery {
                 // Nothing of this part is on screen yet: the status line becomes the reply.
                 Some(id) if self.answer.current.is_none() => {
                     self.answer.current = Some(id);
+                    self.answer_messages.push(id);
                     self.answer.stream.adopt_current();
                     self.answer.last_flush = Some(status.last_edit);
                 }
@@ -306,6 +324,7 @@ impl Delivery {
                 (Target::Current, Some(id)) => self.edit(id, piece.text).await,
                 _ => {
                     let created = self.post(CreateMessage::new().content(piece.text)).await;
+                    self.answer_messages.extend(created);
                     self.answer.current = created;
                 }
             }
@@ -325,6 +344,7 @@ impl Delivery {
             if let Some(id) = status.message {
                 if self.answer.current.is_none() && self.answer.stream.is_stale() {
                     self.answer.current = Some(id);
+                    self.answer_messages.push(id);
                     self.answer.stream.adopt_current();
                     self.answer.last_flush = Some(status.last_edit);
                 } else {
@@ -335,6 +355,12 @@ impl Delivery {
         self.flush_now().await;
         self.last_answer = self.answer.current;
         self.answer = Answer::default();
+        let posted = std::mem::take(&mut self.answer_messages);
+        if let Some(session) = &self.interactive_fork {
+            for id in posted {
+                self.record(Some(id), session, false);
+            }
+        }
     }
 
     /// Puts the snooze buttons on the answer just finished (on a message of their own when it
@@ -362,19 +388,6 @@ impl Delivery {
             if let Err(e) = self.http.delete_reaction_me(self.channel, id, &eyes).await {
                 tracing::debug!(cause = %e, "could not remove the acknowledgement");
             }
-        }
-    }
-
-    fn record(&self, id: Option<MessageId>, fork_session: Option<&str>) {
-        let (Some(id), Some(session)) = (id, fork_session) else {
-            return;
-        };
-        match self.outbox.upgrade() {
-            Some(outbox) => outbox.do_send(ForkMessagePosted {
-                message_id: id.get(),
-                fork_session: session.to_owned(),
-            }),
-            None => tracing::warn!("the outbox has stopped; a background message is not recorded"),
         }
     }
 

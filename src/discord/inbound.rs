@@ -89,11 +89,15 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
             ForkLookup::Unknown
         });
         match lookup {
-            ForkLookup::Live { fork_session_id } => {
+            ForkLookup::Live {
+                fork_session_id,
+                age_secs,
+            } => {
                 settled(data, &fork_session_id).await;
                 let resume = ResumeFromReply {
                     session: fork_session_id.clone(),
                     text: text.clone(),
+                    age_secs: Some(age_secs),
                 };
                 match data.main.send(resume).await {
                     Ok(true) => {

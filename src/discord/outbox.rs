@@ -169,14 +169,16 @@ pub struct ExpireApproval {
     pub message_id: u64,
 }
 
-/// The delivery task posted `message_id` for the background session `fork_session`.
+/// The delivery task posted `message_id` for the fork session `fork_session`.
 #[derive(Debug, Clone, Message)]
 #[rtype(result = "()")]
 pub struct ForkMessagePosted {
     /// The message.
     pub message_id: u64,
-    /// The background session that sent it.
+    /// The fork session that sent it.
     pub fork_session: String,
+    /// A background fork's (a reply waits for it to end); an interactive fork's is not.
+    pub background: bool,
 }
 
 /// The delivery task saw a background fork end, after everything it posted.
@@ -228,7 +230,9 @@ impl Handler<ExpireApproval> for Outbox {
 impl Handler<ForkMessagePosted> for Outbox {
     type Result = ();
     fn handle(&mut self, msg: ForkMessagePosted, _ctx: &mut Self::Context) {
-        self.running.entry(msg.fork_session.clone()).or_default();
+        if msg.background {
+            self.running.entry(msg.fork_session.clone()).or_default();
+        }
         let parent = self.main_id.load().unwrap_or_else(|e| {
             tracing::warn!(cause = %e, "could not read the main session id");
             None
@@ -237,7 +241,7 @@ impl Handler<ForkMessagePosted> for Outbox {
             self.fork_messages
                 .record(&[msg.message_id], &msg.fork_session, parent.as_deref())
         {
-            tracing::warn!(cause = %e, "could not record a background message for replies");
+            tracing::warn!(cause = %e, "could not record a fork message for replies");
         }
     }
 }

@@ -106,12 +106,16 @@ pub fn fork_started(topic: Option<&str>) -> CreateMessage {
         .components(vec![CreateActionRow::Buttons(buttons)])
 }
 
+/// Why a saved fork was discarded instead.
+pub const NOTHING_TO_SAVE: &str = "fork discarded (no session to save)";
+
 /// The embed that closes an interactive fork.
 pub fn fork_ended(action: &ExitAction) -> CreateEmbed {
     let (title, colour, summary) = match action {
         ExitAction::Save => ("Fork Ended — saved to main", GREEN, None),
         ExitAction::Report(s) => ("Fork Ended — summary queued", BLUE, Some(s.as_str())),
         ExitAction::Discard => ("Fork Ended — discarded", GREYPLE, None),
+        ExitAction::NothingToSave => ("Fork Ended — discarded", GREYPLE, Some(NOTHING_TO_SAVE)),
     };
     let out = CreateEmbed::new().title(title).colour(colour);
     match summary {
@@ -204,5 +208,11 @@ mod tests {
         let ended = json(&fork_ended(&ExitAction::Report("did x".into())));
         assert_eq!(ended["title"], "Fork Ended — summary queued");
         assert_eq!(ended["description"], "did x");
+        let nothing = json(&fork_ended(&ExitAction::NothingToSave));
+        assert_eq!(nothing["title"], "Fork Ended — discarded");
+        assert_eq!(
+            nothing["description"],
+            "fork discarded (no session to save)"
+        );
     }
 }

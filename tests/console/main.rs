@@ -17,6 +17,7 @@ mod conversation;
 mod crash_loop;
 mod failures;
 mod feedback;
+mod forks;
 mod google;
 mod history;
 mod own_command;

@@ -15,7 +15,7 @@ use crate::support::mock_model_api::{MockModelApi, Reply};
 async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
     let mock = MockModelApi::start(|req| {
         let text = req.latest_user_text();
-        if text.contains("[fork-started]") && text.contains("background fork") {
+        if text.contains("[fork-started]") && text.contains("earlier fork") {
             Reply::Text("back in the water thread".into())
         } else if !req.tool_results().is_empty() {
             // The background fork is still at work when the owner replies to its ping.
@@ -79,6 +79,13 @@ async fn a_background_ping_arrives_as_bg_and_a_reply_resumes_that_fork() {
         resumed.latest_user_text().contains("[fork-started]"),
         "opened as a fork"
     );
+    // Told how old the ping is and that it cannot save over the main session.
+    let opening = resumed.latest_user_text();
+    assert!(
+        opening.contains("seconds old.") || opening.contains("second old."),
+        "{opening}"
+    );
+    assert!(opening.contains("save_context is unavailable"), "{opening}");
     let history = serde_json::to_string(resumed.messages()).unwrap_or_default();
     assert!(
         resumed.mentions("[reminder-bg:c0000001]")

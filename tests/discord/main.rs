@@ -18,6 +18,7 @@ mod conversation;
 mod fake_smoke;
 mod feedback;
 mod files;
+mod forks;
 mod google;
 mod lifecycle;
 mod messages;

@@ -1,5 +1,5 @@
-//! Interactive forks: `save_context` makes the fork the main session; `exit_fork` leaves the
-//! main session untouched.
+//! Interactive forks: `save_context`, confirmed, makes the fork the main session; `exit_fork`
+//! leaves the main session untouched.
 
 use ollim_actors::main_session::{Command, Say};
 use serde_json::json;
@@ -11,7 +11,7 @@ fn script(exit_tool: &'static str) -> impl Fn(&ModelRequest) -> Reply + Send + S
     move |req| {
         let text = req.latest_user_text();
         if tool_result_text(req).contains("Fork will")
-            || tool_result_text(req).contains("Context saved")
+            || tool_result_text(req).contains("Save confirmation sent")
         {
             Reply::Text("wrapping up the fork".into())
         } else if text.contains("[fork-started]") {
@@ -36,7 +36,7 @@ async fn talk(rig: &Rig, text: &str) {
     });
 }
 
-async fn into_fork_and_out(rig: &Rig) -> String {
+async fn into_fork_and_out(rig: &Rig, save: bool) -> String {
     talk(rig, "remember: the code is 4711").await;
     rig.until("the first answer", |r| {
         r.screen.events().iter().any(
@@ -61,6 +61,21 @@ async fn into_fork_and_out(rig: &Rig) -> String {
     .await;
     talk(rig, "secret fork finding: the answer is 42").await;
     talk(rig, "we are done here").await;
+    // A save waits for the user's Confirm on the confirmation embed.
+    if save {
+        rig.until("the save confirmation", |r| {
+            r.screen.events().iter().any(|e| {
+                matches!(e, ollim_actors::surface::SurfaceEvent::Embed { button_ids, .. } if button_ids.first().is_some_and(|id| id.contains("fork_confirm_save")))
+            })
+        })
+        .await;
+        let confirm = ollim_actors::tools::ButtonClick::ForkConfirmSave.custom_id();
+        let answer = main
+            .send(ollim_actors::main_session::PressButton { custom_id: confirm })
+            .await
+            .unwrap();
+        assert_eq!(answer, "");
+    }
     rig.until("the fork's end", |r| {
         r.screen
             .events()
@@ -74,7 +89,7 @@ async fn into_fork_and_out(rig: &Rig) -> String {
 #[actix_rt::test]
 async fn save_context_makes_the_fork_the_main_session() {
     let rig = rig(script("mcp__discord__save_context"), |_| {}).await;
-    let before = into_fork_and_out(&rig).await;
+    let before = into_fork_and_out(&rig, true).await;
     let after = std::fs::read_to_string(rig.data.state_file("sessions.json")).unwrap();
     assert_ne!(
         after.trim(),
@@ -98,7 +113,7 @@ async fn save_context_makes_the_fork_the_main_session() {
 #[actix_rt::test]
 async fn exit_fork_leaves_the_main_session_untouched() {
     let rig = rig(script("mcp__discord__exit_fork"), |_| {}).await;
-    let before = into_fork_and_out(&rig).await;
+    let before = into_fork_and_out(&rig, false).await;
     let after = std::fs::read_to_string(rig.data.state_file("sessions.json")).unwrap();
     assert_eq!(after.trim(), before);
     talk(&rig, "what do you know now?").await;

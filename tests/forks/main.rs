@@ -22,6 +22,7 @@ mod reporting;
 mod restrictions;
 mod rig;
 mod routine_validator;
+mod save_guard;
 mod skills;
 mod start_retry;
 mod subagents;

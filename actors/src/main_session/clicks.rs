@@ -2,11 +2,12 @@
 //! on the console) comes to the main session as [`PressButton`]; its plan is read from the
 //! custom id and, for `agent:` buttons, the stored prompt ([`crate::buttons::plan`]), then
 //! carried out: a `[button]` turn, a background fork resumed as an interactive fork, one of the
-//! fork buttons, *(ours)* a snooze ([`crate::snooze::press`]), or a short reply.
+//! fork buttons, the save confirmation's Confirm (`save_guard`), *(ours)* a snooze ([`crate::snooze::press`]), or a short reply.
 
 use actix::prelude::*;
 
 use super::fork_role::EnterFork;
+use super::save_guard::{refused_save_line, ConfirmSave};
 use super::{ForkButton, MainSession, Say};
 use crate::buttons::{self, ClickPlan};
 use crate::prompts::fork as fork_prompt;
@@ -42,6 +43,7 @@ impl Handler<PressButton> for MainSession {
                                 .into_actor(act),
                             )
                         }
+                        ClickPlan::Fork(ButtonClick::ForkConfirmSave) => act.confirm_save(),
                         other => Box::pin(fut::ready(act.carry_out(other, ctx))),
                     }
                 }),
@@ -50,6 +52,24 @@ impl Handler<PressButton> for MainSession {
 }
 
 impl MainSession {
+    /// The save confirmation's Confirm: the fork checks again that saving loses nothing, then
+    /// ends as saved; a refusal is the line the user reads.
+    fn confirm_save(&mut self) -> ResponseActFuture<Self, String> {
+        let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
+            return Box::pin(fut::ready("not in a fork.".to_owned()));
+        };
+        Box::pin(
+            async move {
+                match fork.send(ConfirmSave).await {
+                    Ok(Ok(())) => String::new(),
+                    Ok(Err(refusal)) => refused_save_line(&refusal),
+                    Err(_) => "not in a fork.".to_owned(),
+                }
+            }
+            .into_actor(self),
+        )
+    }
+
     /// Carries out a button click's plan; the answer is the line to show the user, if any.
     fn carry_out(&mut self, plan: ClickPlan, ctx: &mut Context<Self>) -> String {
         match plan {

@@ -112,6 +112,7 @@ impl MainSession {
                             act.turns_since_compact += 1;
                         }
                         act.inflight.push_back(turn);
+                        act.turns_sent += 1;
                     }
                     Err(e) => {
                         tracing::error!(cause = %e, "sending to the cli failed");
@@ -267,6 +268,11 @@ impl MainSession {
         if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
             tracing::info!(session_id = %result.session_id, "main session id changed");
             self.session_id = Some(result.session_id.clone());
+            if matches!(self.role, Role::Fork(_)) {
+                self.show(SurfaceEvent::InteractiveForkSession(
+                    result.session_id.clone(),
+                ));
+            }
         }
         if matches!(self.role, Role::Main) {
             self.persist_session_id(turn.kind);

@@ -6,9 +6,11 @@
 //! reply to a background fork's message (resuming that fork's session). The fork opens with a
 //! `[fork-started]` prompt, reads pending updates without consuming them, and ends one of three
 //! ways once the agent has finished responding: report (summary queued for the main session),
-//! exit (discarded), save (its session becomes the main session; pending updates cleared).
-//! Idle for `fork_idle_timeout`: a `[fork-timeout]` prompt; idle again: a forced-exit prompt;
-//! idle a third time: discarded.
+//! exit (discarded), save (its session becomes the main session; pending updates cleared). The
+//! agent's save only asks the user, and only when it would lose nothing (`save_guard`).
+//! Idle for `fork_idle_timeout`: a visible "fork idle — checking in..." note and a
+//! `[fork-timeout]` prompt; idle again: a stronger prompt to exit. The agent always decides; a
+//! fork is never ended for idleness.
 
 use std::time::{Duration, Instant};
 
@@ -46,9 +48,16 @@ pub struct ForkState {
     pub exit: Option<ExitAction>,
     /// When the user or the agent last did something.
     pub last_activity: Instant,
-    /// Idle prompts sent so far (0, 1 = `[fork-timeout]`, 2 = forced exit).
+    /// Idle prompts sent so far (0, 1 = `[fork-timeout]`, 2 = the stronger one).
     pub nudges: u32,
+    /// Resumed from a background fork's session: the main session has moved on, no save.
+    pub resumed: bool,
+    /// Lines the user has sent into the fork (exit tools wait for the first).
+    pub user_turns: u32,
 }
+
+/// The visible note when a fork has been idle for `fork_idle_timeout`.
+pub const FORK_IDLE_NOTE: &str = "-# fork idle — checking in...";
 
 /// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
 /// message). Refused inside a fork ([`Refusal::AlreadyInFork`]) and while one is open
@@ -77,6 +86,9 @@ pub struct ResumeFromReply {
     pub session: String,
     /// The user's reply, as the conversation would have received it.
     pub text: String,
+    /// How long ago the replied-to message went out, in seconds, when known: the resumed
+    /// fork is told how old it is.
+    pub age_secs: Option<u64>,
 }
 
 impl Handler<ResumeFromReply> for MainSession {
@@ -91,7 +103,10 @@ impl Handler<ResumeFromReply> for MainSession {
                 topic: None,
                 idle_minutes,
                 interrupt: true,
-                resume: Some((msg.session, fork_prompt::fork_resumed_from_reply(&msg.text))),
+                resume: Some((
+                    msg.session,
+                    fork_prompt::fork_resumed_from_reply(&msg.text, msg.age_secs),
+                )),
             },
             ctx,
         )
@@ -112,6 +127,24 @@ pub struct ForkEnded {
     pub action: ExitAction,
     /// The fork's session id, when known.
     pub session_id: Option<String>,
+}
+
+/// What a fork idle for the `nudges`+1-th time gets: the visible note (the first time) and
+/// the prompt for the agent; nothing after the second, stronger prompt — the fork is never
+/// ended for idleness, the agent decides.
+fn idle_nudge(
+    nudges: u32,
+    user_name: &str,
+    minutes: u32,
+) -> Option<(Option<&'static str>, String)> {
+    match nudges {
+        0 => Some((
+            Some(FORK_IDLE_NOTE),
+            fork_prompt::fork_idle_prompt(user_name, minutes),
+        )),
+        1 => Some((None, fork_prompt::fork_forced_exit_prompt(minutes))),
+        _ => None,
+    }
 }
 
 /// The idle check's period.
@@ -158,6 +191,11 @@ impl MainSession {
             self.interrupt(ctx);
         }
         let user = self.config.user_name.clone();
+        let main_id = self.id_file.load().unwrap_or_else(|e| {
+            tracing::error!(cause = %e, "could not read the saved session id");
+            None
+        });
+        let resumed = msg.resume.is_some();
         let (start, intro) = match msg.resume {
             // A background session is branched too, so the original stays as it was.
             Some((session, intro)) => (SessionStart::Fork(session), intro),
@@ -167,7 +205,7 @@ impl MainSession {
                     None => fork_prompt::fork_started_without_topic(&user),
                 };
                 // Only a session the CLI has written can be forked.
-                let start = match self.id_file.load().ok().flatten() {
+                let start = match main_id.clone() {
                     Some(main) => SessionStart::Fork(main),
                     None => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
                 };
@@ -182,9 +220,16 @@ impl MainSession {
             exit: None,
             last_activity: Instant::now(),
             nudges: 0,
+            resumed,
+            // A resumed fork opens with the user's reply or click.
+            user_turns: u32::from(resumed),
         };
         let fork = MainSession::new_fork(self, state).start();
         self.fork = Some(fork);
+        // The session the main process works in: the saved one, or the one its first turn
+        // (still running) is about to save.
+        let base_id = self.session_id.clone().or(main_id);
+        self.note_fork_base(base_id, ctx);
         self.show(SurfaceEvent::ForkStarted { topic: msg.topic });
         Ok(())
     }
@@ -206,7 +251,8 @@ impl MainSession {
         ctx.run_later(Duration::from_secs(6), |_act, ctx| ctx.stop());
     }
 
-    /// Fork: nudges after idleness, and gives up after the third idle period.
+    /// Fork: nudges the agent after idleness (a visible note first), twice at most; the agent
+    /// decides how the fork ends.
     pub(super) fn idle_check(&mut self, ctx: &mut Context<Self>) {
         let busy = self.busy();
         let Role::Fork(state) = &mut self.role else {
@@ -217,16 +263,13 @@ impl MainSession {
         }
         state.last_activity = Instant::now();
         let minutes = (state.idle.as_secs() / 60) as u32;
-        let text = match state.nudges {
-            0 => fork_prompt::fork_idle_prompt(&self.config.user_name, minutes),
-            1 => fork_prompt::fork_forced_exit_prompt(minutes),
-            _ => {
-                state.exit = Some(ExitAction::Discard);
-                self.maybe_end_fork(ctx);
-                return;
-            }
+        let Some((note, text)) = idle_nudge(state.nudges, &self.config.user_name, minutes) else {
+            return;
         };
         state.nudges += 1;
+        if let Some(note) = note {
+            self.show(SurfaceEvent::Notice(note.into()));
+        }
         self.submit(
             Outgoing {
                 text,
@@ -243,14 +286,21 @@ impl MainSession {
     /// Main session: a fork ended.
     pub(super) fn fork_ended(&mut self, ended: ForkEnded) {
         self.fork = None;
-        match &ended.action {
+        self.fork_base = None;
+        let shown = match ended.action {
             ExitAction::Save => match ended.session_id {
-                Some(id) => self.adopt_session(id),
-                None => tracing::warn!("a saved fork had no session id; main session unchanged"),
+                Some(id) => {
+                    self.adopt_session(id);
+                    ExitAction::Save
+                }
+                None => {
+                    tracing::warn!("a saved fork had no session id; main session unchanged");
+                    ExitAction::NothingToSave
+                }
             },
-            ExitAction::Report(_) | ExitAction::Discard => {}
-        }
-        self.show(SurfaceEvent::ForkEnded(ended.action));
+            other => other,
+        };
+        self.show(SurfaceEvent::ForkEnded(shown));
     }
 
     /// Makes `id` the main session: saved, recorded as a swap, pending updates cleared, and the
@@ -298,5 +348,22 @@ impl Handler<ForkEnded> for MainSession {
     fn handle(&mut self, msg: ForkEnded, ctx: &mut Self::Context) {
         self.fork_ended(msg);
         self.arm_idle_release(ctx);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idleness_shows_a_note_then_nudges_twice_and_never_ends_the_fork() {
+        let (note, first) = idle_nudge(0, "Sam", 10).unwrap();
+        assert_eq!(note, Some("-# fork idle — checking in..."));
+        assert!(first.starts_with("[fork-timeout]"), "{first}");
+        let (note, second) = idle_nudge(1, "Sam", 10).unwrap();
+        assert_eq!(note, None);
+        assert!(second.contains("20 minutes"), "{second}");
+        assert_eq!(idle_nudge(2, "Sam", 10), None);
+        assert_eq!(idle_nudge(7, "Sam", 10), None);
     }
 }

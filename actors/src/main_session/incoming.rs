@@ -40,6 +40,9 @@ impl MainSession {
             Role::Fork(state) => {
                 state.last_activity = std::time::Instant::now();
                 state.nudges = 0;
+                if job.is_none() {
+                    state.user_turns += 1;
+                }
                 Reader::Fork
             }
         };

@@ -28,6 +28,7 @@ mod job_turns;
 mod launch;
 pub mod quiet;
 pub mod quiet_hours;
+mod save_guard;
 mod tools_backend;
 pub mod turn;
 
@@ -192,6 +193,11 @@ pub struct MainSession {
     role: Role,
     /// The interactive fork the user is talking to (main session only).
     fork: Option<Addr<MainSession>>,
+    /// What this (main) session looked like when that fork started: a save must find it so.
+    fork_base: Option<save_guard::ForkBase>,
+    /// Lines this session has sent to its process (a fork's save checks that the main
+    /// session received none since the fork started).
+    turns_sent: u64,
     /// This session's permission policy (a fork has its own); its host asks through the mailbox.
     policy: crate::permissions::Policy,
     /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
@@ -236,6 +242,8 @@ impl MainSession {
             fresh_after_failed_resume: false,
             role: Role::Main,
             fork: None,
+            fork_base: None,
+            turns_sent: 0,
             policy: crate::permissions::Policy::new(policy_mode),
             tool_policy: crate::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
             idle_epoch: 0,

@@ -1,6 +1,7 @@
 //! The `discord` tools of the main session and of interactive forks: embeds and files go
 //! straight to the surface (no budget: the user started this conversation), `enter_fork` starts a fork, and a
-//! fork's `report_updates`, `exit_fork` and `save_context` choose how it ends. Context checks
+//! fork's `report_updates` and `exit_fork` choose how it ends (once the user has said something
+//! in it) while `save_context` asks the user to confirm a save (`save_guard`). Context checks
 //! and refusals live in [`crate::tools::DiscordTools`]; this is the part that acts.
 
 use std::sync::Arc;
@@ -8,6 +9,7 @@ use std::sync::Arc;
 use actix::prelude::*;
 
 use super::fork_role::{EnterFork, MarkExit, Role};
+use super::save_guard::{AskToSave, MayExit};
 use super::MainSession;
 use crate::brain::{BoxFuture, ToolHandler};
 use crate::pending_updates::{Append, PendingUpdates};
@@ -45,14 +47,24 @@ struct SessionBackend {
 }
 
 impl SessionBackend {
+    /// Marks how the fork ends, once the user has said something in it.
     fn mark(&self, action: ExitAction) -> BoxFuture<'_, Result<(), Refusal>> {
         let session = self.session.clone();
         Box::pin(async move {
+            self.may_exit().await?;
             session
                 .send(MarkExit(action))
                 .await
                 .map_err(|_| Refusal::ActorGone(Peer::InteractiveFork))
         })
+    }
+
+    /// Refused until the user has said something in the fork.
+    async fn may_exit(&self) -> Result<(), Refusal> {
+        self.session
+            .send(MayExit)
+            .await
+            .map_err(|_| Refusal::ActorGone(Peer::InteractiveFork))?
     }
 }
 
@@ -76,6 +88,7 @@ impl ToolBackend for SessionBackend {
     fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
         let pending = self.pending.clone();
         Box::pin(async move {
+            self.may_exit().await?;
             pending
                 .send(Append {
                     message: message.clone(),
@@ -91,7 +104,13 @@ impl ToolBackend for SessionBackend {
     }
 
     fn save_context(&self) -> BoxFuture<'_, Result<(), Refusal>> {
-        self.mark(ExitAction::Save)
+        let session = self.session.clone();
+        Box::pin(async move {
+            session
+                .send(AskToSave)
+                .await
+                .map_err(|_| Refusal::ActorGone(Peer::InteractiveFork))?
+        })
     }
 
     fn enter_fork(&self, topic: Option<String>, idle: u32) -> BoxFuture<'_, Result<(), Refusal>> {

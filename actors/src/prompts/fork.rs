@@ -23,18 +23,42 @@ pub fn fork_started_without_topic(user_name: &str) -> String {
 
 /// A fork resumed because the user replied to a background fork's message; `message` is
 /// the user's reply as the main session would have received it.
-pub fn fork_resumed_from_reply(message: &str) -> String {
+pub fn fork_resumed_from_reply(message: &str, age_secs: Option<u64>) -> String {
+    let age = age_secs
+        .map(|secs| {
+            format!(
+                " The message they replied to is {} old.",
+                describe_age(secs)
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "[fork-started] You are now in an interactive forked session, resumed from a \
-         background fork because the user replied to its message.\n\n{message}"
+        "[fork-started] You are now in an interactive forked session, resumed from an \
+         earlier fork because the user replied to its message.{age} {STALE_FORK}\n\n{message}"
     )
+}
+
+/// What a resumed fork is told about saving.
+const STALE_FORK: &str = "The main session has moved on since this fork ran, so save_context \
+     is unavailable here: use report_updates to carry findings back.";
+
+/// An age for the agent to read: `45 seconds`, `12 minutes`, `3 hours`, `2 days`.
+pub fn describe_age(secs: u64) -> String {
+    let (n, unit) = match secs {
+        0..=59 => (secs, "second"),
+        60..=3_599 => (secs / 60, "minute"),
+        3_600..=86_399 => (secs / 3_600, "hour"),
+        _ => (secs / 86_400, "day"),
+    };
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{n} {unit}{plural}")
 }
 
 /// A background fork resumed because the user clicked one of its buttons.
 pub fn fork_resumed_by_button(user_name: &str, inquiry_prompt: &str) -> String {
     format!(
         "[fork-started] You are now in an interactive fork resumed from a background \
-         session; what happened in that session is in your history.\n\n\
+         session; what happened in that session is in your history. {STALE_FORK}\n\n\
          {user_name} clicked a button on your output: {inquiry_prompt}\n\n\
          Deal with their request, then keep the conversation going: this is an interactive \
          fork, not a one-off answer."
@@ -79,14 +103,30 @@ mod tests {
         assert!(without.starts_with("[fork-started] "));
         assert!(without.contains("no topic") && without.contains("Sam will lead"));
 
-        let reply = fork_resumed_from_reply("[2026-02-24 Tue 02:30 PM PST] done yet?");
+        let reply = fork_resumed_from_reply("[2026-02-24 Tue 02:30 PM PST] done yet?", Some(7_300));
         assert!(reply.starts_with("[fork-started] "));
-        assert!(reply.contains("background fork"));
+        assert!(reply.contains("earlier fork"));
+        assert!(reply.contains("is 2 hours old."), "{reply}");
+        assert!(reply.contains("save_context is unavailable"), "{reply}");
         assert!(reply.ends_with("\n\n[2026-02-24 Tue 02:30 PM PST] done yet?"));
+        let ageless = fork_resumed_from_reply("hi", None);
+        assert!(!ageless.contains(" old."), "{ageless}");
+        assert!(ageless.contains("save_context is unavailable"));
 
         let button = fork_resumed_by_button("Sam", "snooze the workout");
         assert!(button.starts_with("[fork-started] "));
+        assert!(button.contains("save_context is unavailable"));
         assert!(button.contains("\n\nSam clicked a button on your output: snooze the workout\n\n"));
+    }
+
+    #[test]
+    fn ages_read_in_the_largest_whole_unit() {
+        assert_eq!(describe_age(1), "1 second");
+        assert_eq!(describe_age(59), "59 seconds");
+        assert_eq!(describe_age(60), "1 minute");
+        assert_eq!(describe_age(3_599), "59 minutes");
+        assert_eq!(describe_age(7_200), "2 hours");
+        assert_eq!(describe_age(86_400 * 3 + 5), "3 days");
     }
 
     #[test]

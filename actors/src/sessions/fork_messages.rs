@@ -42,11 +42,23 @@ pub enum ForkLookup {
     Live {
         /// The fork's session id.
         fork_session_id: String,
+        /// How long ago the message went out, in seconds (the resumed fork is told).
+        age_secs: u64,
     },
     /// A fork sent it, but longer ago than the TTL.
     Expired,
     /// No fork sent it.
     Unknown,
+}
+
+/// Whole seconds from `ts` (Unix seconds) to `now`; a time in the future reads as 0.
+fn age_secs(ts: f64, now: chrono::DateTime<chrono::Utc>) -> u64 {
+    let age = unix_seconds(now) - ts;
+    if age.is_finite() && age > 0.0 {
+        age as u64
+    } else {
+        0
+    }
 }
 
 /// The fork-message records. The running bot has one owner of this file, the Discord outbox
@@ -117,6 +129,7 @@ impl ForkMessages {
         Ok(match found {
             Some(r) if is_live(r.ts, now) => ForkLookup::Live {
                 fork_session_id: r.fork_session_id,
+                age_secs: age_secs(r.ts, now),
             },
             Some(_) => ForkLookup::Expired,
             None => ForkLookup::Unknown,
@@ -171,9 +184,10 @@ mod tests {
         (dir, clock, f)
     }
 
-    fn live(id: &str) -> ForkLookup {
+    fn live(id: &str, age_secs: u64) -> ForkLookup {
         ForkLookup::Live {
             fork_session_id: id.into(),
+            age_secs,
         }
     }
 
@@ -181,8 +195,8 @@ mod tests {
     fn recorded_messages_are_found_and_others_are_unknown() {
         let (_dir, _clock, mut f) = records();
         f.record(&[11, 12], "fork-a", Some("main")).unwrap();
-        assert_eq!(f.lookup(11).unwrap(), live("fork-a"));
-        assert_eq!(f.lookup(12).unwrap(), live("fork-a"));
+        assert_eq!(f.lookup(11).unwrap(), live("fork-a", 0));
+        assert_eq!(f.lookup(12).unwrap(), live("fork-a", 0));
         assert_eq!(f.lookup(13).unwrap(), ForkLookup::Unknown);
     }
 
@@ -210,7 +224,7 @@ mod tests {
         let (_dir, clock, mut f) = records();
         f.record(&[1], "old", None).unwrap();
         clock.advance(Duration::days(7) - Duration::seconds(1));
-        assert_eq!(f.lookup(1).unwrap(), live("old"));
+        assert_eq!(f.lookup(1).unwrap(), live("old", 604_799));
         clock.advance(Duration::seconds(1));
         assert_eq!(f.lookup(1).unwrap(), ForkLookup::Expired);
         assert!(f.load().unwrap().is_empty());
@@ -236,7 +250,7 @@ mod tests {
         clock.advance(Duration::days(2));
         assert_eq!(f.prune().unwrap(), 1);
         assert_eq!(f.lookup(1).unwrap(), ForkLookup::Unknown);
-        assert_eq!(f.lookup(2).unwrap(), live("young"));
+        assert_eq!(f.lookup(2).unwrap(), live("young", 172_800));
     }
 
     #[test]
@@ -248,7 +262,7 @@ mod tests {
             r#"[{"message_id": 77, "fork_session_id": "py-fork", "parent_session_id": "py-main", "ts": 1771930000.5}, {"message_id": "bad"}]"#,
         )
         .unwrap();
-        assert_eq!(f.lookup(77).unwrap(), live("py-fork"));
+        assert_eq!(f.lookup(77).unwrap(), live("py-fork", 4_399));
         assert_eq!(
             f.load().unwrap()[0].parent_session_id.as_deref(),
             Some("py-main")
@@ -284,7 +298,7 @@ mod tests {
             f.record(&[n], &format!("fork-{n}"), None).unwrap();
         }
         for n in 0..20u64 {
-            assert_eq!(f.lookup(n).unwrap(), live(&format!("fork-{n}")));
+            assert_eq!(f.lookup(n).unwrap(), live(&format!("fork-{n}"), 0));
         }
     }
 }

@@ -197,6 +197,8 @@ pub enum ButtonClick {
     ForkReport,
     /// Fork-entry button: discard the fork.
     ForkExit,
+    /// The save confirmation's Confirm: promote the fork if saving is still safe.
+    ForkConfirmSave,
     /// *(ours)* A snooze button under a ping or a reminder's answer.
     Snooze {
         /// Which of the three.
@@ -224,6 +226,7 @@ impl ButtonClick {
             "fork_save" => ButtonClick::ForkSave,
             "fork_report" => ButtonClick::ForkReport,
             "fork_exit" => ButtonClick::ForkExit,
+            "fork_confirm_save" => ButtonClick::ForkConfirmSave,
             other => ButtonClick::Snooze {
                 choice: SnoozeChoice::from_action(other)?,
                 id: data,
@@ -242,6 +245,7 @@ impl ButtonClick {
             ButtonClick::ForkSave => ("fork_save", NO_DATA),
             ButtonClick::ForkReport => ("fork_report", NO_DATA),
             ButtonClick::ForkExit => ("fork_exit", NO_DATA),
+            ButtonClick::ForkConfirmSave => ("fork_confirm_save", NO_DATA),
             ButtonClick::Snooze { choice, id } => (choice.action(), id.as_str()),
         };
         format!("{CUSTOM_ID_PREFIX}{action}:{data}")

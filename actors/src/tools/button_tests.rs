@@ -120,10 +120,15 @@ fn fork_entry_buttons_round_trip() {
         ButtonClick::ForkSave,
         ButtonClick::ForkReport,
         ButtonClick::ForkExit,
+        ButtonClick::ForkConfirmSave,
     ] {
         assert_eq!(ButtonClick::parse(&click.custom_id()), Some(click.clone()));
     }
     assert_eq!(ButtonClick::ForkSave.custom_id(), "act:fork_save:_");
+    assert_eq!(
+        ButtonClick::ForkConfirmSave.custom_id(),
+        "act:fork_confirm_save:_"
+    );
 }
 
 #[test]

@@ -21,7 +21,7 @@ impl DiscordTools {
                     return bad_arguments(error);
                 }
                 let result = self.backend.save_context().await;
-                settle(tool, result, Confirmation::ContextSaved)
+                settle(tool, result, Confirmation::SaveConfirmationAsked)
             }
         }
     }
@@ -106,11 +106,11 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn save_context_promotes_only_interactive_forks() {
+    async fn save_context_asks_for_confirmation_only_in_interactive_forks() {
         assert_eq!(
             bare(SessionKind::InteractiveFork, "save_context").await,
             (
-                "Context saved. Fork will be promoted to main session after you finish responding."
+                "Save confirmation sent to the user. The fork becomes the main session only if they click Confirm; until then it stays open — carry on with the conversation."
                     .into(),
                 true
             )

@@ -81,7 +81,8 @@ pub trait ToolBackend: Send + Sync + 'static {
     fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Schedule the chain's next reminder this many minutes ahead, inheriting every setting.
     fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>>;
-    /// Interactive forks: mark the fork for promotion to main and clear the pending updates.
+    /// Interactive forks: check that a save is still safe and ask the user to confirm it (the
+    /// fork is promoted only on their Confirm click).
     fn save_context(&self) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Main session: ask for an interactive fork (interrupting the current turn).
     fn enter_fork(

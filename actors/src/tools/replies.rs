@@ -42,6 +42,16 @@ pub enum Refusal {
     ForkAlreadyOpen,
     /// `exit_fork` in a background fork.
     ExitForkInBackground,
+    /// `save_context` (or its Confirm button) after the main session moved on since the fork
+    /// started: saving would overwrite those turns.
+    SaveMainDiverged,
+    /// `save_context` (or its Confirm button) after background updates arrived since the fork
+    /// started: saving would drop them.
+    SaveNewUpdates,
+    /// `save_context` in a fork resumed from a background fork's message.
+    SaveResumedFork,
+    /// An exit tool of an interactive fork before the user has said anything in it.
+    ExitBeforeUserTurn,
     /// A tool this session is not offered (a background job's allowed set does not name it).
     NotOffered(String),
     /// `add_reminder` with neither `delay_minutes` nor `run_at`.
@@ -147,6 +157,18 @@ impl Refusal {
             Refusal::ForkAlreadyOpen => "already in a fork — end it first (save, report or exit).",
             Refusal::ExitForkInBackground => {
                 "Error: background forks end automatically. Use report_updates to pass findings to the main session."
+            }
+            Refusal::SaveMainDiverged => {
+                "Error: save_context refused — the main session has moved on since this fork started, and saving would overwrite it. Use report_updates to pass your findings instead."
+            }
+            Refusal::SaveNewUpdates => {
+                "Error: save_context refused — new background updates arrived since this fork started, and saving would lose them. Use report_updates to pass your findings instead."
+            }
+            Refusal::SaveResumedFork => {
+                "Error: save_context is not available in a resumed fork — the main session has moved on since this fork ran. Use report_updates to pass your findings instead."
+            }
+            Refusal::ExitBeforeUserTurn => {
+                "Error: the user has not said anything in this fork yet. Wait for their reply before ending the fork."
             }
             Refusal::NotOffered(tool) => {
                 return Cow::Owned(format!("Error: this session is not offered {tool}"))
@@ -266,8 +288,8 @@ pub enum Confirmation {
     EmbedSent,
     /// `follow_up_chain` scheduled the next check this many minutes ahead.
     FollowUpScheduled(u32),
-    /// `save_context` marked the fork for promotion.
-    ContextSaved,
+    /// `save_context` asked the user to confirm the save.
+    SaveConfirmationAsked,
     /// `report_updates` from a background fork queued its summary.
     ReportedFromBackground,
     /// `report_updates` from an interactive fork queued its summary and ends the fork.
@@ -290,8 +312,8 @@ impl fmt::Display for Confirmation {
             Confirmation::FollowUpScheduled(minutes) => {
                 write!(f, "Follow-up scheduled in {minutes} minutes")
             }
-            Confirmation::ContextSaved => f.write_str(
-                "Context saved. Fork will be promoted to main session after you finish responding.",
+            Confirmation::SaveConfirmationAsked => f.write_str(
+                "Save confirmation sent to the user. The fork becomes the main session only if they click Confirm; until then it stays open — carry on with the conversation.",
             ),
             Confirmation::ReportedFromBackground => {
                 f.write_str("Update reported -- summary will appear in main session.")

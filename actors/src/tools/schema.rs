@@ -109,9 +109,12 @@ impl ToolName {
                  it and the chain ends here."
             }
             ToolName::SaveContext => {
-                "Interactive forks only. Makes this fork the main session from now on. Use it \
-                 only when the fork produced decisions or context the main conversation must \
-                 keep; most forks should end with report_updates."
+                "Interactive forks only. Asks the user to confirm making this fork the main \
+                 session from now on; nothing is saved unless they click Confirm. Refused when \
+                 the main session moved on or background updates arrived since the fork \
+                 started, and in resumed forks. Use it only when the fork produced decisions or \
+                 context the main conversation must keep; most forks should end with \
+                 report_updates."
             }
             ToolName::ReportUpdates => {
                 "Passes a short summary to the main session, which sees it with the user's next \
