@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use actix::Actor as _;
+
 use anyhow::{bail, Context};
 use ollim_actors::brain::auth::{self, AuthState};
 use ollim_actors::brain::ClaudeLauncher;
@@ -79,6 +81,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         user_name: settings.user_name.clone(),
         // The surface fills this in: it is where questions can be asked.
         approvals: None,
+        model_override: None,
     })
 }
 
@@ -146,6 +149,17 @@ pub fn surface_for(choice: SurfaceChoice, get: &dyn Fn(&str) -> Option<String>) 
 
 /// Runs the bot until it is told to stop.
 pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
+    run(choice, None)
+}
+
+/// `ollim-bot chat` with no bot running: the console's bot, shown the way `chat` shows a
+/// conversation, with `model` (when given) as the conversation's model for this run.
+pub fn run_chat_alone(model: Option<String>) -> anyhow::Result<()> {
+    run(SurfaceChoice::Console, Some(model))
+}
+
+/// Runs the bot; `chat` is `Some(model)` for `ollim-bot chat`.
+fn run(choice: SurfaceChoice, chat: Option<Option<String>>) -> anyhow::Result<()> {
     let get = |k: &str| std::env::var(k).ok();
     let surface = surface_for(choice, &get);
     let settings = Settings::from_lookup(&get, surface)?;
@@ -159,7 +173,14 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         tracing::error!(cause = %e, "could not mark the foreground reminders of earlier releases");
     }
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
-    let main = main_session_config(&settings)?;
+    let mut main = main_session_config(&settings)?;
+    let style = match chat {
+        Some(model) => {
+            main.model_override = model;
+            crate::console::Style::Chat
+        }
+        None => crate::console::Style::Console,
+    };
     let signed_out = matches!(auth::check(&main.binary), AuthState::NotLoggedIn(_));
     match surface {
         // Discord DMs the owner a sign-in link before anything else starts.
@@ -169,7 +190,7 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
                 // Commands, schedule and budget still work; turns say how to sign in.
                 eprintln!("{}", auth::LOGIN_HINT);
             }
-            crate::console::run(settings, main)
+            crate::console::run(settings, main, style)
         }
     }
 }
@@ -197,6 +218,9 @@ pub async fn start_actors(
     approvals: actix::Recipient<ApprovalRequest>,
 ) -> anyhow::Result<StartedActors> {
     main.approvals = Some(approvals);
+    // `ollim-bot chat` lines over the control socket see what the conversation shows here.
+    let tap = ollim_actors::control_socket::SurfaceTap::new(surface).start();
+    let surface = tap.clone().recipient();
     let supervisor = Supervisor::start(
         SupervisorConfig {
             data_dir: settings.data_dir.clone(),
@@ -234,7 +258,11 @@ pub async fn start_actors(
     let socket = settings
         .data_dir
         .state_file(ollim_actors::control_socket::FILE_NAME);
-    let control = ollim_actors::control_socket::serve(&socket, handles.scheduler.clone())
+    let chat = ollim_actors::control_socket::ChatRoute {
+        main: main.clone(),
+        tap,
+    };
+    let control = ollim_actors::control_socket::serve(&socket, handles.scheduler.clone(), Some(chat))
         .inspect_err(|e| {
             tracing::error!(socket = %socket.display(), cause = %e, "control socket failed to start; `routine run` cannot reach this bot");
         })

@@ -24,11 +24,24 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 use render::ConsoleOut;
 
+/// How the console shows the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `ollim-bot console`: status lines, embeds in full, buttons to press.
+    Console,
+    /// `ollim-bot chat`: `you> `, `[tool] <label>`, `[embed] <title>`.
+    Chat,
+}
+
 /// Runs the bot on the console until end of input or a signal.
-pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
+pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow::Result<()> {
     let system = actix::System::new();
     system.block_on(async move {
-        let out = ConsoleOut::default().start();
+        let out = match style {
+            Style::Console => ConsoleOut::default(),
+            Style::Chat => ConsoleOut::chat(),
+        }
+        .start();
         let started = crate::startup::start_actors(
             &settings,
             main,
@@ -44,6 +57,7 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
             started.control,
         );
         let tz = settings.tz;
+        out.do_send(render::Prompt);
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let reason = loop {
             tokio::select! {

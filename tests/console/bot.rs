@@ -44,8 +44,19 @@ impl Bot {
         args: &[&str],
         extra: &[(&str, &str)],
     ) -> Bot {
+        Self::start_command(home, mock, "console", args, extra).await
+    }
+
+    /// Starts `ollim-bot <command> <args>` (e.g. `chat`) with `extra` in its environment.
+    pub async fn start_command(
+        home: &Home,
+        mock: &MockModelApi,
+        command: &str,
+        args: &[&str],
+        extra: &[(&str, &str)],
+    ) -> Bot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
-        cmd.arg("console")
+        cmd.arg(command)
             .args(args)
             .envs(mock.cli_env(&home.home))
             .env("OLLIM_CLAUDE_BIN", crate::support::claude_cli::binary())

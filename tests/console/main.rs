@@ -12,6 +12,7 @@ mod agent_tools;
 mod background;
 mod bot;
 mod bypass_as_root;
+mod chat;
 mod commands;
 mod conversation;
 mod crash_loop;

@@ -171,6 +171,7 @@ async fn rig_full(
         cli_env: mock.cli_env(&home),
         user_name: "Sam".into(),
         approvals,
+        model_override: None,
     };
     let supervisor = Supervisor::start(
         SupervisorConfig {

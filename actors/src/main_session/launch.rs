@@ -30,7 +30,10 @@ fn options(
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
     o.append_system_prompt = Some(config.system_prompt.clone());
-    o.model = runtime.model_main.map(|m| m.as_str().to_owned());
+    o.model = config
+        .model_override
+        .clone()
+        .or_else(|| runtime.model_main.map(|m| m.as_str().to_owned()));
     o.thinking = Some(runtime.thinking_main);
     o.permission_mode = Some(host::cli_mode(mode));
     // The CLI's built-ins stay (its scheduling aside); only this kind's `discord` tools.

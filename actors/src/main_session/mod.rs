@@ -93,6 +93,8 @@ pub struct MainSessionConfig {
     pub user_name: String,
     /// Where approval questions go (`default` permission mode); `None`: nobody to ask, deny.
     pub approvals: Option<Recipient<crate::permissions::ApprovalRequest>>,
+    /// *(`ollim-bot chat --model`)* The conversation's model for this run, above `/model`.
+    pub model_override: Option<String>,
 }
 
 /// A foreground job whose time has come, with its prompt built: the main session runs it as a
