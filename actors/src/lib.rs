@@ -45,6 +45,7 @@ pub mod cpu_priority;
 pub mod cron;
 pub mod data_dir;
 pub mod downloads;
+pub mod env_file;
 pub mod fork;
 pub mod google;
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod crash_loop;
 mod failures;
 mod google;
 mod history;
+mod names;
 mod own_command;
 mod priority;
 mod quiet;
