@@ -53,6 +53,7 @@ mod import_graph;
 pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
+pub mod onboarding;
 pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;

@@ -18,6 +18,7 @@ use anyhow::Context as _;
 use ollim_actors::google::account::PasteRedirect;
 use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::{IsBusy, MainSessionConfig, Say};
+use ollim_actors::onboarding::{setup_prompt, SetupNames, SETUP_STARTED};
 use ollim_actors::settings::Settings;
 use ollim_actors::supervisor::Shutdown;
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -73,6 +74,13 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
                         }
                         if line == "/quit" {
                             break "quit".to_owned();
+                        }
+                        if line == "/setup" {
+                            let names = SetupNames { user: &settings.user_name, bot: &settings.bot_name };
+                            let text = setup_prompt(&settings.data_dir, names, chrono::Utc::now());
+                            out.do_send(render::Line(SETUP_STARTED.to_owned()));
+                            main.do_send(Say { text, images: Vec::new() });
+                            continue;
                         }
                         if looks_like_redirect(line) {
                             // A pasted Google redirect carries a one-time code: never the agent's.

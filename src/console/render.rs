@@ -105,7 +105,14 @@ impl ConsoleOut {
 
 impl Handler<SurfaceEvent> for ConsoleOut {
     type Result = ();
-    fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
+    fn handle(&mut self, ev: SurfaceEvent, ctx: &mut Self::Context) {
+        if matches!(&ev, SurfaceEvent::Notice(t) if t == ollim_actors::main_session::FIRST_GREETING)
+        {
+            // The console's stand-in for the greeting's "Get started" button (SPEC §17).
+            ctx.notify(Line(
+                ollim_actors::onboarding::CONSOLE_SETUP_HINT.to_owned(),
+            ));
+        }
         if let Some(printer) = &mut self.chat {
             let reply = matches!(ev, SurfaceEvent::Reply(_));
             if let Some(shown) = ollim_actors::control_socket::chat_event(&ev) {

@@ -25,6 +25,7 @@ mod priority;
 mod quiet;
 mod recovery;
 mod runs;
+mod setup;
 mod single_instance;
 mod state_bounds;
 mod subagents;
