@@ -63,6 +63,11 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     for kept in &report.kept_user_edits {
         tracing::info!(agent = %kept, "kept your edited subagent spec");
     }
+    let skills =
+        ollim_actors::bundled_skills::install(data).context("installing the bundled skills")?;
+    for kept in &skills.kept_user_edits {
+        tracing::info!(skill = %kept, "kept your edited bundled skill");
+    }
     // A file the bot cannot edit safely is logged and left; only an I/O failure is an error.
     ollim_actors::claude_settings::turn_auto_memory_off(data)
         .context("writing .claude/settings.json")?;

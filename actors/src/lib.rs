@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod brain;
+pub mod bundled_skills;
 pub mod buttons;
 pub mod claude_settings;
 pub mod clock;

@@ -80,3 +80,29 @@ async fn setup_runs_the_walkthrough_names_and_morning_routine() {
     );
     assert!(routines[0].contains("Morning check-in"), "{}", routines[0]);
 }
+
+#[tokio::test]
+async fn the_bundled_skills_are_installed_and_the_agent_sees_them() {
+    let mock = MockModelApi::start(|_| Reply::Text("ok".into()))
+        .await
+        .unwrap();
+    let home = Home::new();
+    let edited = home.data.join("skills/improve-routine/SKILL.md");
+    std::fs::create_dir_all(edited.parent().unwrap()).unwrap();
+    let mine = "---\ndescription: \"my own way of fixing routines\"\n---\nask me first\n";
+    std::fs::write(&edited, mine).unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("hello").await;
+    bot.expect("ok").await;
+    bot.finish().await;
+    let job_config = std::fs::read_to_string(home.data.join("skills/job-config/SKILL.md")).unwrap();
+    assert!(job_config.contains("name: \"job-config\""), "{job_config}");
+    assert_eq!(
+        std::fs::read_to_string(&edited).unwrap(),
+        mine,
+        "the owner's own file is kept"
+    );
+    let system = mock.agent_requests()[0].system_text();
+    assert!(system.contains("job-config"), "{system}");
+    assert!(system.contains("my own way of fixing routines"), "{system}");
+}
