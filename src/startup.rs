@@ -46,6 +46,20 @@ fn hang_timeout() -> anyhow::Result<Duration> {
     }
 }
 
+/// The original's documentation server, the docs MCP server's default URL.
+pub const DEFAULT_DOCS_MCP: &str = "https://docs.ollim.ai/mcp";
+
+/// The docs MCP server's URL: `OLLIM_DOCS_MCP_URL`, else the original's; `off` (or empty)
+/// for none.
+fn docs_mcp(get: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Option<String>> {
+    match get("OLLIM_DOCS_MCP_URL").map(|v| v.trim().to_owned()) {
+        None => Ok(Some(DEFAULT_DOCS_MCP.to_owned())),
+        Some(v) if v.is_empty() || v.eq_ignore_ascii_case("off") => Ok(None),
+        Some(v) if v.starts_with("http://") || v.starts_with("https://") => Ok(Some(v)),
+        Some(v) => bail!("OLLIM_DOCS_MCP_URL: {v:?} is not an http(s) URL (or off)"),
+    }
+}
+
 /// The conversation's settings: the CLI binary (a clear error when missing), the profile and subagents in place, the system prompt, the runtime
 /// config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
@@ -87,6 +101,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         // The surface fills this in: it is where questions can be asked.
         approvals: None,
         model_override: None,
+        docs_mcp: docs_mcp(&|k| std::env::var(k).ok())?,
     })
 }
 
@@ -279,4 +294,24 @@ pub async fn start_actors(
         hooks,
         control,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_docs_server_is_the_originals_unless_set_or_off() {
+        let none = |_: &str| None;
+        assert_eq!(docs_mcp(&none).unwrap().as_deref(), Some(DEFAULT_DOCS_MCP));
+        let off = |_: &str| Some("off".to_owned());
+        assert_eq!(docs_mcp(&off).unwrap(), None);
+        let local = |_: &str| Some("http://127.0.0.1:7000/mcp".to_owned());
+        assert_eq!(
+            docs_mcp(&local).unwrap().as_deref(),
+            Some("http://127.0.0.1:7000/mcp")
+        );
+        let bad = |_: &str| Some("docs.example".to_owned());
+        assert!(docs_mcp(&bad).is_err());
+    }
 }

@@ -16,6 +16,7 @@ mod chat;
 mod commands;
 mod conversation;
 mod crash_loop;
+mod docs_server;
 mod failures;
 mod google;
 mod history;

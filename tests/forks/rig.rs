@@ -172,6 +172,7 @@ async fn rig_full(
         user_name: "Sam".into(),
         approvals,
         model_override: None,
+        docs_mcp: None,
     };
     let supervisor = Supervisor::start(
         SupervisorConfig {

@@ -44,8 +44,16 @@ fn options(
     o.hooks = crate::permissions::file_hooks::hooks();
     o.label = "main".to_owned();
     o.env = config.cli_env.clone();
+    if let Some(url) = &config.docs_mcp {
+        // The original's documentation, searchable by the conversation (SPEC §17).
+        o.http_mcp.push((DOCS_SERVER.to_owned(), url.clone()));
+        o.allowed_tools.push(format!("mcp__{DOCS_SERVER}"));
+    }
     o
 }
+
+/// The docs MCP server's name: its tools are `mcp__docs__<tool>`.
+pub const DOCS_SERVER: &str = "docs";
 
 /// Starts the process on `saved` (or a new session).
 pub async fn start(
