@@ -3,6 +3,7 @@
 //! Errors reach here with context; they are printed once, as a chain, to stderr, and the
 //! process exits 1.
 
+mod chat;
 mod cli;
 mod console;
 mod discord;
@@ -71,7 +72,7 @@ fn google_from_env() -> anyhow::Result<cli::google::Google> {
 fn bot_surface(cli: &Cli) -> Option<settings::SurfaceKind> {
     let choice = match cli.command {
         None => startup::SurfaceChoice::FromEnvironment,
-        Some(Command::Console) => startup::SurfaceChoice::Console,
+        Some(Command::Console | Command::Chat { .. }) => startup::SurfaceChoice::Console,
         Some(_) => return None,
     };
     Some(startup::surface_for(choice, &env_lookup))
@@ -133,6 +134,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ))
         }
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
+        Some(Command::Chat { model }) => done(chat::run(model)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),
     }
 }

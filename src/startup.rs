@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use actix::Actor as _;
+
 use anyhow::{bail, Context};
 use ollim_actors::brain::auth::{self, AuthState};
 use ollim_actors::brain::ClaudeLauncher;
@@ -44,6 +46,20 @@ fn hang_timeout() -> anyhow::Result<Duration> {
     }
 }
 
+/// The original's documentation server, the docs MCP server's default URL.
+pub const DEFAULT_DOCS_MCP: &str = "https://docs.ollim.ai/mcp";
+
+/// The docs MCP server's URL: `OLLIM_DOCS_MCP_URL`, else the original's; `off` (or empty)
+/// for none.
+fn docs_mcp(get: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Option<String>> {
+    match get("OLLIM_DOCS_MCP_URL").map(|v| v.trim().to_owned()) {
+        None => Ok(Some(DEFAULT_DOCS_MCP.to_owned())),
+        Some(v) if v.is_empty() || v.eq_ignore_ascii_case("off") => Ok(None),
+        Some(v) if v.starts_with("http://") || v.starts_with("https://") => Ok(Some(v)),
+        Some(v) => bail!("OLLIM_DOCS_MCP_URL: {v:?} is not an http(s) URL (or off)"),
+    }
+}
+
 /// The conversation's settings: the CLI binary (a clear error when missing), the profile and subagents in place, the system prompt, the runtime
 /// config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
@@ -60,6 +76,11 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     let report = subagents::install(data, &names).context("installing the subagent specs")?;
     for kept in &report.kept_user_edits {
         tracing::info!(agent = %kept, "kept your edited subagent spec");
+    }
+    let skills =
+        ollim_actors::bundled_skills::install(data).context("installing the bundled skills")?;
+    for kept in &skills.kept_user_edits {
+        tracing::info!(skill = %kept, "kept your edited bundled skill");
     }
     // A file the bot cannot edit safely is logged and left; only an I/O failure is an error.
     ollim_actors::claude_settings::turn_auto_memory_off(data)
@@ -80,6 +101,8 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         // The surface fills this in: it is where questions can be asked.
         approvals: None,
         release: crate::version::release().to_owned(),
+        model_override: None,
+        docs_mcp: docs_mcp(&|k| std::env::var(k).ok())?,
     })
 }
 
@@ -147,6 +170,17 @@ pub fn surface_for(choice: SurfaceChoice, get: &dyn Fn(&str) -> Option<String>) 
 
 /// Runs the bot until it is told to stop.
 pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
+    run(choice, None)
+}
+
+/// `ollim-bot chat` with no bot running: the console's bot, shown the way `chat` shows a
+/// conversation, with `model` (when given) as the conversation's model for this run.
+pub fn run_chat_alone(model: Option<String>) -> anyhow::Result<()> {
+    run(SurfaceChoice::Console, Some(model))
+}
+
+/// Runs the bot; `chat` is `Some(model)` for `ollim-bot chat`.
+fn run(choice: SurfaceChoice, chat: Option<Option<String>>) -> anyhow::Result<()> {
     let get = |k: &str| std::env::var(k).ok();
     let surface = surface_for(choice, &get);
     let settings = Settings::from_lookup(&get, surface)?;
@@ -160,7 +194,14 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
         tracing::error!(cause = %e, "could not mark the foreground reminders of earlier releases");
     }
     ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
-    let main = main_session_config(&settings)?;
+    let mut main = main_session_config(&settings)?;
+    let style = match chat {
+        Some(model) => {
+            main.model_override = model;
+            crate::console::Style::Chat
+        }
+        None => crate::console::Style::Console,
+    };
     let signed_out = matches!(auth::check(&main.binary), AuthState::NotLoggedIn(_));
     match surface {
         // Discord DMs the owner a sign-in link before anything else starts.
@@ -170,7 +211,7 @@ pub fn run_bot(choice: SurfaceChoice) -> anyhow::Result<()> {
                 // Commands, schedule and budget still work; turns say how to sign in.
                 eprintln!("{}", auth::LOGIN_HINT);
             }
-            crate::console::run(settings, main)
+            crate::console::run(settings, main, style)
         }
     }
 }
@@ -198,6 +239,9 @@ pub async fn start_actors(
     approvals: actix::Recipient<ApprovalRequest>,
 ) -> anyhow::Result<StartedActors> {
     main.approvals = Some(approvals);
+    // `ollim-bot chat` lines over the control socket see what the conversation shows here.
+    let tap = ollim_actors::control_socket::SurfaceTap::new(surface).start();
+    let surface = tap.clone().recipient();
     let supervisor = Supervisor::start(
         SupervisorConfig {
             data_dir: settings.data_dir.clone(),
@@ -235,7 +279,11 @@ pub async fn start_actors(
     let socket = settings
         .data_dir
         .state_file(ollim_actors::control_socket::FILE_NAME);
-    let control = ollim_actors::control_socket::serve(&socket, handles.scheduler.clone())
+    let chat = ollim_actors::control_socket::ChatRoute {
+        main: main.clone(),
+        tap,
+    };
+    let control = ollim_actors::control_socket::serve(&socket, handles.scheduler.clone(), Some(chat))
         .inspect_err(|e| {
             tracing::error!(socket = %socket.display(), cause = %e, "control socket failed to start; `routine run` cannot reach this bot");
         })
@@ -247,4 +295,24 @@ pub async fn start_actors(
         hooks,
         control,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_docs_server_is_the_originals_unless_set_or_off() {
+        let none = |_: &str| None;
+        assert_eq!(docs_mcp(&none).unwrap().as_deref(), Some(DEFAULT_DOCS_MCP));
+        let off = |_: &str| Some("off".to_owned());
+        assert_eq!(docs_mcp(&off).unwrap(), None);
+        let local = |_: &str| Some("http://127.0.0.1:7000/mcp".to_owned());
+        assert_eq!(
+            docs_mcp(&local).unwrap().as_deref(),
+            Some("http://127.0.0.1:7000/mcp")
+        );
+        let bad = |_: &str| Some("docs.example".to_owned());
+        assert!(docs_mcp(&bad).is_err());
+    }
 }

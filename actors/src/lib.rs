@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod brain;
+pub mod bundled_skills;
 pub mod buttons;
 pub mod claude_settings;
 pub mod clock;
@@ -45,6 +46,7 @@ pub mod cpu_priority;
 pub mod cron;
 pub mod data_dir;
 pub mod downloads;
+pub mod env_file;
 pub mod fork;
 pub mod google;
 #[cfg(test)]
@@ -52,6 +54,7 @@ mod import_graph;
 pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
+pub mod onboarding;
 pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;

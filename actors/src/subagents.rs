@@ -126,13 +126,57 @@ pub fn install(data: &DataDir, names: &Names) -> Result<InstallReport, Error> {
     install_texts(data, &shipped(names))
 }
 
+/// Where a set of shipped files is installed, and the manifest that remembers them.
+#[derive(Debug, Clone, Copy)]
+pub struct Target {
+    /// The directory, relative to the data directory (file names may add subdirectories).
+    pub dir: &'static str,
+    /// The manifest's name inside `state/`.
+    pub manifest: &'static str,
+}
+
+const AGENTS: Target = Target {
+    dir: AGENTS_DIR,
+    manifest: MANIFEST_FILE,
+};
+
 /// The install itself, for any set of texts (tests pass a changed "release").
 fn install_texts(data: &DataDir, texts: &[(&str, String)]) -> Result<InstallReport, Error> {
-    let manifest_path = data.state_file(MANIFEST_FILE);
+    let (mut report, mut manifest, mut manifest_changed) = install_into(data, AGENTS, texts)?;
+    let shipped_now: Vec<&str> = texts.iter().map(|(file, _)| *file).collect();
+    manifest_changed |= retire_renamed(data, &shipped_now, &mut manifest, &mut report)?;
+    if manifest_changed {
+        state_file::save_json(&data.state_file(MANIFEST_FILE), &manifest)?;
+    }
+    Ok(report)
+}
+
+/// Installs `texts` (file name → text) into `target` without overwriting edits, and saves its
+/// manifest (the bundled skills use this too).
+pub fn install_files(
+    data: &DataDir,
+    target: Target,
+    texts: &[(&str, String)],
+) -> Result<InstallReport, Error> {
+    let (report, manifest, changed) = install_into(data, target, texts)?;
+    if changed {
+        state_file::save_json(&data.state_file(target.manifest), &manifest)?;
+    }
+    Ok(report)
+}
+
+/// Writes what is missing or still ours; returns the report, the manifest and whether it
+/// changed (not saved yet).
+fn install_into(
+    data: &DataDir,
+    target: Target,
+    texts: &[(&str, String)],
+) -> Result<(InstallReport, Manifest, bool), Error> {
+    let manifest_path = data.state_file(target.manifest);
     let mut manifest = state_file::load_json(&manifest_path, Manifest::default)?.into_value();
     let mut manifest_changed = false;
     let mut report = InstallReport::default();
-    let dir = data.root().join(AGENTS_DIR);
+    let dir = data.root().join(target.dir);
     for (file, text) in texts {
         let path = dir.join(file);
         let on_disk = match std::fs::read_to_string(&path) {
@@ -153,12 +197,18 @@ fn install_texts(data: &DataDir, texts: &[(&str, String)]) -> Result<InstallRepo
         let name = (*file).to_owned();
         match outcome {
             Outcome::Written | Outcome::Updated => {
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent).map_err(|source| Error::Read {
+                        path: parent.to_path_buf(),
+                        source,
+                    })?;
+                }
                 state_file::write_atomic(&path, text.as_bytes())?;
-                data.commit(&path, &format!("auto: install {AGENTS_DIR}/{file}"));
-                tracing::info!(agent = %file, updated = matches!(outcome, Outcome::Updated), "installed subagent");
+                data.commit(&path, &format!("auto: install {}/{file}", target.dir));
+                tracing::info!(file = %file, dir = target.dir, updated = matches!(outcome, Outcome::Updated), "installed a shipped file");
             }
             Outcome::KeptUserEdit => {
-                tracing::info!(agent = %file, "subagent edited by the user; kept as it is");
+                tracing::info!(file = %file, dir = target.dir, "shipped file edited by the user; kept as it is");
             }
             Outcome::Unchanged => {}
         }
@@ -173,12 +223,7 @@ fn install_texts(data: &DataDir, texts: &[(&str, String)]) -> Result<InstallRepo
             Outcome::Unchanged => report.unchanged.push(name),
         }
     }
-    let shipped_now: Vec<&str> = texts.iter().map(|(file, _)| *file).collect();
-    manifest_changed |= retire_renamed(data, &shipped_now, &mut manifest, &mut report)?;
-    if manifest_changed {
-        state_file::save_json(&manifest_path, &manifest)?;
-    }
-    Ok(report)
+    Ok((report, manifest, manifest_changed))
 }
 
 /// Removes the old file of each renamed agent (not shipped under that name now) when it is

@@ -63,6 +63,14 @@ pub enum Command {
     Help,
     /// Run the bot with the terminal as the DM channel.
     Console,
+    /// Talk to the agent from the terminal: the running bot's conversation when one runs,
+    /// else a conversation of its own.
+    Chat {
+        /// The model for this chat (e.g. `opus`, or a local model's name) when chat runs the
+        /// conversation itself.
+        #[arg(long)]
+        model: Option<String>,
+    },
     /// Recurring, cron-scheduled prompts.
     #[command(subcommand)]
     Routine(routine::RoutineCommand),

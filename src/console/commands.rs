@@ -18,6 +18,7 @@ use ollim_actors::tools::ButtonClick;
 
 const HELP: &str = "\
 commands:
+  /setup                                  guided setup: names, personality, about you
   /clear                                  drop the conversation and start fresh
   /compact [instructions]                 compact the conversation
   /cost                                   what this run has cost

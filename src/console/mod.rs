@@ -18,17 +18,31 @@ use anyhow::Context as _;
 use ollim_actors::google::account::PasteRedirect;
 use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::{IsBusy, MainSessionConfig, Say};
+use ollim_actors::onboarding::{setup_prompt, SetupNames, SETUP_STARTED};
 use ollim_actors::settings::Settings;
 use ollim_actors::supervisor::Shutdown;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use render::ConsoleOut;
 
+/// How the console shows the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `ollim-bot console`: status lines, embeds in full, buttons to press.
+    Console,
+    /// `ollim-bot chat`: `you> `, `[tool] <label>`, `[embed] <title>`.
+    Chat,
+}
+
 /// Runs the bot on the console until end of input or a signal.
-pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
+pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow::Result<()> {
     let system = actix::System::new();
     system.block_on(async move {
-        let out = ConsoleOut::default().start();
+        let out = match style {
+            Style::Console => ConsoleOut::default(),
+            Style::Chat => ConsoleOut::chat(),
+        }
+        .start();
         let started = crate::startup::start_actors(
             &settings,
             main,
@@ -44,6 +58,7 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
             started.control,
         );
         let tz = settings.tz;
+        out.do_send(render::Prompt);
         let mut lines = BufReader::new(tokio::io::stdin()).lines();
         let reason = loop {
             tokio::select! {
@@ -59,6 +74,13 @@ pub fn run(settings: Settings, main: MainSessionConfig) -> anyhow::Result<()> {
                         }
                         if line == "/quit" {
                             break "quit".to_owned();
+                        }
+                        if line == "/setup" {
+                            let names = SetupNames { user: &settings.user_name, bot: &settings.bot_name };
+                            let text = setup_prompt(&settings.data_dir, names, chrono::Utc::now());
+                            out.do_send(render::Line(SETUP_STARTED.to_owned()));
+                            main.do_send(Say { text, images: Vec::new() });
+                            continue;
                         }
                         if looks_like_redirect(line) {
                             // A pasted Google redirect carries a one-time code: never the agent's.

@@ -29,6 +29,32 @@ pub struct ConsoleOut {
     streamed: bool,
     /// Labels of the current answer's calls shown denied (their failed result says nothing new).
     denied: Vec<String>,
+    /// *(`ollim-bot chat`)* The conversation is shown the `chat` way.
+    chat: Option<crate::chat::ChatPrinter>,
+}
+
+impl ConsoleOut {
+    /// A renderer showing the conversation the `chat` way (`[tool]`, `[embed]`, `you> `).
+    pub fn chat() -> Self {
+        Self {
+            chat: Some(crate::chat::ChatPrinter::default()),
+            ..Self::default()
+        }
+    }
+}
+
+/// *(`ollim-bot chat`)* Prints the `you> ` prompt (nothing on the console).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "()")]
+pub struct Prompt;
+
+impl Handler<Prompt> for ConsoleOut {
+    type Result = ();
+    fn handle(&mut self, _msg: Prompt, _ctx: &mut Self::Context) {
+        if let Some(printer) = &mut self.chat {
+            printer.prompt();
+        }
+    }
 }
 
 /// A plain line from the console itself (command replies).
@@ -67,6 +93,12 @@ fn write(text: &str) {
 
 impl ConsoleOut {
     fn own_line(&mut self, text: &str) {
+        if let Some(printer) = &mut self.chat {
+            printer.show(ollim_actors::control_socket::ChatEvent::Notice(
+                text.to_owned(),
+            ));
+            return;
+        }
         if self.mid_line {
             write("\n");
             self.mid_line = false;
@@ -77,7 +109,24 @@ impl ConsoleOut {
 
 impl Handler<SurfaceEvent> for ConsoleOut {
     type Result = ();
-    fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
+    fn handle(&mut self, ev: SurfaceEvent, ctx: &mut Self::Context) {
+        if matches!(&ev, SurfaceEvent::Notice(t) if t == ollim_actors::main_session::FIRST_GREETING)
+        {
+            // The console's stand-in for the greeting's "Get started" button (SPEC §17).
+            ctx.notify(Line(
+                ollim_actors::onboarding::CONSOLE_SETUP_HINT.to_owned(),
+            ));
+        }
+        if let Some(printer) = &mut self.chat {
+            let reply = matches!(ev, SurfaceEvent::Reply(_));
+            if let Some(shown) = ollim_actors::control_socket::chat_event(&ev) {
+                printer.show(shown);
+            }
+            if reply {
+                printer.prompt();
+            }
+            return;
+        }
         match ev {
             SurfaceEvent::Status(s)
             | SurfaceEvent::ToolUse(s)

@@ -37,6 +37,8 @@ pub struct Data {
     pub data_dir: ollim_actors::data_dir::DataDir,
     /// The configured zone (times in `/routines`).
     pub tz: chrono_tz::Tz,
+    /// The owner's and the bot's names as the bot started (the setup prompt).
+    pub names: ollim_actors::system_prompt::Names,
 }
 
 /// The error type of commands and handlers: reported in the log with its context.

@@ -181,7 +181,7 @@ impl Delivery {
             }
             SurfaceEvent::Notice(text) => {
                 self.flush_now().await;
-                self.post(CreateMessage::new().content(text)).await;
+                self.post(render::notice(&text)).await;
             }
             SurfaceEvent::Ping {
                 text,

@@ -195,6 +195,8 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         reply
     } else if let Some(click) = GoogleClick::from_custom_id(&custom_id) {
         google_button(click, data).await
+    } else if custom_id == ollim_actors::onboarding::SETUP_BUTTON_ID {
+        super::commands::setup::start(data).await
     } else {
         conversation_button(custom_id, data).await
     };

@@ -118,6 +118,10 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         sign_in_messages,
         data_dir: settings.data_dir.clone(),
         tz: settings.tz,
+        names: ollim_actors::system_prompt::Names {
+            user: settings.user_name.clone(),
+            bot: settings.bot_name.clone(),
+        },
     };
     let running = Running {
         supervisor,

@@ -73,6 +73,19 @@ pub fn snooze_row(id: &str) -> CreateActionRow {
     CreateActionRow::Buttons(buttons)
 }
 
+/// A line from the bot; the first greeting carries the "Get started — 3 questions" button
+/// (SPEC §17) that starts setup.
+pub fn notice(text: &str) -> CreateMessage {
+    let msg = CreateMessage::new().content(text);
+    if text != ollim_actors::main_session::FIRST_GREETING {
+        return msg;
+    }
+    let button = CreateButton::new(ollim_actors::onboarding::SETUP_BUTTON_ID)
+        .label(ollim_actors::onboarding::SETUP_BUTTON_LABEL)
+        .style(DiscordStyle::Primary);
+    msg.components(vec![CreateActionRow::Buttons(vec![button])])
+}
+
 /// A `[bg]` ping, with the snooze buttons when it has a snooze.
 pub fn ping(text: &str, snooze: Option<&str>) -> CreateMessage {
     let msg = CreateMessage::new().content(text);

@@ -1,7 +1,9 @@
-//! The steps of an update, shared by `/update` and the auto-update timer: `git fetch`, compare
-//! with the upstream branch, `git pull --ff-only`, then the build command. Each runs in the
-//! checkout with a time limit; the first that fails stops the update with its command and exit
-//! code, and the running binary stays as it is.
+//! The steps of an update, shared by `/update` and the auto-update timer (SPEC §17: updates
+//! follow `v*` tags): `git fetch --tags`, find the newest release tag (`v*`, by version), and
+//! when the checkout does not contain it yet, `git merge --ff-only <tag>`; then the build
+//! command. Commits pushed to the branch without a release tag never trigger an update. Each
+//! step runs in the checkout with a time limit; the first that fails stops the update with its
+//! command and exit code, and the running binary stays as it is.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -95,9 +97,13 @@ impl Checkout {
     }
 
     async fn try_update(&self) -> Result<Option<Built>, StepError> {
-        self.git(&["fetch", "--quiet"]).await?;
+        self.git(&["fetch", "--quiet", "--tags"]).await?;
         let head = self.git(&["rev-parse", "HEAD"]).await?;
-        let upstream = self.git(&["rev-parse", "@{upstream}"]).await?;
+        // The newest release the checkout does not contain yet, if any.
+        let release = match self.latest_release().await? {
+            Some(tag) if !self.contains(&tag).await => Some(tag),
+            _ => None,
+        };
         // The running binary's commit, when this checkout has it: a binary built from an older
         // commit than HEAD (a build that failed after a pull, a manual pull) is rebuilt too.
         let running = match &self.running {
@@ -105,11 +111,12 @@ impl Checkout {
             _ => None,
         };
         let stale_binary = running.as_deref().is_some_and(|r| !head.starts_with(r));
-        if head == upstream && !stale_binary {
+        if release.is_none() && !stale_binary {
             return Ok(None);
         }
-        if head != upstream {
-            self.git(&["pull", "--ff-only", "--quiet"]).await?;
+        if let Some(tag) = &release {
+            tracing::info!(release = %tag, "a newer release is tagged; updating to it");
+            self.git(&["merge", "--ff-only", "--quiet", tag]).await?;
         }
         // What the new binary has that the running one lacks.
         let base = running.unwrap_or(head);
@@ -125,6 +132,26 @@ impl Checkout {
         Ok(Some(Built {
             subjects: log.lines().map(str::to_owned).collect(),
         }))
+    }
+
+    /// The newest `v*` tag by version order (`v0.10.0` after `v0.9.1`), if there is one.
+    async fn latest_release(&self) -> Result<Option<String>, StepError> {
+        let tags = self
+            .git(&["tag", "--list", "v*", "--sort=-version:refname"])
+            .await?;
+        Ok(tags.lines().next().map(str::trim).map(str::to_owned))
+    }
+
+    /// Whether HEAD already contains `tag` (it is HEAD or one of its ancestors).
+    async fn contains(&self, tag: &str) -> bool {
+        self.git(&[
+            "merge-base",
+            "--is-ancestor",
+            &format!("{tag}^{{commit}}"),
+            "HEAD",
+        ])
+        .await
+        .is_ok()
     }
 
     async fn has_commit(&self, commit: &str) -> bool {

@@ -181,7 +181,10 @@ impl Rig {
 async fn new_commits_are_pulled_built_announced_and_a_restart_asked_for() {
     let repos = Repos::new();
     let subjects: Vec<String> = (1..=7).map(|n| format!("change {n}")).collect();
-    repos.push(&subjects.iter().map(String::as_str).collect::<Vec<_>>());
+    repos.release(
+        &subjects.iter().map(String::as_str).collect::<Vec<_>>(),
+        "v0.2.0",
+    );
     let mut rig = Rig::start(
         Some(checkout(&repos, "touch built-by-the-test")),
         at(6, 0),
@@ -210,7 +213,7 @@ async fn new_commits_are_pulled_built_announced_and_a_restart_asked_for() {
 #[actix_rt::test]
 async fn a_failing_build_is_reported_and_nothing_restarts() {
     let repos = Repos::new();
-    repos.push(&["broken change"]);
+    repos.release(&["broken change"], "v0.1.1");
     let mut rig = Rig::start(Some(checkout(&repos, "exit 3")), at(6, 0), true, true);
     let Note::Say(text) = rig.note().await else {
         panic!("the failure");
@@ -233,7 +236,7 @@ async fn a_failing_git_step_names_the_command() {
         panic!("the failure");
     };
     assert!(
-        text.starts_with("auto-update failed: `git fetch` returned 128\n```\n"),
+        text.starts_with("auto-update failed: `git fetch --tags` returned 128\n```\n"),
         "{text}"
     );
     assert_eq!(
@@ -246,7 +249,7 @@ async fn a_failing_git_step_names_the_command() {
 #[actix_rt::test]
 async fn busy_postpones_the_update_until_the_conversation_is_quiet() {
     let repos = Repos::new();
-    repos.push(&["new feature"]);
+    repos.release(&["new feature"], "v0.1.1");
     let before = Repos::head(&repos.bot);
     let mut rig = Rig::start(Some(checkout(&repos, "true")), at(6, 0), false, true);
     assert_eq!(rig.sleeps_until().await, at(6, 1), "postponed a minute");
@@ -271,7 +274,7 @@ async fn busy_postpones_the_update_until_the_conversation_is_quiet() {
 #[actix_rt::test]
 async fn a_running_background_fork_postpones_the_update() {
     let repos = Repos::new();
-    repos.push(&["new feature"]);
+    repos.release(&["new feature"], "v0.1.1");
     let before = Repos::head(&repos.bot);
     let mut rig = Rig::start_with_fork(Some(checkout(&repos, "true")), at(6, 0), true, true, true);
     assert_eq!(rig.sleeps_until().await, at(6, 1), "postponed a minute");
@@ -288,7 +291,7 @@ async fn a_running_background_fork_postpones_the_update() {
 #[actix_rt::test]
 async fn off_or_outside_the_hour_nothing_is_fetched() {
     let repos = Repos::new();
-    repos.push(&["new feature"]);
+    repos.release(&["new feature"], "v0.1.1");
     // Off: looks again after the interval and does nothing.
     let mut off = Rig::start(Some(checkout(&repos, "true")), at(6, 0), true, false);
     assert_eq!(off.sleeps_until().await, at(7, 0));
@@ -323,6 +326,50 @@ async fn up_to_date_says_nothing_and_an_old_binary_is_rebuilt() {
         rig.note().await,
         Note::Say("updating and restarting...\n- pulled by hand".into())
     );
+}
+
+#[actix_rt::test]
+async fn commits_without_a_release_tag_are_not_an_update() {
+    let repos = Repos::new();
+    repos.push(&["work in progress"]);
+    let before = Repos::head(&repos.bot);
+    let mut rig = Rig::start(Some(checkout(&repos, "exit 9")), at(6, 0), true, true);
+    assert_eq!(
+        rig.sleeps_until().await,
+        at(7, 0),
+        "up to date: the interval"
+    );
+    assert!(rig.notes.try_recv().is_err(), "nothing said");
+    assert_eq!(Repos::head(&repos.bot), before, "nothing merged");
+}
+
+#[actix_rt::test]
+async fn the_newest_release_tag_is_installed_and_nothing_after_it() {
+    let repos = Repos::new();
+    repos.release(&["nine"], "v0.9.0");
+    repos.release(&["ten"], "v0.10.0");
+    let ten = Repos::head(&repos.dev);
+    repos.push(&["not released yet"]);
+    let mut rig = Rig::start(
+        Some(checkout(&repos, "touch built-by-the-test")),
+        at(6, 0),
+        true,
+        true,
+    );
+    assert_eq!(
+        rig.note().await,
+        Note::Say("updating and restarting...\n- ten\n- nine".into()),
+        "v0.10.0 is newer than v0.9.0"
+    );
+    assert_eq!(
+        rig.note().await,
+        Note::Restart("auto-update installed".into())
+    );
+    assert_eq!(Repos::head(&repos.bot), ten, "up to the tag, not beyond");
+    // Installed: the next look finds nothing new.
+    let mut again = Rig::start(Some(checkout(&repos, "exit 9")), at(6, 0), true, true);
+    assert_eq!(again.sleeps_until().await, at(7, 0));
+    assert!(again.notes.try_recv().is_err(), "nothing said");
 }
 
 #[actix_rt::test]

@@ -44,8 +44,38 @@ impl Bot {
         args: &[&str],
         extra: &[(&str, &str)],
     ) -> Bot {
+        Self::start_command(home, mock, "console", args, extra).await
+    }
+
+    /// Starts `ollim-bot console` in the working directory `cwd`.
+    pub async fn start_in(home: &Home, mock: &MockModelApi, cwd: &Path) -> Bot {
+        Self::spawn(home, mock, "console", &[], &[], Some(cwd)).await
+    }
+
+    /// Starts `ollim-bot <command> <args>` (e.g. `chat`) with `extra` in its environment.
+    pub async fn start_command(
+        home: &Home,
+        mock: &MockModelApi,
+        command: &str,
+        args: &[&str],
+        extra: &[(&str, &str)],
+    ) -> Bot {
+        Self::spawn(home, mock, command, args, extra, None).await
+    }
+
+    async fn spawn(
+        home: &Home,
+        mock: &MockModelApi,
+        command: &str,
+        args: &[&str],
+        extra: &[(&str, &str)],
+        cwd: Option<&Path>,
+    ) -> Bot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ollim-bot"));
-        cmd.arg("console")
+        if let Some(dir) = cwd {
+            cmd.current_dir(dir);
+        }
+        cmd.arg(command)
             .args(args)
             .envs(mock.cli_env(&home.home))
             .env("OLLIM_CLAUDE_BIN", crate::support::claude_cli::binary())

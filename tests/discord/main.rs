@@ -24,6 +24,7 @@ mod lifecycle;
 mod messages;
 mod routines;
 mod serenity_client;
+mod setup;
 mod sign_in;
 mod snooze;
 mod update;

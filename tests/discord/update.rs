@@ -58,7 +58,7 @@ fn answered(fake: &FakeDiscord, interaction: u64, needle: &str) -> Option<String
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn update_pulls_builds_announces_and_runs_the_new_binary() {
     let repos = Repos::new();
-    repos.push(&["snooze buttons", "quieter console"]);
+    repos.release(&["snooze buttons", "quieter console"], "v0.2.0");
     let (_mock, fake, home, bot) = started(&repos, "touch built-by-the-test").await;
     let pid = bot.pid();
     let asked = fake.slash(OWNER_ID, "update", json!([])).await;
@@ -93,7 +93,7 @@ async fn update_pulls_builds_announces_and_runs_the_new_binary() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_build_is_reported_and_the_bot_keeps_running() {
     let repos = Repos::new();
-    repos.push(&["breaks the build"]);
+    repos.release(&["breaks the build"], "v0.2.0");
     let (_mock, fake, _home, bot) = started(&repos, "echo 'error[E0425]: oops' >&2; exit 7").await;
     let asked = fake.slash(OWNER_ID, "update", json!([])).await;
     let text = fake

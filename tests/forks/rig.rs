@@ -172,6 +172,8 @@ async fn rig_full(
         user_name: "Sam".into(),
         approvals,
         release: "ollim-bot v0.1.0+dev (test)".into(),
+        model_override: None,
+        docs_mcp: None,
     };
     let supervisor = Supervisor::start(
         SupervisorConfig {

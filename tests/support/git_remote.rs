@@ -70,6 +70,14 @@ impl Repos {
         git(&self.dev, &["push", "-q", "origin", "HEAD:main"]);
     }
 
+    /// Pushes one commit per subject, then tags the last one `tag` (a release) and pushes the
+    /// tag.
+    pub fn release(&self, subjects: &[&str], tag: &str) {
+        self.push(subjects);
+        git(&self.dev, &["tag", tag]);
+        git(&self.dev, &["push", "-q", "origin", tag]);
+    }
+
     /// The commit checked out in `dir`.
     pub fn head(dir: &Path) -> String {
         git(dir, &["rev-parse", "HEAD"])

@@ -282,6 +282,8 @@ impl MockModelApi {
             ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
             ("DISABLE_AUTOUPDATER", "1".to_owned()),
             ("ENABLE_TOOL_SEARCH", "false".to_owned()),
+            // The bot's docs MCP server would be docs.ollim.ai: tests never reach the internet.
+            ("OLLIM_DOCS_MCP_URL", "off".to_owned()),
             ("HOME", home.display().to_string()),
             ("NO_PROXY", no_proxy.clone()),
             ("no_proxy", no_proxy),

@@ -120,6 +120,8 @@ pub struct SpawnOptions {
     /// that, on a small machine, the conversation's own process wins the CPU while several
     /// of them start at once.
     pub priority: CpuPriority,
+    /// Remote MCP servers reached over HTTP, as (name, URL): the docs server.
+    pub http_mcp: Vec<(String, String)>,
 }
 
 impl SpawnOptions {
@@ -145,6 +147,7 @@ impl SpawnOptions {
             hooks: Vec::new(),
             priority: CpuPriority::Conversation,
             agents: None,
+            http_mcp: Vec::new(),
         }
     }
 
@@ -176,9 +179,18 @@ impl SpawnOptions {
         if let Some(mode) = self.permission_mode {
             flag("--permission-mode", mode.as_str());
         }
-        let mcp = serde_json::json!({
-            "mcpServers": { self.mcp_server.as_str(): { "type": "sdk", "name": self.mcp_server } }
-        });
+        let mut servers = serde_json::Map::new();
+        servers.insert(
+            self.mcp_server.clone(),
+            serde_json::json!({ "type": "sdk", "name": self.mcp_server }),
+        );
+        for (name, url) in &self.http_mcp {
+            servers.insert(
+                name.clone(),
+                serde_json::json!({ "type": "http", "url": url }),
+            );
+        }
+        let mcp = serde_json::json!({ "mcpServers": servers });
         flag("--mcp-config", &mcp.to_string());
         match self.thinking {
             Some(Thinking::Disabled) => flag("--thinking", "disabled"),
@@ -258,6 +270,23 @@ mod tests {
         assert_eq!(
             mcp,
             serde_json::json!({"mcpServers":{"discord":{"type":"sdk","name":"discord"}}})
+        );
+    }
+
+    #[test]
+    fn an_http_mcp_server_joins_the_discord_server_in_the_mcp_config() {
+        let mut opts = options();
+        opts.http_mcp = vec![("docs".into(), "http://127.0.0.1:9/mcp".into())];
+        let args = opts.args();
+        let mcp: serde_json::Value =
+            serde_json::from_str(value_after(&args, "--mcp-config").unwrap_or("null"))
+                .unwrap_or_default();
+        assert_eq!(
+            mcp,
+            serde_json::json!({"mcpServers":{
+                "discord":{"type":"sdk","name":"discord"},
+                "docs":{"type":"http","url":"http://127.0.0.1:9/mcp"}
+            }})
         );
     }
 

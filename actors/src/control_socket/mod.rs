@@ -10,13 +10,15 @@
 //! removed when the bot stops; one left by a crash is replaced at the next start (the instance
 //! lock says no other bot owns it).
 
+mod chat_tap;
 mod client;
 mod server;
 
 use serde::{Deserialize, Serialize};
 
-pub use client::{request, ClientError};
-pub use server::{serve, ControlServer};
+pub use chat_tap::{chat_event, Listen, SurfaceTap, Sync};
+pub use client::{chat, connect, request, ClientError};
+pub use server::{serve, ChatRoute, ControlServer};
 
 /// The socket's name inside `state/`.
 pub const FILE_NAME: &str = "bot.sock";
@@ -30,6 +32,38 @@ pub const MAX_REQUEST_BYTES: usize = 4096;
 pub enum Request {
     /// Run the routine with this id now.
     RunRoutine(String),
+    /// *(`ollim-bot chat`)* Say this line in the conversation; the answer is the turn's
+    /// [`ChatEvent`]s, one [`ChatLine::Event`] a line, then [`ChatLine::Done`].
+    Chat(String),
+}
+
+/// What `ollim-bot chat` shows of the conversation (SPEC §17): the answer's text as it streams,
+/// tool labels, embed titles and the bot's own lines. Buttons and files are not shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatEvent {
+    /// A piece of the answer.
+    Text(String),
+    /// The whole answer, when nothing of it streamed.
+    Reply(String),
+    /// A tool the agent called, as its label.
+    Tool(String),
+    /// A tool call that was denied, as its label.
+    Denied(String),
+    /// An embed's title.
+    Embed(String),
+    /// A line from the bot (a notice, an error, a background ping).
+    Notice(String),
+}
+
+/// One line of the bot's answer to [`Request::Chat`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatLine {
+    /// Something the conversation showed.
+    Event(ChatEvent),
+    /// The turn has ended (or could not start): the last line.
+    Done(Response),
 }
 
 /// The bot's answer.

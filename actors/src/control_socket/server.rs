@@ -6,11 +6,26 @@ use std::time::Duration;
 
 use actix::Addr;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::{UnixListener, UnixStream};
 
-use super::{Request, Response, MAX_REQUEST_BYTES};
+use super::chat_tap::{Listen, SurfaceTap, Sync};
+use super::{ChatLine, Request, Response, MAX_REQUEST_BYTES};
 use crate::jobs::JobId;
+use crate::main_session::{IsBusy, MainSession, Say};
 use crate::scheduler::{RunNow, RunNowOutcome, Scheduler};
+
+/// How often a chat turn asks the conversation whether its answer is over.
+const TURN_POLL: Duration = Duration::from_millis(100);
+
+/// Where `ollim-bot chat` lines go: the conversation, and the tap its events pass through.
+#[derive(Clone)]
+pub struct ChatRoute {
+    /// The conversation.
+    pub main: Addr<MainSession>,
+    /// The tap in front of the surface.
+    pub tap: Addr<SurfaceTap>,
+}
 
 /// How long a connection may take to send its request.
 const REQUEST_WAIT: Duration = Duration::from_secs(5);
@@ -30,9 +45,13 @@ impl Drop for ControlServer {
 }
 
 /// Listens on `path` (replacing a socket file a crashed bot left: the caller holds the
-/// instance lock) and answers requests with the scheduler's help. Must run inside a Tokio
-/// runtime.
-pub fn serve(path: &Path, scheduler: Addr<Scheduler>) -> std::io::Result<ControlServer> {
+/// instance lock) and answers requests with the scheduler's help (and chat lines through
+/// `chat`, when given). Must run inside a Tokio runtime.
+pub fn serve(
+    path: &Path,
+    scheduler: Addr<Scheduler>,
+    chat: Option<ChatRoute>,
+) -> std::io::Result<ControlServer> {
     if path.as_os_str().len() >= 108 {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -50,7 +69,7 @@ pub fn serve(path: &Path, scheduler: Addr<Scheduler>) -> std::io::Result<Control
         loop {
             match listener.accept().await {
                 Ok((stream, _)) => {
-                    tokio::spawn(answer(stream, scheduler.clone()));
+                    tokio::spawn(answer(stream, scheduler.clone(), chat.clone()));
                 }
                 Err(e) => {
                     tracing::warn!(cause = %e, "control socket accept failed");
@@ -65,13 +84,21 @@ pub fn serve(path: &Path, scheduler: Addr<Scheduler>) -> std::io::Result<Control
     })
 }
 
-async fn answer(stream: UnixStream, scheduler: Addr<Scheduler>) {
+async fn answer(stream: UnixStream, scheduler: Addr<Scheduler>, chat: Option<ChatRoute>) {
     let (read, mut write) = stream.into_split();
     let mut line = Vec::new();
     let mut reader = BufReader::new(read.take(MAX_REQUEST_BYTES as u64));
     let read = tokio::time::timeout(REQUEST_WAIT, reader.read_until(b'\n', &mut line)).await;
     let response = match read {
         Ok(Ok(_)) => match serde_json::from_slice::<Request>(&line) {
+            Ok(Request::Chat(text)) => {
+                let done = match chat {
+                    Some(route) => chat_turn(text, &route, &mut write).await,
+                    None => refuse("this bot does not take chat lines".to_owned()),
+                };
+                send_line(&mut write, &ChatLine::Done(done)).await;
+                return;
+            }
             Ok(request) => handle(request, &scheduler).await,
             Err(e) => refuse(format!("not a request this bot knows: {e}")),
         },
@@ -85,12 +112,78 @@ async fn answer(stream: UnixStream, scheduler: Addr<Scheduler>) {
     }
 }
 
+/// Writes `value` as one JSON line; false when the command has gone away.
+async fn send_line(write: &mut OwnedWriteHalf, value: &impl serde::Serialize) -> bool {
+    let mut bytes = match serde_json::to_vec(value) {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::error!(cause = %e, "a control socket answer did not serialize");
+            return true;
+        }
+    };
+    bytes.push(b'\n');
+    write.write_all(&bytes).await.is_ok()
+}
+
+/// Says `text` in the conversation and streams what it shows until the conversation is idle
+/// again: the whole answer, and whatever else the turn brought (a queued job's turn before it).
+async fn chat_turn(text: String, route: &ChatRoute, write: &mut OwnedWriteHalf) -> Response {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    if route.tap.send(Listen(tx)).await.is_err() {
+        return refuse("the conversation's output has stopped".to_owned());
+    }
+    tracing::info!("a chat line arrived over the control socket");
+    // Answered once the line is in the conversation (queued or sent): a busy check after it
+    // sees this turn.
+    if route
+        .main
+        .send(Say {
+            text,
+            images: Vec::new(),
+        })
+        .await
+        .is_err()
+    {
+        return refuse("the conversation has stopped".to_owned());
+    }
+    loop {
+        tokio::select! {
+            ev = rx.recv() => match ev {
+                Some(ev) => {
+                    if !send_line(write, &ChatLine::Event(ev)).await {
+                        // The chat went away; its turn goes on in the conversation.
+                        return refuse("the chat left".to_owned());
+                    }
+                }
+                None => return refuse("the conversation's output has stopped".to_owned()),
+            },
+            () = tokio::time::sleep(TURN_POLL) => match route.main.send(IsBusy).await {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(_) => return refuse("the conversation has stopped".to_owned()),
+            },
+        }
+    }
+    // Events sent before the conversation went idle are in the tap's mailbox ahead of this.
+    let _ = route.tap.send(Sync).await;
+    while let Ok(ev) = rx.try_recv() {
+        if !send_line(write, &ChatLine::Event(ev)).await {
+            break;
+        }
+    }
+    Response {
+        ok: true,
+        message: String::new(),
+    }
+}
+
 fn refuse(message: String) -> Response {
     Response { ok: false, message }
 }
 
 async fn handle(request: Request, scheduler: &Addr<Scheduler>) -> Response {
     match request {
+        Request::Chat(_) => refuse("a chat line goes through its own route".to_owned()),
         Request::RunRoutine(id) => {
             let id = match JobId::parse(&id) {
                 Ok(id) => id,

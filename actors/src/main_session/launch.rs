@@ -30,7 +30,10 @@ fn options(
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
     o.append_system_prompt = Some(config.system_prompt.clone());
-    o.model = runtime.model_main.map(|m| m.as_str().to_owned());
+    o.model = config
+        .model_override
+        .clone()
+        .or_else(|| runtime.model_main.map(|m| m.as_str().to_owned()));
     o.thinking = Some(runtime.thinking_main);
     o.permission_mode = Some(host::cli_mode(mode));
     // The CLI's built-ins stay (its scheduling aside); only this kind's `discord` tools.
@@ -41,8 +44,16 @@ fn options(
     o.hooks = crate::permissions::file_hooks::hooks();
     o.label = "main".to_owned();
     o.env = config.cli_env.clone();
+    if let Some(url) = &config.docs_mcp {
+        // The original's documentation, searchable by the conversation (SPEC §17).
+        o.http_mcp.push((DOCS_SERVER.to_owned(), url.clone()));
+        o.allowed_tools.push(format!("mcp__{DOCS_SERVER}"));
+    }
     o
 }
+
+/// The docs MCP server's name: its tools are `mcp__docs__<tool>`.
+pub const DOCS_SERVER: &str = "docs";
 
 /// Starts the process on `saved` (or a new session).
 pub async fn start(

@@ -100,6 +100,11 @@ pub struct MainSessionConfig {
     pub approvals: Option<Recipient<crate::permissions::ApprovalRequest>>,
     /// The release that runs (`ollim-bot v0.2.0`), named in the greeting after a restart.
     pub release: String,
+    /// *(`ollim-bot chat --model`)* The conversation's model for this run, above `/model`.
+    pub model_override: Option<String>,
+    /// The docs MCP server's URL (`OLLIM_DOCS_MCP_URL`), offered to the conversation as the
+    /// `docs` server; `None`: none.
+    pub docs_mcp: Option<String>,
 }
 
 /// A foreground job whose time has come, with its prompt built: the main session runs it as a

@@ -17,7 +17,7 @@
 //! file per group of calls: `messaging.rs` (ping_user, discord_embed), `chain.rs`
 //! (follow_up_chain), `fork_control.rs` (save_context, report_updates, enter_fork, exit_fork),
 //! `reminders.rs` (add_reminder, list_reminders, cancel_reminder; files only, no actor),
-//! `files.rs` (send_file).
+//! `files.rs` (send_file), `names.rs` (update_names).
 
 use std::sync::Arc;
 
@@ -36,6 +36,7 @@ pub mod embed_arguments;
 pub mod files;
 mod fork_control;
 mod messaging;
+mod names;
 pub mod offer;
 mod reminders;
 pub mod replies;
@@ -161,6 +162,7 @@ impl DiscordTools {
             ToolName::ListReminders => self.list_reminders().await,
             ToolName::CancelReminder => self.cancel_reminder(arguments).await,
             ToolName::SendFile => self.send_file(arguments).await,
+            ToolName::UpdateNames => self.update_names(arguments),
         }
     }
 }
@@ -238,6 +240,17 @@ mod tests {
                 "cancel_reminder"
             ]
         );
+    }
+
+    #[tokio::test]
+    async fn update_names_is_offered_to_the_conversation_and_its_forks_only() {
+        let listed = |kind| {
+            let (tools, _) = Recording::tools(kind);
+            tools.tools().into_iter().any(|t| t.name == "update_names")
+        };
+        assert!(listed(SessionKind::Main));
+        assert!(listed(SessionKind::InteractiveFork));
+        assert!(!listed(SessionKind::Background(BackgroundRules::default())));
     }
 
     #[tokio::test]

@@ -116,7 +116,7 @@ use Offer::{
 };
 
 /// The table.
-pub const TABLE: [Row; 44] = [
+pub const TABLE: [Row; 45] = [
     // The CLI's built-ins.
     built_in("Task"),
     built_in("Bash"),
@@ -169,6 +169,7 @@ pub const TABLE: [Row; 44] = [
     discord(ToolName::ListReminders, Always, Always, WhenAllowed),
     discord(ToolName::CancelReminder, Always, Always, WhenAllowed),
     discord(ToolName::SendFile, Always, Always, WhenAllowedAndPinging),
+    discord(ToolName::UpdateNames, Always, Always, Never),
 ];
 
 /// Another name the CLI uses for a built-in (`Agent`, which the model sees, for `Task`).

@@ -90,7 +90,8 @@ fn the_conversation_lists_only_the_discord_tools_of_its_kind() {
             AddReminder,
             ListReminders,
             CancelReminder,
-            SendFile
+            SendFile,
+            UpdateNames
         ]
     );
     assert_eq!(
@@ -103,7 +104,8 @@ fn the_conversation_lists_only_the_discord_tools_of_its_kind() {
             AddReminder,
             ListReminders,
             CancelReminder,
-            SendFile
+            SendFile,
+            UpdateNames
         ]
     );
 }

@@ -38,11 +38,13 @@ pub enum ToolName {
     CancelReminder,
     /// Send a file to the user's DM.
     SendFile,
+    /// Change the user's and the bot's names in `.env` (after `/restart`).
+    UpdateNames,
 }
 
 impl ToolName {
     /// Every tool: the original's seven in its order, then those of its later version.
-    pub const ALL: [ToolName; 11] = [
+    pub const ALL: [ToolName; 12] = [
         ToolName::DiscordEmbed,
         ToolName::PingUser,
         ToolName::FollowUpChain,
@@ -54,6 +56,7 @@ impl ToolName {
         ToolName::ListReminders,
         ToolName::CancelReminder,
         ToolName::SendFile,
+        ToolName::UpdateNames,
     ];
 
     /// The unprefixed tool name.
@@ -70,6 +73,7 @@ impl ToolName {
             ToolName::ListReminders => "list_reminders",
             ToolName::CancelReminder => "cancel_reminder",
             ToolName::SendFile => "send_file",
+            ToolName::UpdateNames => "update_names",
         }
     }
 
@@ -148,6 +152,11 @@ impl ToolName {
                  an optional message. Background tasks may send only files inside the data \
                  directory, only when pinging is allowed, and within the ping budget unless \
                  critical."
+            }
+            ToolName::UpdateNames => {
+                "Main session and interactive forks. Saves the user's and your display names \
+                 (OLLIM_USER_NAME, OLLIM_BOT_NAME) in the bot's .env file. The new names apply \
+                 after /restart: suggest it to the user."
             }
         }
     }
@@ -314,6 +323,14 @@ impl ToolName {
                     "critical": critical,
                 },
                 "required": ["file_path"],
+            }),
+            ToolName::UpdateNames => json!({
+                "type": "object",
+                "properties": {
+                    "user_name": {"type": "string", "description": "What to call the user"},
+                    "bot_name": {"type": "string", "description": "Your own name"},
+                },
+                "required": ["user_name", "bot_name"],
             }),
             ToolName::SaveContext | ToolName::ExitFork | ToolName::ListReminders => {
                 json!({"type": "object", "properties": {}})

@@ -8,11 +8,13 @@
 //! | [`routines`] | `/routines` |
 //! | [`lifecycle`] | `/restart /update /google-auth` |
 //! | [`version`] | `/version` |
+//! | [`setup`] | `/setup` |
 
 mod budget;
 mod conversation;
 mod lifecycle;
 mod routines;
+pub mod setup;
 mod version;
 
 pub use routines::redraw as redraw_routines;
@@ -28,6 +30,7 @@ pub const NOT_AUTHORIZED: &str = "not authorized";
 /// Every command, marked as a DM command of a user-installable app.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     let mut commands = vec![
+        setup::setup(),
         conversation::clear(),
         conversation::compact(),
         conversation::cost(),
