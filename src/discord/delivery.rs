@@ -16,7 +16,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::answer::{Answer, Label, StatusLine};
+use super::answer::{Answer, Label};
 use super::outbox::{BackgroundSettled, Outbox};
 use super::render;
 use super::stream::Target;
@@ -25,6 +25,8 @@ use super::stream::Target;
 mod approvals;
 #[path = "delivery_records.rs"]
 mod records;
+#[path = "delivery_status.rs"]
+mod status;
 
 /// The acknowledgement reaction.
 pub const ACK_EMOJI: &str = "\u{1F440}";
@@ -240,52 +242,6 @@ impl Delivery {
             SurfaceEvent::InteractiveForkSession(session) => {
                 self.interactive_fork = Some(session);
             }
-        }
-    }
-
-    async fn status(&mut self, label: String) {
-        let now = Instant::now();
-        self.answer.started.get_or_insert(now);
-        // Text shown so far goes out before the status line appears under it.
-        self.flush_now().await;
-        match &mut self.answer.status {
-            Some(s) if s.label == label => {}
-            Some(s) => {
-                s.label = label;
-                s.since = now;
-                s.last_edit = now;
-                if let Some(id) = s.message {
-                    let text = s.text(now);
-                    self.edit(id, text).await;
-                }
-            }
-            None => {
-                let mut line = StatusLine {
-                    message: None,
-                    label,
-                    since: now,
-                    last_edit: now,
-                };
-                line.message = self
-                    .post(CreateMessage::new().content(line.text(now)))
-                    .await;
-                self.answer.status = Some(line);
-            }
-        }
-    }
-
-    /// Changes the status line's label without restarting its timer (a subagent's current
-    /// tool: the time counts how long the subagent has been at work).
-    async fn relabel(&mut self, label: String) {
-        let Some(s) = self.answer.status.as_mut().filter(|s| s.label != label) else {
-            return self.status(label).await;
-        };
-        s.label = label;
-        if let Some(id) = s.message {
-            let now = Instant::now();
-            s.last_edit = now;
-            let text = s.text(now);
-            self.edit(id, text).await;
         }
     }
 

@@ -38,6 +38,7 @@ mod dispatch;
 mod foreground;
 pub mod gate;
 mod messages;
+mod outcomes;
 mod prepare;
 mod queue;
 mod records;
@@ -213,75 +214,6 @@ impl JobRunner {
             since: self.config.clock.now(),
         };
         self.active.insert(run_id.to_owned(), Active { job, state });
-    }
-
-    /// The one place a skipped run is counted and logged (its run is closed as `skipped`
-    /// where the preparation stopped); a routine or reminder blocked by its skills also tells
-    /// the agent, through the pending updates.
-    fn report_skipped(&mut self, skip: &Skip) {
-        self.counts.skipped += 1;
-        match &skip.why {
-            SkipReason::Gate { gate, closed } => tracing::info!(
-                job = %skip.job,
-                gate = %gate,
-                code = ?closed.code,
-                said = ?closed.said,
-                "job skipped: its gate said no"
-            ),
-            SkipReason::Skills(blocked) => {
-                tracing::warn!(job = %skip.job, reason = %blocked, "job skipped: blocked by its skills");
-                self.tell_agent(&skip.job, blocked.update.clone());
-            }
-            SkipReason::Subagent { name, update } => {
-                tracing::warn!(job = %skip.job, subagent = %name, "job skipped: its subagent does not exist");
-                self.tell_agent(&skip.job, update.clone());
-            }
-        }
-    }
-
-    /// Appends `update` (when there is one) to the pending updates, for the agent.
-    fn tell_agent(&self, job: &str, update: Option<String>) {
-        let Some(message) = update else {
-            return;
-        };
-        match self.pending() {
-            Some(pending) => pending.do_send(crate::pending_updates::Append { message }),
-            None => {
-                tracing::warn!(%job, update = %message, "no pending updates here; the agent is not told")
-            }
-        }
-    }
-
-    /// The one place a blocked run is counted, logged and told to the agent (its run is closed
-    /// as `skipped` where the preparation stopped).
-    fn report_blocked(&mut self, blocked: &Blocked) {
-        self.counts.skipped += 1;
-        tracing::warn!(job = %blocked.job.id(), file = %blocked.file, reason = %blocked.reason, "job skipped: it must not run as written");
-        match self.pending() {
-            Some(pending) => pending.do_send(crate::pending_updates::Append {
-                message: blocked.update(),
-            }),
-            None => {
-                tracing::warn!(job = %blocked.job.id(), "no conversation here: the agent is not told")
-            }
-        }
-    }
-
-    fn count(&mut self, outcome: &RunOutcome) {
-        let counts = &mut self.counts;
-        match outcome {
-            RunOutcome::Handed => counts.handed += 1,
-            RunOutcome::ForkStarted => counts.forks_started += 1,
-            RunOutcome::Queued { .. } => {}
-            RunOutcome::Missed => counts.missed += 1,
-            RunOutcome::Dropped { .. } => counts.dropped += 1,
-            RunOutcome::Skipped(skip) => self.report_skipped(skip),
-            RunOutcome::Blocked(blocked) => self.report_blocked(blocked),
-            RunOutcome::Failed(e) => {
-                counts.failed += 1;
-                tracing::error!(cause = %e, "job did not run");
-            }
-        }
     }
 
     /// The runtime settings now: asked of the main session, defaults without one.

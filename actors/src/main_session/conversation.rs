@@ -156,7 +156,10 @@ impl MainSession {
         }
         self.launching = true;
         let fork_start = match &self.role {
-            Role::Fork(state) => Some(state.start.clone()),
+            Role::Fork(state) => Some(launch::ForkStart {
+                session: state.start.clone(),
+                parent_context: state.parent_context,
+            }),
             Role::Main => None,
         };
         let handlers = crate::brain::Handlers {
@@ -291,6 +294,7 @@ impl MainSession {
                 if let Some(snooze) = turn.snooze.clone() {
                     self.show(SurfaceEvent::SnoozeButtons(snooze));
                 }
+                self.last_context = Some(turn.context_used(&result));
                 if let Some(line) = turn.context_line(&result) {
                     self.show(SurfaceEvent::Notice(line));
                 }

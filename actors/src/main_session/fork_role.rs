@@ -54,6 +54,9 @@ pub struct ForkState {
     pub resumed: bool,
     /// Lines the user has sent into the fork (exit tools wait for the first).
     pub user_turns: u32,
+    /// The tokens of the conversation's last model call when the fork began (its model may
+    /// have to change: a haiku fork of a larger context runs on sonnet).
+    pub parent_context: Option<u64>,
 }
 
 /// The visible note when a fork has been idle for `fork_idle_timeout`.
@@ -223,6 +226,8 @@ impl MainSession {
             resumed,
             // A resumed fork opens with the user's reply or click.
             user_turns: u32::from(resumed),
+            // A resumed background session's size is not known here.
+            parent_context: if resumed { None } else { self.last_context },
         };
         let fork = MainSession::new_fork(self, state).start();
         self.fork = Some(fork);

@@ -2,6 +2,7 @@
 //! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
 
 use crate::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
+use crate::jobs::ModelChoice;
 use crate::permissions::conversation_tools;
 use crate::runtime_config::RuntimeConfig;
 use crate::tools::SessionKind;
@@ -55,36 +56,69 @@ fn options(
 /// The docs MCP server's name: its tools are `mcp__docs__<tool>`.
 pub const DOCS_SERVER: &str = "docs";
 
+/// Haiku's context window: a fork of a larger context cannot run on it.
+const HAIKU_WINDOW: u64 = 200_000;
+
+/// The warning shown when a haiku fork runs on sonnet instead (SPEC §17).
+pub const HAIKU_TOO_SMALL: &str = "-# context exceeds haiku limit — using sonnet";
+
+/// An interactive fork's model: `model.fork`, else `model.main`. A haiku fork of a context
+/// larger than haiku's window (`parent_context`, the tokens of the conversation's last model
+/// call) runs on sonnet, with [`HAIKU_TOO_SMALL`].
+pub fn fork_model(
+    runtime: &RuntimeConfig,
+    parent_context: Option<u64>,
+) -> (Option<ModelChoice>, Option<&'static str>) {
+    let chosen = runtime.model_fork.or(runtime.model_main);
+    match chosen {
+        Some(ModelChoice::Haiku) if parent_context.is_some_and(|t| t > HAIKU_WINDOW) => {
+            (Some(ModelChoice::Sonnet), Some(HAIKU_TOO_SMALL))
+        }
+        other => (other, None),
+    }
+}
+
+/// How an interactive fork's process starts: its session, and the size of the context it
+/// branches from (`None`: not known, e.g. a resumed background fork).
+#[derive(Debug, Clone)]
+pub struct ForkStart {
+    /// Branched from (or resuming) this session.
+    pub session: SessionStart,
+    /// The tokens of the parent conversation's last model call.
+    pub parent_context: Option<u64>,
+}
+
 /// Starts the process on `saved` (or a new session).
 pub async fn start(
     config: MainSessionConfig,
     runtime: RuntimeConfig,
     mode: PermissionMode,
     saved: Option<String>,
-    fork_start: Option<SessionStart>,
+    fork_start: Option<ForkStart>,
     handlers: Handlers,
 ) -> Result<Started, Error> {
-    if let Some(start) = fork_start {
+    if let Some(fork) = fork_start {
         // An interactive fork: a new session branched from (or resuming) the given one; its id
-        // arrives with the first turn.
-        let launched = config
-            .launcher
-            .launch(
-                options(
-                    &config,
-                    &runtime,
-                    mode,
-                    start,
-                    &SessionKind::InteractiveFork,
-                ),
-                handlers,
-            )
-            .await?;
+        // arrives with the first turn. It runs on the fork's model and thinking.
+        let mut o = options(
+            &config,
+            &runtime,
+            mode,
+            fork.session,
+            &SessionKind::InteractiveFork,
+        );
+        let (model, note) = fork_model(&runtime, fork.parent_context);
+        if config.model_override.is_none() {
+            o.model = model.map(|m| m.as_str().to_owned());
+        }
+        o.thinking = Some(runtime.thinking_fork);
+        o.label = "fork".to_owned();
+        let launched = config.launcher.launch(o, handlers).await?;
         return Ok(Started {
             launched,
             session_id: String::new(),
             fresh_session: false,
-            note: None,
+            note: note.map(str::to_owned),
         });
     }
     if let Some(id) = saved {
@@ -152,4 +186,31 @@ async fn start_new(
         fresh_session: true,
         note: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_haiku_fork_of_a_context_past_its_window_runs_on_sonnet() {
+        let mut runtime = RuntimeConfig {
+            model_main: Some(ModelChoice::Opus),
+            ..RuntimeConfig::default()
+        };
+        assert_eq!(
+            fork_model(&runtime, Some(500_000)),
+            (Some(ModelChoice::Opus), None)
+        );
+        runtime.model_fork = Some(ModelChoice::Haiku);
+        assert_eq!(
+            fork_model(&runtime, Some(150_000)),
+            (Some(ModelChoice::Haiku), None)
+        );
+        assert_eq!(fork_model(&runtime, None), (Some(ModelChoice::Haiku), None));
+        assert_eq!(
+            fork_model(&runtime, Some(250_000)),
+            (Some(ModelChoice::Sonnet), Some(HAIKU_TOO_SMALL))
+        );
+    }
 }

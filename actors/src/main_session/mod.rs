@@ -188,6 +188,8 @@ pub struct MainSession {
     waiting: VecDeque<Outgoing>,
     last_sign_of_life: Instant,
     last_result: Option<TurnResult>,
+    /// The tokens of the last model call of the last answered turn (the context's size).
+    last_context: Option<u64>,
     turns_since_compact: u32,
     id_file: MainSessionFile,
     /// The session history and button prompts have their own owner; this session sends to it.
@@ -241,6 +243,7 @@ impl MainSession {
             waiting: VecDeque::new(),
             last_sign_of_life: Instant::now(),
             last_result: None,
+            last_context: None,
             turns_since_compact: 0,
             id_file,
             records,

@@ -119,11 +119,15 @@ impl Turn {
         if self.boundary.is_some() || self.resent {
             return None;
         }
-        let tokens = self.context_tokens.unwrap_or_else(|| {
+        super::context_warning::line(self.model.as_deref(), self.context_used(result))
+    }
+
+    /// The context's size after this turn: its last model call's input, cached or not.
+    pub fn context_used(&self, result: &TurnResult) -> u64 {
+        self.context_tokens.unwrap_or_else(|| {
             let u = &result.usage;
             u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
-        });
-        super::context_warning::line(self.model.as_deref(), tokens)
+        })
     }
 
     /// Decides what the result means.
