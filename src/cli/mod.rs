@@ -20,7 +20,10 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(
     name = "ollim-bot",
-    about,
+    about = "ollim-bot -- ADHD-friendly Discord assistant",
+    long_about = "ollim-bot -- ADHD-friendly Discord assistant: one persistent conversation in your \
+                  Discord DMs, powered by Claude Code, that reaches out on its own through routines \
+                  and reminders",
     disable_version_flag = true,
     after_help = EXAMPLES,
     disable_help_subcommand = true

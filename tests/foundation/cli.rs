@@ -80,6 +80,10 @@ fn help_lists_the_job_commands() {
     let o = env.run(&["help"]);
     assert!(o.status.success());
     let text = stdout(&o);
+    assert!(
+        text.starts_with("ollim-bot -- ADHD-friendly Discord assistant"),
+        "the original's banner: {text}"
+    );
     for word in ["routine", "reminder", "console"] {
         assert!(text.contains(word), "help should mention {word}: {text}");
     }
