@@ -5,13 +5,15 @@
 //! carries, together with the background session that sent it, if any (through the file's one
 //! owner, the [`SessionRecords`] actor). A click (a Discord interaction, or `/button N` on the
 //! console) comes back as `PressButton` to the main session, which reads everything it needs
-//! from the custom id and the inquiries file — nothing lives only in memory. Google's buttons
+//! from the custom id and the inquiries file — nothing lives only in memory. The click takes the
+//! prompt out of the file, so an `agent:` button runs once: a double tap, or a tap on a used or
+//! expired button, gets [`USED_OR_EXPIRED`] (Discord also greys the button out). Google's buttons
 //! (`task_done:`, `task_del:`, `event_del:`) are not the conversation's: the surfaces send them to
 //! the Google account.
 
 use actix::prelude::*;
 
-use crate::sessions::records::{PeekInquiry, RegisterInquiry};
+use crate::sessions::records::{RegisterInquiry, TakeInquiry};
 use crate::sessions::SessionRecords;
 use crate::tools::{ButtonAction, ButtonClick, Embed, Peer, Refusal};
 
@@ -46,6 +48,10 @@ pub async fn custom_ids(
     }
     Ok(ids)
 }
+
+/// The answer to a click on an `agent:` button whose prompt is gone (used, or past its 7 days).
+pub const USED_OR_EXPIRED: &str =
+    "-# this button was already used or has expired (buttons last 7 days) — just ask me instead.";
 
 /// What a click asks the conversation to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,8 +98,8 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
         ) => ClickPlan::Fork(c),
         Some(ButtonClick::Snooze { choice, id }) => ClickPlan::Snooze { choice, id },
         Some(ButtonClick::Agent { inquiry_id }) => {
-            let peeked = match records.send(PeekInquiry { id: inquiry_id }).await {
-                Ok(peeked) => peeked,
+            let taken = match records.send(TakeInquiry { id: inquiry_id }).await {
+                Ok(taken) => taken,
                 Err(e) => {
                     tracing::error!(cause = %e, "the session records have stopped");
                     return ClickPlan::Reply(
@@ -101,7 +107,7 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
                     );
                 }
             };
-            match peeked {
+            match taken {
                 Ok(Some(inq)) => match inq.fork_session_id {
                     Some(session) => ClickPlan::ResumeFork {
                         session,
@@ -109,7 +115,7 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
                     },
                     None => ClickPlan::Prompt(inq.prompt),
                 },
-                Ok(None) => ClickPlan::Reply("this button has expired.".into()),
+                Ok(None) => ClickPlan::Reply(USED_OR_EXPIRED.into()),
                 Err(e) => {
                     tracing::error!(cause = %e, "could not read the inquiries");
                     ClickPlan::Reply("-# couldn't read that button's request — try again.".into())
@@ -168,8 +174,14 @@ mod tests {
             plan(&ids[1], &records).await,
             ClickPlan::Reply("dismissed.".into())
         );
-        assert!(
-            matches!(plan("act:agent:ffffffff", &records).await, ClickPlan::Reply(t) if t.contains("expired"))
+        assert_eq!(
+            plan(&ids[0], &records).await,
+            ClickPlan::Reply(USED_OR_EXPIRED.into()),
+            "a second click finds the prompt used"
+        );
+        assert_eq!(
+            plan("act:agent:ffffffff", &records).await,
+            ClickPlan::Reply(USED_OR_EXPIRED.into())
         );
     }
 }

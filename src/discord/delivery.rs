@@ -44,6 +44,8 @@ pub enum Job {
     },
     /// A plain line; the sender learns when it is out.
     Post(String, oneshot::Sender<()>),
+    /// Show "typing…" (a button click started a turn).
+    Typing,
 }
 
 /// The task's state.
@@ -120,10 +122,9 @@ impl Delivery {
             Job::BeginTurn { ack } => {
                 self.finish_answer().await;
                 self.acks.extend(ack);
-                if let Err(e) = self.channel.broadcast_typing(&*self.http).await {
-                    tracing::debug!(cause = %e, "typing indicator failed");
-                }
+                self.typing().await;
             }
+            Job::Typing => self.typing().await,
             Job::Post(text, done) => {
                 self.finish_answer().await;
                 self.post(CreateMessage::new().content(text)).await;
@@ -336,6 +337,12 @@ impl Delivery {
             .content("-# snooze this reminder:")
             .components(vec![render::snooze_row(snooze)]);
         self.post(msg).await;
+    }
+
+    async fn typing(&self) {
+        if let Err(e) = self.channel.broadcast_typing(&*self.http).await {
+            tracing::debug!(cause = %e, "typing indicator failed");
+        }
     }
 
     async fn drop_acks(&mut self) {

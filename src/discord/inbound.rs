@@ -23,7 +23,7 @@ use serenity::all::{
 use super::attachments;
 use super::data::{Data, Error};
 use super::delivery::ACK_EMOJI;
-use super::outbox::{AnswerApproval, BeginTurn, LookupForkMessage, Post, UntilSettled};
+use super::outbox::{AnswerApproval, BeginTurn, LookupForkMessage, Post, Typing, UntilSettled};
 use super::quote;
 
 /// Shown when the replied-to background session is older than the record keeps.
@@ -197,6 +197,11 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         google_button(click, data).await
     } else if custom_id == ollim_actors::onboarding::SETUP_BUTTON_ID {
         super::commands::setup::start(data).await
+    } else if matches!(
+        ButtonClick::parse(&custom_id),
+        Some(ButtonClick::Agent { .. })
+    ) {
+        agent_button(ctx, click, custom_id, data).await
     } else {
         conversation_button(custom_id, data).await
     };
@@ -208,6 +213,33 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
             tracing::debug!(cause = %e, "could not answer a button click");
         }
     }
+}
+
+/// An `agent:` button runs once: its prompt is taken on the click (a second tap finds it used),
+/// the button is greyed out on the message, used or expired alike, and a click that started a
+/// turn shows "typing…" as a DM does.
+async fn agent_button(
+    ctx: &Context,
+    click: &ComponentInteraction,
+    custom_id: String,
+    data: &Data,
+) -> String {
+    let reply = conversation_button(custom_id.clone(), data).await;
+    if reply.is_empty() {
+        data.outbox.do_send(Typing);
+    }
+    if let Some(rows) = super::render::with_button_disabled(&click.message.components, &custom_id)
+    {
+        let edit = EditMessage::new().components(rows);
+        if let Err(e) = click
+            .channel_id
+            .edit_message(&ctx.http, click.message.id, edit)
+            .await
+        {
+            tracing::debug!(cause = %e, "could not grey out a used button");
+        }
+    }
+    reply
 }
 
 async fn conversation_button(custom_id: String, data: &Data) -> String {

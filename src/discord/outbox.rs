@@ -97,6 +97,19 @@ pub struct BeginTurn {
     pub ack: Option<MessageId>,
 }
 
+/// A button click started a turn: "typing…" shows, as it does when a DM is taken up (the
+/// answer in progress, if any, is left alone: the new turn interrupts it).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "()")]
+pub struct Typing;
+
+impl Handler<Typing> for Outbox {
+    type Result = ();
+    fn handle(&mut self, _msg: Typing, _ctx: &mut Self::Context) {
+        self.queue(Job::Typing);
+    }
+}
+
 /// A plain line from the bot itself (the shutdown notice); answered once it has been posted.
 #[derive(Debug, Clone, Message)]
 #[rtype(result = "()")]

@@ -7,8 +7,8 @@ use ollim_actors::main_session::ExitAction;
 use ollim_actors::snooze::SnoozeChoice;
 use ollim_actors::tools::{ButtonClick, ButtonStyle, Embed};
 use serenity::all::{
-    ButtonStyle as DiscordStyle, CreateActionRow, CreateButton, CreateEmbed, CreateEmbedFooter,
-    CreateMessage,
+    ActionRow, ActionRowComponent, ButtonKind, ButtonStyle as DiscordStyle, CreateActionRow,
+    CreateButton, CreateEmbed, CreateEmbedFooter, CreateMessage,
 };
 
 /// Discord's "greyple", the colour of a discarded fork.
@@ -24,6 +24,34 @@ fn style(s: ButtonStyle) -> DiscordStyle {
         ButtonStyle::Success => DiscordStyle::Success,
         ButtonStyle::Danger => DiscordStyle::Danger,
     }
+}
+
+/// A message's button rows again, with the button `custom_id` greyed out (a used or expired
+/// `agent:` button); `None` when the message has no such enabled button. Rows of other
+/// components are left out (our messages carry only buttons).
+pub fn with_button_disabled(rows: &[ActionRow], custom_id: &str) -> Option<Vec<CreateActionRow>> {
+    let mut found = false;
+    let rows = rows
+        .iter()
+        .map(|row| {
+            let buttons = row
+                .components
+                .iter()
+                .filter_map(|c| match c {
+                    ActionRowComponent::Button(b) => Some(b.clone()),
+                    _ => None,
+                })
+                .map(|b| {
+                    let hit = !b.disabled
+                        && matches!(&b.data, ButtonKind::NonLink { custom_id: id, .. } if id == custom_id);
+                    found |= hit;
+                    CreateButton::from(b.clone()).disabled(b.disabled || hit)
+                })
+                .collect();
+            CreateActionRow::Buttons(buttons)
+        })
+        .collect();
+    found.then_some(rows)
 }
 
 /// The agent's embed as Discord's builder.

@@ -13,6 +13,7 @@ mod support;
 mod approvals;
 mod background;
 mod bot;
+mod buttons;
 mod commands;
 mod conversation;
 mod fake_smoke;

@@ -8,7 +8,7 @@
 //! | [`NoteSavedId`] | the main session after saving its id (created or compacted) | — |
 //! | [`LineageStart`] | the main session's `/compact` report | when the session lineage began |
 //! | [`RegisterInquiry`] | whoever sends an embed with `agent:` buttons | the inquiry's id |
-//! | [`PeekInquiry`] | the main session, on a button click | the stored prompt, if live |
+//! | [`TakeInquiry`] | the main session, on a button click | the stored prompt, if live (taken: a button runs once) |
 //! | [`RegisterSnooze`] | background forks (a ping), the main session (a reminder's answer) | the snooze's id |
 //! | [`ClaimSnooze`] | a snooze button's press | the reminder to write, or why not ([`Claim`]) |
 //! | [`ReleaseSnooze`] | a press whose reminder could not be written | — |
@@ -58,10 +58,12 @@ pub struct RegisterInquiry {
     pub fork_session: Option<String>,
 }
 
-/// Asks for the live prompt stored under `id` (left in place).
+/// Takes the live prompt stored under `id` out of the file: an `agent:` button runs once, and a
+/// second click (a double tap) finds nothing. Clicks are handled one at a time here, so two
+/// clicks never both find the prompt.
 #[derive(Debug, Clone, Message)]
 #[rtype(result = "Result<Option<Inquiry>, Error>")]
-pub struct PeekInquiry {
+pub struct TakeInquiry {
     /// The inquiry's id, from the button's custom id.
     pub id: String,
 }
@@ -158,10 +160,10 @@ impl Handler<RegisterInquiry> for SessionRecords {
     }
 }
 
-impl Handler<PeekInquiry> for SessionRecords {
+impl Handler<TakeInquiry> for SessionRecords {
     type Result = Result<Option<Inquiry>, Error>;
-    fn handle(&mut self, msg: PeekInquiry, _ctx: &mut Self::Context) -> Self::Result {
-        self.inquiries.peek(&msg.id)
+    fn handle(&mut self, msg: TakeInquiry, _ctx: &mut Self::Context) -> Self::Result {
+        self.inquiries.pop(&msg.id)
     }
 }
 
@@ -219,10 +221,16 @@ mod tests {
         assert_eq!(start.map(|s| s.with_timezone(&Utc)), Some(clock.now()));
         // A new owner (a restarted bot) reads what the first one wrote.
         let again = SessionRecords::in_data_dir(&data, clock.shared(), zone).start();
-        let found = again.send(PeekInquiry { id }).await.unwrap().unwrap();
+        let found = again
+            .send(TakeInquiry { id: id.clone() })
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(
             found.map(|i| (i.prompt, i.fork_session_id)),
             Some(("draft it".to_owned(), Some("f1".to_owned())))
         );
+        let second = again.send(TakeInquiry { id }).await.unwrap().unwrap();
+        assert_eq!(second, None, "a button's prompt is taken once");
     }
 }
