@@ -156,3 +156,49 @@ async fn the_save_question_is_a_yellow_embed_and_confirm_saves() {
     .await;
     assert!(bot.stop().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clear_inside_a_fork_leaves_it_and_the_next_dm_reaches_the_fresh_conversation() {
+    let mock = MockModelApi::start(|req| {
+        let text = req.latest_user_text();
+        if text.contains("who is answering") {
+            Reply::Text(if req.mentions("[fork-started]") {
+                "the old fork answers".into()
+            } else {
+                "the fresh conversation answers".into()
+            })
+        } else if text.contains("[fork-started]") {
+            Reply::Text("fork here".into())
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    fake.slash(OWNER_ID, "fork", json!([])).await;
+    said(&fake, "fork here").await;
+    let clear = fake.slash(OWNER_ID, "clear", json!([])).await;
+    fake.wait_for("the fork shown discarded", LIMIT, |f| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .any(|m| m.embeds.to_string().contains("Fork Ended — discarded"))
+            .then_some(())
+    })
+    .await;
+    said(&fake, "conversation cleared").await;
+    let told = fake
+        .wait_for("/clear's answer", LIMIT, |f| {
+            f.interaction_responses(clear)
+                .iter()
+                .filter_map(|r| r["content"].as_str().map(str::to_owned))
+                .find(|t| !t.is_empty())
+        })
+        .await;
+    assert!(told.contains("left the fork"), "{told}");
+    fake.send_dm(OWNER_ID, "who is answering?").await;
+    said(&fake, "the fresh conversation answers").await;
+    assert!(bot.stop().await);
+}

@@ -52,6 +52,8 @@ pub enum Command {
 /// The answer to `/model` or `/thinking` with a value while an interactive fork runs: they
 /// change the main conversation, which the fork would not pick up.
 pub const EXIT_FORK_FIRST: &str = "exit fork first.";
+/// `/clear`'s answer inside a fork.
+pub const LEFT_FORK_CLEARING: &str = "left the fork (discarded) — clearing the conversation...";
 
 /// The three buttons of the "Forked Session" embed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,8 +312,15 @@ impl Handler<Command> for MainSession {
         let reply = |s: String| -> ResponseActFuture<Self, String> { Box::pin(fut::ready(s)) };
         match cmd {
             Command::Clear => {
+                // Inside a fork the fork goes first: the next line must reach the cleared
+                // conversation, not the old fork.
+                let left_fork = self.abandon_fork();
                 self.queue_command("/clear".into(), TurnKind::Clear, ctx);
-                reply("clearing the conversation...".into())
+                reply(if left_fork {
+                    LEFT_FORK_CLEARING.to_owned()
+                } else {
+                    "clearing the conversation...".to_owned()
+                })
             }
             Command::Compact(instructions) => {
                 let text = match instructions.filter(|i| !i.trim().is_empty()) {

@@ -122,6 +122,12 @@ impl Handler<ResumeFromReply> for MainSession {
 #[rtype(result = "()")]
 pub struct MarkExit(pub ExitAction);
 
+/// Drops a fork at once, without its exit (`/clear` inside it): its turn is interrupted, its
+/// process closed, and nothing is sent back to the main session, which has already let go.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "()")]
+pub struct Abandon;
+
 /// A fork ended; sent to the main session.
 #[derive(Debug, Clone, Message)]
 #[rtype(result = "()")]
@@ -171,6 +177,20 @@ impl MainSession {
             }),
         }
         String::new()
+    }
+
+    /// Main session: lets go of the fork the user is talking to, if any (`/clear` inside a
+    /// fork), showing it as discarded so the next line reaches the main conversation; `true`
+    /// when there was one.
+    pub(super) fn abandon_fork(&mut self) -> bool {
+        let Some(fork) = self.fork.take().filter(|f| f.connected()) else {
+            return false;
+        };
+        self.fork_base = None;
+        fork.do_send(Abandon);
+        tracing::info!("fork discarded by /clear");
+        self.show(SurfaceEvent::ForkEnded(ExitAction::Discard));
+        true
     }
 
     /// True while this (main) session has a fork the user is talking to.
@@ -345,6 +365,20 @@ impl Handler<MarkExit> for MainSession {
         } else if let Some(fork) = &self.fork {
             fork.do_send(MarkExit(action));
         }
+    }
+}
+
+impl Handler<Abandon> for MainSession {
+    type Result = ();
+    fn handle(&mut self, _msg: Abandon, ctx: &mut Self::Context) {
+        if !matches!(self.role, Role::Fork(_)) {
+            return;
+        }
+        if !self.inflight.is_empty() {
+            self.interrupt(ctx);
+        }
+        ctx.notify(super::Close);
+        ctx.run_later(Duration::from_secs(6), |_act, ctx| ctx.stop());
     }
 }
 
