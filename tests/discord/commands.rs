@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::bot::{Bot, Home, LIMIT};
-use crate::support::fake_discord::{FakeDiscord, OWNER_ID, STRANGER_ID};
+use crate::support::fake_discord::{FakeDiscord, DM_CHANNEL_ID, OWNER_ID, STRANGER_ID};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 /// The text of everything the bot answered to an interaction.
@@ -300,5 +300,37 @@ async fn interrupt_answers_silently() {
     })
     .await;
     assert_eq!(answer_text(&fake, asked), None, "nothing said");
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compact_answers_with_one_line_and_leaves_no_status_behind() {
+    let mock = MockModelApi::start(|req| {
+        if req.latest_user_text().contains("CRITICAL: Respond with TEXT ONLY") {
+            Reply::Text("summary of the conversation so far".into())
+        } else {
+            Reply::Text("noted".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    fake.send_dm(OWNER_ID, "remember the blue folder").await;
+    crate::bot::said(&fake, "noted").await;
+    let before = fake.bot_messages(DM_CHANNEL_ID).len();
+    let compact = fake.slash(OWNER_ID, "compact", json!([])).await;
+    let said = fake
+        .wait_for("/compact's answer", LIMIT, |f| answer_text(f, compact))
+        .await;
+    assert!(said.starts_with("compacted · "), "{said}");
+    assert!(!said.contains('\n'), "one line: {said}");
+    let left: Vec<String> = fake.bot_messages(DM_CHANNEL_ID)[before..]
+        .iter()
+        .filter(|m| !m.deleted)
+        .map(|m| m.content.clone())
+        .collect();
+    assert_eq!(left, [said], "nothing else stays in the DM");
     assert!(bot.stop().await);
 }

@@ -23,7 +23,15 @@ impl MainSession {
                     }
                 }
             }
-            BrainEvent::ThinkingStarted => self.show(SurfaceEvent::Status("Thinking...".into())),
+            BrainEvent::ThinkingStarted => {
+                if self
+                    .inflight
+                    .front()
+                    .is_none_or(|t| t.kind == TurnKind::Message)
+                {
+                    self.show(SurfaceEvent::Status("Thinking...".into()));
+                }
+            }
             // The conversation keeps the CLI's default built-ins: a release with new ones shows.
             BrainEvent::Init { tools, model, .. } => {
                 crate::tools::note_init_tools(&tools);
@@ -68,23 +76,35 @@ impl MainSession {
                     self.show(SurfaceEvent::ToolFailed(label));
                 }
             }
+            // A `/compact` shows nothing while it runs: its command answers once, with the
+            // report (no status line left ticking after it).
             BrainEvent::Compacting => {
+                let mut automatic = true;
                 if let Some(turn) = self.inflight.front_mut() {
                     turn.compacting = true;
+                    automatic = turn.kind != TurnKind::Compact;
                 }
-                self.show(SurfaceEvent::Status("Auto-compacting...".into()));
+                if automatic {
+                    self.show(SurfaceEvent::Status("Auto-compacting...".into()));
+                }
             }
             BrainEvent::CompactBoundary(b) => {
-                self.show(SurfaceEvent::Status(format!(
-                    "Auto-compacting {} tokens",
-                    b.pre_tokens
-                        .map(turn::thousands)
-                        .unwrap_or_else(|| "?".into())
-                )));
-                self.show(SurfaceEvent::Notice(format!(
-                    "-# {}",
-                    turn::compacted_notice(&b)
-                )));
+                let automatic = self
+                    .inflight
+                    .front()
+                    .is_none_or(|t| t.kind != TurnKind::Compact);
+                if automatic {
+                    self.show(SurfaceEvent::Status(format!(
+                        "Auto-compacting {} tokens",
+                        b.pre_tokens
+                            .map(turn::thousands)
+                            .unwrap_or_else(|| "?".into())
+                    )));
+                    self.show(SurfaceEvent::Notice(format!(
+                        "-# {}",
+                        turn::compacted_notice(&b)
+                    )));
+                }
                 if let Some(turn) = self.inflight.front_mut() {
                     turn.on_boundary(b);
                 }

@@ -52,6 +52,23 @@ pub enum Command {
 /// The answer to `/model` or `/thinking` with a value while an interactive fork runs: they
 /// change the main conversation, which the fork would not pick up.
 pub const EXIT_FORK_FIRST: &str = "exit fork first.";
+/// `/compact`'s answer when the CLI stopped before the compaction finished.
+pub const COMPACT_STOPPED: &str = "-# the compaction did not finish — send /compact again.";
+
+/// `/compact`'s one answer: `compacted · 12 turns · 3h 12m · 150k tokens compacted · now 20k
+/// tokens` (each part only when known).
+fn compacted_line(report: &CompactReport, post_tokens: Option<u64>) -> String {
+    let mut parts = vec!["compacted".to_owned()];
+    let report = report.to_string();
+    if !report.is_empty() {
+        parts.push(report);
+    }
+    if let Some(after) = post_tokens {
+        parts.push(format!("now {} tokens", super::turn::thousands(after)));
+    }
+    parts.join(" · ")
+}
+
 /// `/clear`'s answer inside a fork.
 pub const LEFT_FORK_CLEARING: &str = "left the fork (discarded) — clearing the conversation...";
 
@@ -94,6 +111,7 @@ impl MainSession {
                 self.turns_since_compact = 0;
                 let now = self.config.clock.now();
                 let pre_tokens = turn.boundary.as_ref().and_then(|b| b.pre_tokens);
+                let post_tokens = turn.boundary.as_ref().and_then(|b| b.post_tokens);
                 let records = self.records.clone();
                 // Waited for, so the report shows before anything that happens after it.
                 ctx.wait(
@@ -112,7 +130,15 @@ impl MainSession {
                                 }
                             };
                             let report = CompactReport::new(Some(turns), start, now, pre_tokens);
-                            act.show(SurfaceEvent::Notice(report.to_string()));
+                            let line = compacted_line(&report, post_tokens);
+                            let waiting = std::mem::take(&mut act.compact_replies);
+                            if waiting.is_empty() {
+                                act.show(SurfaceEvent::Notice(line));
+                            } else {
+                                for reply in waiting {
+                                    let _ = reply.send(line.clone());
+                                }
+                            }
                         }),
                 );
             }
@@ -328,7 +354,13 @@ impl Handler<Command> for MainSession {
                     None => "/compact".to_owned(),
                 };
                 self.queue_command(text, TurnKind::Compact, ctx);
-                reply("compacting the conversation...".into())
+                // Answered once, when it is done: one line, nothing left "compacting...".
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                self.compact_replies.push(tx);
+                Box::pin(
+                    async move { rx.await.unwrap_or_else(|_| COMPACT_STOPPED.to_owned()) }
+                        .into_actor(self),
+                )
             }
             Command::Cost => reply(self.cost_line()),
             Command::Interrupt => {

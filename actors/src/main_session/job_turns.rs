@@ -113,8 +113,10 @@ pub(super) fn end_of(
 }
 
 impl MainSession {
-    /// Clears the turns in flight, answering their jobs as failed for `why`.
+    /// Clears the turns in flight, answering their jobs as failed for `why` (and a waiting
+    /// `/compact` that it stopped).
     pub(super) fn end_job_turns(&mut self, why: &str) {
+        self.compact_replies.clear();
         for t in self.inflight.drain(..) {
             self.job_turns.answer(
                 t.job,

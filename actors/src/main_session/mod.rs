@@ -214,6 +214,8 @@ pub struct MainSession {
     idle_epoch: u64,
     /// Foreground jobs waiting for their turn to end.
     job_turns: job_turns::JobTurns,
+    /// `/compact`s waiting for their report (dropped, they say the compaction stopped).
+    compact_replies: Vec<tokio::sync::oneshot::Sender<String>>,
 }
 
 impl MainSession {
@@ -256,6 +258,7 @@ impl MainSession {
             tool_policy: crate::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
             idle_epoch: 0,
             job_turns: job_turns::JobTurns::default(),
+            compact_replies: Vec::new(),
         }
     }
 }
