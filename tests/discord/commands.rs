@@ -1,4 +1,5 @@
-//! Slash commands through poise: `/ping-budget` (with the quiet hours), `/config`, `/version` and `/model`,
+//! Slash commands through poise: `/ping-budget` (with the quiet hours), `/config` (its values
+//! offered for the chosen key), `/compact` (one line when done), `/version` and `/model`,
 //! `/thinking`, `/permissions` without a value answer with the SPEC's wording;
 //! a stranger, or the owner outside DMs, is told "not authorized".
 
@@ -204,6 +205,42 @@ async fn config_lists_every_key_with_defaults_and_validates_a_change() {
             && stored.contains("\"main_idle_release\": 0"),
         "saved in state/config.json: {stored}"
     );
+
+    // The value is offered for the chosen key while it is typed, the default marked.
+    for (key, typed, offered) in [
+        (
+            "model.main",
+            "",
+            vec!["opus", "sonnet", "haiku", "default (default)"],
+        ),
+        ("thinking.fork", "ad", vec!["adaptive (default)"]),
+        ("auto_update", "", vec!["on", "off (default)"]),
+        ("bg_fork_timeout", "45", vec!["45"]),
+    ] {
+        let typing = fake
+            .autocomplete(
+                OWNER_ID,
+                "config",
+                json!([{"name": "key", "type": 4, "value": key_choice(&fake, key)},
+                       {"name": "value", "type": 3, "value": typed, "focused": true}]),
+            )
+            .await;
+        let shown = fake
+            .wait_for("the offered values", LIMIT, |f| {
+                f.interaction_responses(typing)
+                    .iter()
+                    .find(|r| r["type"] == 8)
+                    .map(|r| r["data"]["choices"].clone())
+            })
+            .await;
+        let names: Vec<&str> = shown
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert_eq!(names, offered, "{key} {typed:?}: {shown}");
+    }
     assert!(bot.stop().await);
 }
 

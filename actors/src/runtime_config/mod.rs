@@ -15,6 +15,7 @@
 //! [`ConfigStore`] is a plain owner (the MainSession actor holds it): `get`, `show_all`, and
 //! `set`, which validates, then saves atomically before the new value takes effect.
 
+mod choices;
 mod file;
 pub mod google;
 pub mod keys;
@@ -29,6 +30,7 @@ use crate::quiet_hours::QuietHours;
 use crate::state_file;
 
 pub use google::GoogleTargets;
+pub use choices::ValueChoice;
 pub use keys::Key;
 
 /// The file's name inside `state/`.

@@ -5,6 +5,7 @@
 
 use ollim_actors::main_session::Command;
 use ollim_actors::runtime_config::Key;
+use poise::serenity_prelude as serenity;
 use poise::ChoiceParameter;
 
 use super::{answer, Ctx, Error};
@@ -151,7 +152,9 @@ pub async fn permissions(
 pub async fn config(
     ctx: Ctx<'_>,
     #[description = "The setting (leave out to see them all)"] key: Option<u32>,
-    #[description = "The new value"] value: Option<String>,
+    #[description = "The new value"]
+    #[autocomplete = "config_values"]
+    value: Option<String>,
 ) -> Result<(), Error> {
     // The key is a choice: Discord sends its place in `Key::ALL`.
     let key = match key.map(|i| Key::ALL.get(i as usize)) {
@@ -160,6 +163,48 @@ pub async fn config(
         Some(None) => return answer(ctx, "unknown config key.").await,
     };
     run(ctx, Command::Config { key, value }).await
+}
+
+/// `/config`'s `value` while it is typed: the chosen key's values ([`Key::value_choices`],
+/// the default marked "(default)") that start with what is typed, or what is typed itself
+/// when none does; nothing before a key is chosen.
+async fn config_values(ctx: Ctx<'_>, partial: &str) -> Vec<serenity::AutocompleteChoice> {
+    let Some(key) = chosen_key(ctx) else {
+        return Vec::new();
+    };
+    let typed = partial.trim();
+    let lower = typed.to_ascii_lowercase();
+    let mut offers: Vec<serenity::AutocompleteChoice> = key
+        .value_choices()
+        .into_iter()
+        .filter(|c| c.value.to_ascii_lowercase().starts_with(&lower))
+        .map(|c| serenity::AutocompleteChoice::new(c.label(), c.value))
+        .collect();
+    if !typed.is_empty() && offers.is_empty() {
+        offers.insert(0, serenity::AutocompleteChoice::new(typed, typed));
+    }
+    offers.truncate(25);
+    offers
+}
+
+/// The key already chosen in the `/config` being typed (its place in [`Key::ALL`]).
+fn chosen_key(ctx: Ctx<'_>) -> Option<Key> {
+    let poise::Context::Application(app) = ctx else {
+        return None;
+    };
+    let option = app
+        .interaction
+        .data
+        .options
+        .iter()
+        .find(|o| o.name == "key")?;
+    match &option.value {
+        serenity::CommandDataOptionValue::Integer(i) => {
+            usize::try_from(*i).ok().and_then(|i| Key::ALL.get(i).copied())
+        }
+        serenity::CommandDataOptionValue::String(name) => Key::from_name(name),
+        _ => None,
+    }
 }
 
 /// `/config`, its `key` a choice list of every setting (built from [`Key::ALL`], so a new

@@ -139,7 +139,24 @@ impl FakeDiscord {
         self.slash_at(user, name, options, true).await
     }
 
+    /// `user` is typing in `name`'s options (one of them `"focused": true`): an autocomplete
+    /// interaction (type 4); returns its id (the choices are its response's `data.choices`).
+    pub async fn autocomplete(&self, user: u64, name: &str, options: Value) -> u64 {
+        self.interaction_at(user, name, options, false, 4).await
+    }
+
     async fn slash_at(&self, user: u64, name: &str, options: Value, guild: bool) -> u64 {
+        self.interaction_at(user, name, options, guild, 2).await
+    }
+
+    async fn interaction_at(
+        &self,
+        user: u64,
+        name: &str,
+        options: Value,
+        guild: bool,
+        kind: u8,
+    ) -> u64 {
         let what = format!("the registration of command /{name}");
         let command = self
             .wait_for(&what, SESSION_WAIT, |f| f.state().command_id(name))
@@ -156,7 +173,7 @@ impl FakeDiscord {
                 s.dm_channel_for(user)
             };
             let data = json!({ "id": sf(command), "name": name, "type": 1, "options": options });
-            new_interaction(s, 2, user, channel, data, None)
+            new_interaction(s, kind, user, channel, data, None)
         })
         .await
     }
