@@ -9,7 +9,8 @@ use actix::prelude::*;
 
 use ollim_actors::main_session::ExitAction;
 use ollim_actors::permissions::{
-    failed_label, prompt_text, struck_through, ApprovalAnswer, ApprovalRequest,
+    cancelled_text, failed_label, prompt_text, struck_through, ApprovalAnswer, ApprovalRequest,
+    Asker,
 };
 use ollim_actors::surface::SurfaceEvent;
 use tokio::sync::oneshot;
@@ -17,8 +18,9 @@ use tokio::sync::oneshot;
 /// Writes the DM channel to stdout.
 #[derive(Default)]
 pub struct ConsoleOut {
-    /// Where the answer to the open approval question goes, if one is open.
-    approval: Option<oneshot::Sender<ApprovalAnswer>>,
+    /// Where the answer to the open approval question goes, if one is open, with whether its
+    /// turn still waits and the call's label.
+    approval: Option<(oneshot::Sender<ApprovalAnswer>, Asker, String)>,
     /// The custom ids of the last embed's buttons, for `/button N`.
     buttons: Vec<String>,
     /// The newest `[bg]` ping's or reminder answer's snooze, for `/snooze`.
@@ -235,7 +237,7 @@ impl Handler<ApprovalRequest> for ConsoleOut {
             prompt_text(&req)
         ));
         let (tx, rx) = oneshot::channel();
-        self.approval = Some(tx);
+        self.approval = Some((tx, req.asker.clone(), req.label.clone()));
         Box::pin(async move { rx.await.unwrap_or(ApprovalAnswer::Deny) })
     }
 }
@@ -244,8 +246,12 @@ impl Handler<AnswerApproval> for ConsoleOut {
     type Result = bool;
     fn handle(&mut self, AnswerApproval(answer): AnswerApproval, _ctx: &mut Self::Context) -> bool {
         match self.approval.take() {
-            Some(reply) => {
-                // The asking side may have given up (timed out); the answer is still used up.
+            // The turn that asked has ended (interrupted, its CLI gone): nothing runs.
+            Some((_, asker, label)) if asker.gone() => {
+                self.own_line(&cancelled_text(&label));
+                true
+            }
+            Some((reply, _, _)) => {
                 let _ = reply.send(answer);
                 true
             }

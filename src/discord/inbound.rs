@@ -11,7 +11,7 @@ use ollim_actors::google::account::{GoogleClick, PasteRedirect, PressGoogleButto
 use ollim_actors::google::consent::looks_like_redirect;
 use ollim_actors::main_session::PressButton;
 use ollim_actors::main_session::{ResumeFromReply, Say};
-use ollim_actors::permissions::ApprovalAnswer;
+use ollim_actors::permissions::{cancelled_text, ApprovalAnswer};
 use ollim_actors::routines_view::{self, RoutineClick};
 use ollim_actors::sessions::ForkLookup;
 use ollim_actors::tools::ButtonClick;
@@ -20,6 +20,7 @@ use serenity::all::{
     EditMessage, FullEvent, Interaction, Message, Reaction, ReactionType,
 };
 
+use super::approvals::Closed;
 use super::attachments;
 use super::data::{Data, Error};
 use super::delivery::ACK_EMOJI;
@@ -142,16 +143,22 @@ async fn on_reaction(ctx: &Context, reaction: &Reaction, data: &Data) {
         message_id: reaction.message_id.get(),
         answer,
     };
-    let label = match data.outbox.send(ask).await {
-        Ok(Some(label)) => label,
+    let text = match data.outbox.send(ask).await {
+        Ok(Some(Closed::Answered(label))) => {
+            tracing::info!(tool = %label, ?answer, "approval answered");
+            answer.outcome_text(&label)
+        }
+        Ok(Some(Closed::TurnGone(label))) => {
+            tracing::info!(tool = %label, ?answer, "approval answered after its turn ended; nothing runs");
+            cancelled_text(&label)
+        }
         Ok(None) => return,
         Err(e) => {
             tracing::error!(cause = %e, "the outbox has stopped; the reaction answers nothing");
             return;
         }
     };
-    tracing::info!(tool = %label, ?answer, "approval answered");
-    let edit = EditMessage::new().content(answer.outcome_text(&label));
+    let edit = EditMessage::new().content(text);
     if let Err(e) = reaction
         .channel_id
         .edit_message(&ctx.http, reaction.message_id, edit)

@@ -21,7 +21,7 @@ use ollim_actors::surface::SurfaceEvent;
 use serenity::all::{ChannelId, Http, MessageId};
 use tokio::sync::{mpsc, oneshot};
 
-use super::approvals::OpenApprovals;
+use super::approvals::{Closed, OpenApprovals};
 use super::delivery::{Delivery, Job};
 
 /// The actor; its handlers queue work for the delivery task and keep what it posted.
@@ -160,12 +160,14 @@ pub struct ApprovalPosted {
     pub label: String,
     /// Where the answer goes.
     pub reply: oneshot::Sender<ApprovalAnswer>,
+    /// Whether the turn that asked still waits.
+    pub asker: ollim_actors::permissions::Asker,
 }
 
-/// The owner reacted to `message_id` with `answer`; answered with the prompt's label when the
-/// message was an open prompt (the caller edits it to say what happened).
+/// The owner reacted to `message_id` with `answer`; answered with how the prompt closed when
+/// the message was an open prompt (the caller edits it to say what happened).
 #[derive(Debug, Clone, Copy, Message)]
-#[rtype(result = "Option<String>")]
+#[rtype(result = "Option<Closed>")]
 pub struct AnswerApproval {
     /// The reacted-to message.
     pub message_id: u64,
@@ -180,6 +182,22 @@ pub struct AnswerApproval {
 pub struct ExpireApproval {
     /// The prompt's message.
     pub message_id: u64,
+}
+
+/// The turn that asked the prompt posted as `message_id` may have ended; answered with its
+/// label when it has and the prompt was still open (now closed: it is marked cancelled).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Option<String>")]
+pub struct WithdrawApproval {
+    /// The prompt's message.
+    pub message_id: u64,
+}
+
+impl Handler<WithdrawApproval> for Outbox {
+    type Result = Option<String>;
+    fn handle(&mut self, msg: WithdrawApproval, _ctx: &mut Self::Context) -> Option<String> {
+        self.approvals.withdraw_if_gone(msg.message_id)
+    }
 }
 
 /// The delivery task posted `message_id` for the fork session `fork_session`.
@@ -222,13 +240,14 @@ pub struct LookupForkMessage {
 impl Handler<ApprovalPosted> for Outbox {
     type Result = ();
     fn handle(&mut self, msg: ApprovalPosted, _ctx: &mut Self::Context) {
-        self.approvals.open(msg.message_id, msg.label, msg.reply);
+        self.approvals
+            .open(msg.message_id, msg.label, msg.reply, msg.asker);
     }
 }
 
 impl Handler<AnswerApproval> for Outbox {
-    type Result = Option<String>;
-    fn handle(&mut self, msg: AnswerApproval, _ctx: &mut Self::Context) -> Option<String> {
+    type Result = Option<Closed>;
+    fn handle(&mut self, msg: AnswerApproval, _ctx: &mut Self::Context) -> Option<Closed> {
         self.approvals.answer(msg.message_id, msg.answer)
     }
 }

@@ -79,6 +79,9 @@ pub struct ApprovalRequest {
     pub label: String,
     /// The tool, which 🔓 allows for the session.
     pub tool_name: String,
+    /// Whether the turn that asked still waits for the answer: an interrupted turn, or a CLI
+    /// that went away, stops waiting, and the surface then marks the prompt cancelled.
+    pub asker: Asker,
 }
 
 impl ApprovalRequest {
@@ -88,7 +91,42 @@ impl ApprovalRequest {
             id: uuid::Uuid::new_v4().to_string(),
             label: label.into(),
             tool_name: tool_name.into(),
+            asker: Asker::default(),
         }
+    }
+}
+
+/// Tells a surface whether whoever asked still waits ([`ask_surface`] holds the other end while
+/// it waits; dropping it — a cancelled turn aborts the wait — lets go). Unknown (never gone)
+/// for a request built without it. Compares equal to any other, so requests compare by what
+/// they ask.
+#[derive(Clone, Default)]
+pub struct Asker(Option<std::sync::Weak<()>>);
+
+impl Asker {
+    /// An asker that waits while the returned handle lives.
+    pub fn held() -> (Self, std::sync::Arc<()>) {
+        let waiting = std::sync::Arc::new(());
+        (Asker(Some(std::sync::Arc::downgrade(&waiting))), waiting)
+    }
+
+    /// True once the asker has stopped waiting.
+    pub fn gone(&self) -> bool {
+        self.0.as_ref().is_some_and(|w| w.strong_count() == 0)
+    }
+}
+
+impl PartialEq for Asker {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Asker {}
+
+impl std::fmt::Debug for Asker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.gone() { "Asker(gone)" } else { "Asker" })
     }
 }
 
@@ -108,14 +146,23 @@ pub fn expired_text(label: &str) -> String {
     format!("~~{label}~~ — expired")
 }
 
+/// What a prompt says once the turn that asked has ended without an answer (interrupted, or
+/// its CLI gone): a later reaction changes nothing.
+pub fn cancelled_text(label: &str) -> String {
+    format!("~~{label}~~ — cancelled (its turn ended; nothing ran)")
+}
+
 /// Sends `request` to `surface` and waits up to `timeout` for the answer; silence, a full or
 /// stopped surface, or a dropped reply all count as [`ApprovalAnswer::Deny`].
 pub async fn ask_surface(
     surface: &Recipient<ApprovalRequest>,
-    request: ApprovalRequest,
+    mut request: ApprovalRequest,
     timeout: Duration,
 ) -> ApprovalAnswer {
     let id = request.id.clone();
+    // Held while this waits: a turn cancelled mid-wait drops it, and the surface sees that.
+    let (asker, _waiting) = Asker::held();
+    request.asker = asker;
     match tokio::time::timeout(timeout, surface.send(request)).await {
         Ok(Ok(answer)) => answer,
         Ok(Err(cause)) => {
