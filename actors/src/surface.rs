@@ -32,6 +32,10 @@ pub enum SurfaceEvent {
     Notice(String),
     /// A short error for the user; details are in the log.
     Error(String),
+    /// A turn failed because the CLI is not signed in (after the `Error` saying so). Surfaces
+    /// that can sign it in where the owner is (Discord: the login link in the DM) offer that;
+    /// the others have said enough with the error.
+    SignInLost,
     /// A background fork's ping (`[bg] …`). Surfaces that have message ids record the one they
     /// create against `fork_session` (`state/fork_messages.json`) so a reply can resume it.
     Ping {

@@ -217,7 +217,8 @@ impl Handler<SurfaceEvent> for ConsoleOut {
             }
             // The console cannot reply to a message, so it never waits for one to settle.
             SurfaceEvent::BackgroundEnded { .. } => {}
-            SurfaceEvent::InteractiveForkSession(_) => {}
+            // The error before it told how to sign in from a shell: the console is one.
+            SurfaceEvent::InteractiveForkSession(_) | SurfaceEvent::SignInLost => {}
         }
     }
 }

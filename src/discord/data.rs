@@ -33,6 +33,8 @@ pub struct Data {
     pub leave: mpsc::UnboundedSender<Leave>,
     /// The owner's messages the sign-in used (not for the conversation).
     pub sign_in_messages: HashSet<MessageId>,
+    /// Signs Claude Code in again when a turn finds it signed out; takes the owner's DMs then.
+    pub reauth: Addr<super::reauth::Reauth>,
     /// The data directory (files the owner sends are kept in its `downloads/`).
     pub data_dir: ollim_actors::data_dir::DataDir,
     /// The configured zone (times in `/routines`).

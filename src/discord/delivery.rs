@@ -243,6 +243,8 @@ impl Delivery {
             SurfaceEvent::InteractiveForkSession(session) => {
                 self.interactive_fork = Some(session);
             }
+            // The outbox hands it to the sign-in (`reauth`); nothing to post.
+            SurfaceEvent::SignInLost => {}
         }
     }
 

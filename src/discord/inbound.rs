@@ -26,6 +26,8 @@ use super::data::{Data, Error};
 use super::delivery::ACK_EMOJI;
 use super::outbox::{AnswerApproval, BeginTurn, LookupForkMessage, Post, Typing, UntilSettled};
 use super::quote;
+use super::reauth::OwnerWrote;
+use super::sign_in::OwnerLine;
 
 /// Shown when the replied-to background session is older than the record keeps.
 pub const EXPIRED_FORK: &str = "-# this session has expired — starting fresh with quoted context.";
@@ -57,6 +59,15 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
     }
     if data.sign_in_messages.contains(&msg.id) {
         tracing::debug!("a message sent while signing in; not for the conversation");
+        return;
+    }
+    // A sign-in under way (the CLI's sign-in was lost) takes the owner's lines: the code.
+    let line = OwnerLine {
+        id: msg.id,
+        text: msg.content.trim().to_owned(),
+    };
+    if let Ok(true) = data.reauth.send(OwnerWrote(line)).await {
+        tracing::debug!("a message for the sign-in; not for the conversation");
         return;
     }
     if looks_like_redirect(&msg.content) {

@@ -13,6 +13,7 @@
 //! | [`approvals`] | approval prompts waiting for a reaction |
 //! | [`commands`] | the slash commands |
 //! | [`sign_in`] | signing Claude Code in through the DM when it is not signed in at start |
+//! | [`reauth`] | the same sign-in when a turn finds the sign-in lost while running |
 //!
 //! The run loop below owns the process's life: it starts the gateway, initialises once when asked
 //! by poise's setup (actors can only be started from here), and leaves on SIGINT/SIGTERM, an actor
@@ -29,6 +30,7 @@ mod inbound;
 mod outbox;
 mod quote;
 mod ready;
+mod reauth;
 mod render;
 mod sign_in;
 mod stream;

@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::approvals::{Closed, OpenApprovals};
 use super::delivery::{Delivery, Job};
+use super::reauth::SignInLost;
 
 /// The actor; its handlers queue work for the delivery task and keep what it posted.
 pub struct Outbox {
@@ -36,6 +37,8 @@ pub struct Outbox {
     /// Background sessions that posted since the start and whose fork still runs, with the
     /// replies waiting for it to end.
     running: HashMap<String, Vec<oneshot::Sender<()>>>,
+    /// Told when a turn finds Claude Code signed out.
+    reauth: Recipient<SignInLost>,
 }
 
 /// Where the outbox posts and what it needs to record.
@@ -46,6 +49,8 @@ pub struct OutboxConfig {
     pub channel: ChannelId,
     /// The data directory (`state/fork_messages.json`, `state/sessions.json`).
     pub data_dir: DataDir,
+    /// Told when a turn finds Claude Code signed out.
+    pub reauth: Recipient<SignInLost>,
 }
 
 impl Outbox {
@@ -62,6 +67,7 @@ impl Outbox {
                 fork_messages: ForkMessages::in_data_dir(&config.data_dir, clock),
                 main_id: MainSessionFile::in_data_dir(&config.data_dir),
                 running: HashMap::new(),
+                reauth: config.reauth,
             }
         })
     }
@@ -118,6 +124,10 @@ pub struct Post(pub String);
 impl Handler<SurfaceEvent> for Outbox {
     type Result = ();
     fn handle(&mut self, ev: SurfaceEvent, _ctx: &mut Self::Context) {
+        if let SurfaceEvent::SignInLost = ev {
+            self.reauth.do_send(SignInLost);
+            return;
+        }
         self.queue(Job::Event(ev));
     }
 }

@@ -74,14 +74,17 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
                 http: &http,
                 channel: dm,
             };
-            super::sign_in::sign_in(&main.binary, &dm, &mut lines).await?
+            super::sign_in::sign_in(&main.binary, &dm, &mut lines, "signed in — starting up.")
+                .await?
         }
         None => Default::default(),
     };
+    let reauth = super::reauth::Reauth::new(main.binary.clone(), http.clone(), dm).start();
     let outbox = Outbox::start(OutboxConfig {
         http: http.clone(),
         channel: dm,
         data_dir: settings.data_dir.clone(),
+        reauth: reauth.clone().recipient(),
     });
     let started = crate::startup::start_actors(
         &settings,
@@ -116,6 +119,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         outbox: outbox.clone(),
         leave,
         sign_in_messages,
+        reauth,
         data_dir: settings.data_dir.clone(),
         tz: settings.tz,
         names: ollim_actors::system_prompt::Names {

@@ -3,7 +3,8 @@
 //! login required — …" with the link it prints, passes what the owner writes back to the flow
 //! (the code the sign-in page may show), relays what the flow answers, and carries on once
 //! `claude auth status` says signed in. A flow that ends without signing in is offered again when
-//! the owner writes.
+//! the owner writes. A sign-in lost while the bot runs goes through the same flow
+//! ([`super::reauth`]).
 //!
 //! poise hands messages to the bot only after initialisation, so while signing in the owner's
 //! DMs arrive through [`CodeRelay`], a plain serenity event handler. The messages it passed on are
@@ -26,7 +27,7 @@ pub const LOGIN_REQUIRED: &str = "claude login required";
 /// How long the login flow may take to print its link.
 const LINK_TIMEOUT: Duration = Duration::from_secs(60);
 /// How many owner messages may wait for the flow.
-const RELAY_DEPTH: usize = 16;
+pub const RELAY_DEPTH: usize = 16;
 
 /// A message from the owner while the bot signs in.
 #[derive(Debug, Clone)]
@@ -84,17 +85,18 @@ impl Dm<'_> {
 }
 
 /// Signs the CLI at `binary` in through the owner; returns the ids of the messages it used (for
-/// poise to skip) once `claude auth status` says signed in.
+/// poise to skip) once `claude auth status` says signed in, after saying `done` in the DM.
 pub async fn sign_in(
     binary: &Path,
     dm: &Dm<'_>,
     lines: &mut mpsc::Receiver<OwnerLine>,
+    done: &str,
 ) -> anyhow::Result<HashSet<MessageId>> {
     let mut used = HashSet::new();
     loop {
         match attempt(binary, dm, lines, &mut used).await? {
             true => {
-                dm.say("signed in — starting up.").await;
+                dm.say(done).await;
                 tracing::info!("claude is signed in");
                 return Ok(used);
             }

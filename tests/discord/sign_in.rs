@@ -89,3 +89,69 @@ async fn a_bot_waiting_for_sign_in_still_stops_on_sigterm() {
     said(&fake, "claude login required — ").await;
     assert!(bot.stop().await, "a clean exit while waiting");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sign_in_lost_while_running_gets_the_login_link_in_the_dm_once() {
+    let mock = MockModelApi::start(|req| {
+        if req.latest_user_text().contains("after signing in") {
+            Reply::Text("welcome back".into())
+        } else if req.latest_user_text().contains("first try") {
+            Reply::ApiError {
+                status: 401,
+                kind: "authentication_error".into(),
+                message: "invalid x-api-key".into(),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let real = claude_cli::binary();
+    // Signed in at the start; the model then refuses the sign-in.
+    let claude = FakeClaude::new(
+        true,
+        "2.1.330",
+        Some(&real),
+        &[("ANTHROPIC_API_KEY", "sk-test")],
+    );
+    let bin = claude.bin().display().to_string();
+    let bot = Bot::spawn(
+        &home,
+        &mock,
+        &fake,
+        &[
+            ("OLLIM_CLAUDE_BIN", &bin),
+            ("ANTHROPIC_API_KEY", ""),
+            // The CLI's own setting: no minutes of retries on the 401.
+            ("CLAUDE_CODE_MAX_RETRIES", "0"),
+        ],
+    );
+    fake.wait_for("the greeting", LIMIT, |f| (greetings(f) == 1).then_some(()))
+        .await;
+    let asked_before = |f: &FakeDiscord| {
+        f.bot_messages(DM_CHANNEL_ID)
+            .iter()
+            .filter(|m| m.content.starts_with("claude login required — "))
+            .count()
+    };
+    assert_eq!(asked_before(&fake), 0);
+    fake.send_dm(OWNER_ID, "first try").await;
+    said(&fake, "isn't signed in").await;
+    let asked = said(&fake, "claude login required — ").await;
+    assert!(asked.content.contains(LOGIN_URL), "{}", asked.content);
+    fake.send_dm(OWNER_ID, LOGIN_CODE).await;
+    said(&fake, "signed in again").await;
+    fake.send_dm(OWNER_ID, "after signing in").await;
+    said(&fake, "welcome back").await;
+    assert_eq!(asked_before(&fake), 1, "one link for one loss");
+    assert!(
+        mock.agent_requests()
+            .iter()
+            .all(|r| !r.latest_user_text().contains(LOGIN_CODE)),
+        "the code went to the conversation"
+    );
+    assert!(bot.stop().await);
+}

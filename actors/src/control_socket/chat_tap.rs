@@ -84,6 +84,7 @@ pub fn chat_event(ev: &SurfaceEvent) -> Option<ChatEvent> {
         | SurfaceEvent::SnoozeButtons(_)
         | SurfaceEvent::File { .. }
         | SurfaceEvent::InteractiveForkSession(_)
+        | SurfaceEvent::SignInLost
         | SurfaceEvent::BackgroundEnded { .. } => return None,
     })
 }

@@ -314,6 +314,9 @@ impl MainSession {
             Outcome::Failed(failure) => {
                 tracing::warn!(reason = %failure.detail, kind = ?failure.kind, "turn failed");
                 self.show(SurfaceEvent::Error(failure.notice()));
+                if failure.kind == super::failure::FailureKind::NotSignedIn {
+                    self.show(SurfaceEvent::SignInLost);
+                }
             }
             Outcome::CommandDone => self.command_done(&turn, &result, ctx),
         }
