@@ -246,8 +246,7 @@ async fn agent_button(
     if reply.is_empty() {
         data.outbox.do_send(Typing);
     }
-    if let Some(rows) = super::render::with_button_disabled(&click.message.components, &custom_id)
-    {
+    if let Some(rows) = super::render::with_button_disabled(&click.message.components, &custom_id) {
         let edit = EditMessage::new().components(rows);
         if let Err(e) = click
             .channel_id

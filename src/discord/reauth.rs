@@ -72,8 +72,13 @@ impl Handler<SignInLost> for Reauth {
                     http: &http,
                     channel,
                 };
-                sign_in::sign_in(&binary, &dm, &mut lines, "signed in again — send that again.")
-                    .await
+                sign_in::sign_in(
+                    &binary,
+                    &dm,
+                    &mut lines,
+                    "signed in again — send that again.",
+                )
+                .await
             }
             .into_actor(self)
             .map(|signed_in, act, _ctx| {

@@ -104,7 +104,10 @@ async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
         greyed(f, embed.id, &draft).then_some(())
     })
     .await;
-    assert!(!greyed(&fake, embed.id, &plan), "the other button still works");
+    assert!(
+        !greyed(&fake, embed.id, &plan),
+        "the other button still works"
+    );
     assert!(
         typing_calls(&fake) > typing_before,
         "the click that started a turn showed typing"

@@ -343,7 +343,10 @@ async fn interrupt_answers_silently() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compact_answers_with_one_line_and_leaves_no_status_behind() {
     let mock = MockModelApi::start(|req| {
-        if req.latest_user_text().contains("CRITICAL: Respond with TEXT ONLY") {
+        if req
+            .latest_user_text()
+            .contains("CRITICAL: Respond with TEXT ONLY")
+        {
             Reply::Text("summary of the conversation so far".into())
         } else {
             Reply::Text("noted".into())

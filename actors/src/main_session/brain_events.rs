@@ -23,14 +23,14 @@ impl MainSession {
                     }
                 }
             }
-            BrainEvent::ThinkingStarted => {
+            // A `/compact` shows no status: its answer is one line when it is done.
+            BrainEvent::ThinkingStarted
                 if self
                     .inflight
                     .front()
-                    .is_none_or(|t| t.kind == TurnKind::Message)
-                {
-                    self.show(SurfaceEvent::Status("Thinking...".into()));
-                }
+                    .is_none_or(|t| t.kind == TurnKind::Message) =>
+            {
+                self.show(SurfaceEvent::Status("Thinking...".into()));
             }
             // The conversation keeps the CLI's default built-ins: a release with new ones shows.
             BrainEvent::Init { tools, model, .. } => {

@@ -55,20 +55,6 @@ pub const EXIT_FORK_FIRST: &str = "exit fork first.";
 /// `/compact`'s answer when the CLI stopped before the compaction finished.
 pub const COMPACT_STOPPED: &str = "-# the compaction did not finish — send /compact again.";
 
-/// `/compact`'s one answer: `compacted · 12 turns · 3h 12m · 150k tokens compacted · now 20k
-/// tokens` (each part only when known).
-fn compacted_line(report: &CompactReport, post_tokens: Option<u64>) -> String {
-    let mut parts = vec!["compacted".to_owned()];
-    let report = report.to_string();
-    if !report.is_empty() {
-        parts.push(report);
-    }
-    if let Some(after) = post_tokens {
-        parts.push(format!("now {} tokens", super::turn::thousands(after)));
-    }
-    parts.join(" · ")
-}
-
 /// `/clear`'s answer inside a fork.
 pub const LEFT_FORK_CLEARING: &str = "left the fork (discarded) — clearing the conversation...";
 
@@ -130,7 +116,7 @@ impl MainSession {
                                 }
                             };
                             let report = CompactReport::new(Some(turns), start, now, pre_tokens);
-                            let line = compacted_line(&report, post_tokens);
+                            let line = report.answer(post_tokens);
                             let waiting = std::mem::take(&mut act.compact_replies);
                             if waiting.is_empty() {
                                 act.show(SurfaceEvent::Notice(line));

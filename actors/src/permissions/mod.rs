@@ -40,8 +40,8 @@ pub mod routine_validator;
 pub mod tool_policy;
 
 pub use approval::{
-    ask_surface, cancelled_text, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest,
-    Asker, APPROVAL_EMOJI, APPROVAL_TIMEOUT,
+    ask_surface, cancelled_text, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, Asker,
+    APPROVAL_EMOJI, APPROVAL_TIMEOUT,
 };
 pub use background::{
     background_tools, conversation_tools, Declared, UnsafeTools, BG_REPLY_TOOLS, DEFAULT_BG_TOOLS,

@@ -129,8 +129,7 @@ mod tests {
             // The default typed back leaves the settings as they were.
             let mut config = RuntimeConfig::default();
             let mut google = GoogleTargets::default();
-            super::super::keys::apply(&mut config, &mut google, key, &key.default_value())
-                .unwrap();
+            super::super::keys::apply(&mut config, &mut google, key, &key.default_value()).unwrap();
             assert_eq!(config, RuntimeConfig::default(), "{key:?}");
         }
     }

@@ -29,8 +29,8 @@ use crate::jobs::ModelChoice;
 use crate::quiet_hours::QuietHours;
 use crate::state_file;
 
-pub use google::GoogleTargets;
 pub use choices::ValueChoice;
+pub use google::GoogleTargets;
 pub use keys::Key;
 
 /// The file's name inside `state/`.

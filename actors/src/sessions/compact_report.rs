@@ -53,6 +53,22 @@ impl fmt::Display for CompactReport {
     }
 }
 
+impl CompactReport {
+    /// `/compact`'s one answer: `compacted · 12 turns · 3h 12m · 150k tokens compacted · now
+    /// 3k tokens` (each part only when known; `post_tokens` is the context left).
+    pub fn answer(&self, post_tokens: Option<u64>) -> String {
+        let mut parts = vec!["compacted".to_owned()];
+        let report = self.to_string();
+        if !report.is_empty() {
+            parts.push(report);
+        }
+        if let Some(after) = post_tokens {
+            parts.push(format!("now {:.0}k tokens", after as f64 / 1000.0));
+        }
+        parts.join(" · ")
+    }
+}
+
 /// `3h 12m`, `3h`, `45m`, or `< 1m` (also for a negative age from a clock step).
 pub fn format_age(age: chrono::Duration) -> String {
     let minutes = age.num_minutes();
@@ -71,6 +87,25 @@ pub fn format_age(age: chrono::Duration) -> String {
 mod tests {
     use super::*;
     use chrono::Duration;
+
+    #[test]
+    fn the_compact_answer_adds_the_context_left() {
+        let report = CompactReport {
+            turns: Some(12),
+            age: None,
+            pre_tokens: Some(150_000),
+        };
+        assert_eq!(
+            report.answer(Some(2638)),
+            "compacted · 12 turns · 150k tokens compacted · now 3k tokens"
+        );
+        let nothing = CompactReport {
+            turns: None,
+            age: None,
+            pre_tokens: None,
+        };
+        assert_eq!(nothing.answer(None), "compacted");
+    }
 
     #[test]
     fn full_report_matches_the_spec_example() {

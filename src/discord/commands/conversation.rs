@@ -199,9 +199,9 @@ fn chosen_key(ctx: Ctx<'_>) -> Option<Key> {
         .iter()
         .find(|o| o.name == "key")?;
     match &option.value {
-        serenity::CommandDataOptionValue::Integer(i) => {
-            usize::try_from(*i).ok().and_then(|i| Key::ALL.get(i).copied())
-        }
+        serenity::CommandDataOptionValue::Integer(i) => usize::try_from(*i)
+            .ok()
+            .and_then(|i| Key::ALL.get(i).copied()),
         serenity::CommandDataOptionValue::String(name) => Key::from_name(name),
         _ => None,
     }
