@@ -53,6 +53,9 @@ impl Host for ForkHost {
                     HookCall::no_opinion()
                 });
             }
+            if let Some(denied) = self.files.secret_denial(&call) {
+                return denied;
+            }
             if call.event == HookEvent::PreToolUse {
                 if let Some(refusal) = self.reads.refusal(&call) {
                     return HookCall::deny_tool(refusal);
