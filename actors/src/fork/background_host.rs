@@ -53,9 +53,6 @@ impl Host for ForkHost {
                     HookCall::no_opinion()
                 });
             }
-            if let Some(denied) = self.files.secret_denial(&call) {
-                return denied;
-            }
             if call.event == HookEvent::PreToolUse {
                 if let Some(refusal) = self.reads.refusal(&call) {
                     return HookCall::deny_tool(refusal);
