@@ -17,8 +17,11 @@ use serde_json::json;
 
 use crate::harness::Setup;
 
+/// The questions posted: each one's title and button ids.
+type Asked = Arc<parking_lot::Mutex<Vec<(String, Vec<String>)>>>;
+
 /// The DM channel: keeps the questions' titles and button ids.
-struct Channel(Arc<parking_lot::Mutex<Vec<(String, Vec<String>)>>>);
+struct Channel(Asked);
 
 impl Actor for Channel {
     type Context = Context<Self>;
@@ -68,7 +71,7 @@ async fn buttons_act_on_the_calendar_or_list_they_name_and_bare_ids_on_the_defau
         ApiBase::parse(&s.api_base).unwrap(),
     )
     .unwrap();
-    let questions: Arc<parking_lot::Mutex<Vec<(String, Vec<String>)>>> = Arc::default();
+    let questions: Asked = Arc::default();
     let account = GoogleAccount::new(
         api,
         clock,
@@ -86,7 +89,7 @@ async fn buttons_act_on_the_calendar_or_list_they_name_and_bare_ids_on_the_defau
 
     // A delete button asks; its Delete button deletes.
     let confirmed = |custom_id: String| {
-        let (press, questions) = (press.clone(), Arc::clone(&questions));
+        let questions = Arc::clone(&questions);
         async move {
             let asked = press(custom_id).await;
             assert!(asked.starts_with("-# asked below: delete '"), "{asked}");
@@ -162,7 +165,7 @@ async fn nothing_is_deleted_until_delete_and_keep_or_a_used_question_deletes_not
         ApiBase::parse(&s.api_base).unwrap(),
     )
     .unwrap();
-    let questions: Arc<parking_lot::Mutex<Vec<(String, Vec<String>)>>> = Arc::default();
+    let questions: Asked = Arc::default();
     let account = GoogleAccount::new(
         api,
         clock,

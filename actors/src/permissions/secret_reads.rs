@@ -159,7 +159,7 @@ fn could_match(pattern: &str, name: &str) -> bool {
             (c, false) => simple.push(c),
         }
     }
-    let simple = simple.replace('{', "*").replace('}', "*");
+    let simple = simple.replace(['{', '}'], "*");
     Glob::path(&simple).matches(name)
 }
 
