@@ -8,7 +8,8 @@
 //! proxies and CA bundles, the CLI's own credentials and settings (`ANTHROPIC_*`, `CLAUDE_*`,
 //! `DISABLE_*`, `ENABLE_*`, `MCP_*`, the Bedrock and Vertex variables) and the `OLLIM_*`
 //! variables our own command line reads when the agent runs `ollim-bot …`. A name that ends in
-//! `_SECRET` or is one of the bot's own secrets ([`WITHHELD`]) never passes, whatever its prefix.
+//! `_SECRET`, is one of the bot's own secrets ([`WITHHELD`]) or a webhook spec's `secret-env`
+//! ([`crate::redaction::is_secret_name`]) never passes, whatever its prefix.
 //!
 //! The session's own variables ([`AGENT_SESSION`], the data directory, the caller's extras) are
 //! added on top.
@@ -128,7 +129,10 @@ pub fn agent_vars(data_dir: &std::path::Path, session: AgentSession) -> [(String
 
 /// True when a variable of this name may reach a `claude` child.
 pub fn passes(name: &str) -> bool {
-    if WITHHELD.contains(&name) || name.ends_with("_SECRET") {
+    if WITHHELD.contains(&name)
+        || name.ends_with("_SECRET")
+        || crate::redaction::is_secret_name(name)
+    {
         return false;
     }
     EXACT.contains(&name) || OURS.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))

@@ -14,12 +14,14 @@ use crate::support::home::background_reminder;
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 /// The secret values, each a variable the bot's `.env` sets.
-const SECRETS: [(&str, &str); 5] = [
+const SECRETS: [(&str, &str); 6] = [
     ("DISCORD_TOKEN", "dtok-secret-7q1"),
     ("WEBHOOK_SECRET", "whsec-secret-7q2"),
     ("GITHUB_HOOK_SECRET", "hook-secret-7q3"),
     ("CLAUDE_HOOK_SECRET", "hook-secret-7q5"),
     ("MY_UNRELATED_NOTE", "note-secret-7q4"),
+    // Named by a webhook spec's `secret-env`, under a prefix the CLI's own settings use.
+    ("CLAUDE_STRIPE_SIGNING", "whsec-secret-7q6"),
 ];
 
 /// What the Google grant file holds.
@@ -55,6 +57,10 @@ async fn the_agent_sees_no_secret_in_its_environment_nor_through_its_tools() {
     home.write(
         "tool-policy.yaml",
         "main_session:\n  additional_allowed: [\"Bash(env)\"]\nbg_forks:\n  additional_allowed: [\"Bash(env)\"]\n",
+    );
+    home.write(
+        "webhooks/stripe.md",
+        "---\nid: stripe\nauth: standard\nsecret-env: CLAUDE_STRIPE_SIGNING\n---\nA payment: {event}\n",
     );
     home.write(
         "reminders/peek.md",
