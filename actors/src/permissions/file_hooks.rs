@@ -207,6 +207,23 @@ mod tests {
         assert_eq!(fine, json!({}));
     }
 
+    #[tokio::test]
+    async fn secrets_are_refused_to_readers_and_bash_alike_and_the_readers_are_hooked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hooks_for = FileHooks::new(DataDir::new(tmp.path()));
+        let read = HookCall {
+            event: HookEvent::PreToolUse,
+            callback_id: "hook_3".into(),
+            input: json!({"tool_name": "Read", "tool_input": {"file_path": ".env"}, "cwd": tmp.path()}),
+        };
+        for call in [read, bash("cat state/token.json", tmp.path())] {
+            let denied = hooks_for.answer(call).await;
+            assert_eq!(denied["hookSpecificOutput"]["permissionDecision"], "deny");
+        }
+        let matchers: Vec<String> = hooks().into_iter().filter_map(|h| h.matcher).collect();
+        assert!(matchers.iter().any(|m| m.split('|').any(|t| t == "Read")));
+    }
+
     #[test]
     fn the_bash_hook_waits_longer_than_the_owner_may_take() {
         let bash = hooks()
