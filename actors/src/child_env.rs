@@ -17,6 +17,8 @@
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 
+use crate::redaction::WITHHELD;
+
 /// Variables passed by exact name.
 const EXACT: [&str; 34] = [
     "PATH",
@@ -78,9 +80,6 @@ const OURS: [&str; 6] = [
     "OLLIM_GOOGLE_API_BASE",
     "OLLIM_LOG_FORMAT",
 ];
-
-/// The bot's own secrets: never passed, whatever the lists above say.
-pub const WITHHELD: [&str; 2] = ["DISCORD_TOKEN", "WEBHOOK_SECRET"];
 
 /// Tells `ollim-bot …` which kind of session runs it: `conversation`, `fork` (an interactive
 /// fork) or `background`. Deleting a task or an event reads it (SPEC §20).

@@ -7,12 +7,13 @@
 //! `_SECRET`, and every variable a webhook spec names as its `secret-env:` (per-hook secrets).
 //! Those names never reach a `claude` child either ([`is_secret_name`]). A value shorter than [`MIN_LEN`] is left alone: replacing `x`
 //! everywhere would garble the log and hide nothing. The Discord surface passes what it posts
-//! through [`event`] and [`redact`]; the log's writers through [`redact`].
+//! through [`redact`] (events through `SurfaceEvent::redacted`); the log's writers too.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use crate::surface::SurfaceEvent;
+/// The bot's own secrets by name: redacted, and never passed to a `claude` child.
+pub const WITHHELD: [&str; 2] = ["DISCORD_TOKEN", "WEBHOOK_SECRET"];
 
 /// What a secret becomes.
 pub const REDACTED: &str = "[redacted]";
@@ -38,9 +39,7 @@ impl Secrets {
         let mut values: Vec<String> = vars
             .into_iter()
             .filter(|(k, _)| {
-                crate::child_env::WITHHELD.contains(k)
-                    || k.ends_with("_SECRET")
-                    || hook_names.iter().any(|n| n == k)
+                WITHHELD.contains(k) || k.ends_with("_SECRET") || hook_names.iter().any(|n| n == k)
             })
             .map(|(_, v)| v.trim().to_owned())
             .filter(|v| v.chars().count() >= MIN_LEN)
@@ -102,67 +101,19 @@ pub fn is_secret_name(name: &str) -> bool {
         .is_some_and(|s| s.hook_names.iter().any(|n| n == name))
 }
 
-/// `text` with the installed secrets replaced (unchanged before [`install_from_env`]).
-pub fn redact(text: &str) -> Cow<'_, str> {
-    match SECRETS.get() {
-        Some(secrets) => secrets.redact(text),
-        None => Cow::Borrowed(text),
-    }
-}
-
-fn owned(text: String) -> String {
+/// `text` with the installed secrets replaced, reusing it when there was none.
+pub fn redact_owned(text: String) -> String {
     match redact(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(clean) => clean,
     }
 }
 
-/// `ev` with every text it shows redacted.
-pub fn event(ev: SurfaceEvent) -> SurfaceEvent {
-    use SurfaceEvent as E;
-    match ev {
-        E::Status(t) => E::Status(owned(t)),
-        E::ToolUse(t) => E::ToolUse(owned(t)),
-        E::SubagentActivity(t) => E::SubagentActivity(owned(t)),
-        E::Denied(t) => E::Denied(owned(t)),
-        E::ToolFailed(t) => E::ToolFailed(owned(t)),
-        E::TextDelta(t) => E::TextDelta(owned(t)),
-        E::Reply(t) => E::Reply(owned(t)),
-        E::Notice(t) => E::Notice(owned(t)),
-        E::Error(t) => E::Error(owned(t)),
-        E::Ping {
-            text,
-            fork_session,
-            snooze,
-        } => E::Ping {
-            text: owned(text),
-            fork_session,
-            snooze,
-        },
-        E::Embed {
-            mut embed,
-            button_ids,
-            fork_session,
-        } => {
-            embed.title = owned(embed.title);
-            embed.description = embed.description.map(owned);
-            for field in &mut embed.fields {
-                field.name = owned(std::mem::take(&mut field.name));
-                field.value = owned(std::mem::take(&mut field.value));
-            }
-            for button in &mut embed.buttons {
-                button.label = owned(std::mem::take(&mut button.label));
-            }
-            E::Embed {
-                embed,
-                button_ids,
-                fork_session,
-            }
-        }
-        E::ForkStarted { topic } => E::ForkStarted {
-            topic: topic.map(owned),
-        },
-        other => other,
+/// `text` with the installed secrets replaced (unchanged before [`install_from_env`]).
+pub fn redact(text: &str) -> Cow<'_, str> {
+    match SECRETS.get() {
+        Some(secrets) => secrets.redact(text),
+        None => Cow::Borrowed(text),
     }
 }
 

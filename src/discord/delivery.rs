@@ -116,7 +116,7 @@ impl Delivery {
 
     async fn handle(&mut self, job: Job) {
         match job {
-            Job::Event(ev) => self.event(redaction::event(ev)).await,
+            Job::Event(ev) => self.event(ev.redacted()).await,
             Job::Approval(mut req, reply) => {
                 req.label = redaction::redact(&req.label).into_owned();
                 self.ask(req, reply).await
