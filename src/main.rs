@@ -30,6 +30,8 @@ fn main() -> ExitCode {
             eprintln!("warning: .env could not be read: {e}");
         }
     }
+    // Before the log starts: it and Discord never show these values (SPEC §20).
+    ollim_actors::redaction::install_from_env(&settings::data_dir_from(&env_lookup).webhooks());
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

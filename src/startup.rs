@@ -283,7 +283,12 @@ pub async fn start_actors(
         main: main.clone(),
         tap,
     };
-    let control = ollim_actors::control_socket::serve(&socket, handles.scheduler.clone(), Some(chat))
+    let control = ollim_actors::control_socket::serve(
+        &socket,
+        handles.scheduler.clone(),
+        Some(chat),
+        handles.google.clone(),
+    )
         .inspect_err(|e| {
             tracing::error!(socket = %socket.display(), cause = %e, "control socket failed to start; `routine run` cannot reach this bot");
         })

@@ -84,12 +84,15 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
         None => ClickPlan::Reply("that button is not one of mine.".into()),
         Some(ButtonClick::Dismiss) => ClickPlan::Reply("dismissed.".into()),
         // The surfaces hand these to the Google account (`google::account::PressGoogleButton`).
-        Some(ButtonClick::TaskDone(_) | ButtonClick::TaskDel(_) | ButtonClick::EventDel(_)) => {
-            ClickPlan::Reply(
-                "-# google buttons are answered by the google account, not the conversation."
-                    .into(),
-            )
-        }
+        Some(
+            ButtonClick::TaskDone(_)
+            | ButtonClick::TaskDel(_)
+            | ButtonClick::EventDel(_)
+            | ButtonClick::DeleteYes(_)
+            | ButtonClick::DeleteKeep(_),
+        ) => ClickPlan::Reply(
+            "-# google buttons are answered by the google account, not the conversation.".into(),
+        ),
         Some(
             c @ (ButtonClick::ForkSave
             | ButtonClick::ForkReport

@@ -27,6 +27,7 @@
 //! [`system_prompt`], [`subagents`], [`claude_settings`] (the CLI's `.claude/settings.json`:
 //! auto-memory off), [`runtime_config`], [`quiet_hours`], [`snooze`],
 //! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment),
+//! [`redaction`] (secret values kept out of Discord and the log), [`child_env`] (the allow-listed environment of every `claude` child),
 //! [`shell_words`] (a command line split into words without a shell), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
 //! [`state_file`] (atomic writes), [`clock`] (injectable time), [`cron`] (five-field cron
@@ -38,6 +39,7 @@
 pub mod brain;
 pub mod bundled_skills;
 pub mod buttons;
+pub mod child_env;
 pub mod claude_settings;
 pub mod clock;
 #[cfg(unix)]
@@ -60,6 +62,7 @@ pub mod permissions;
 pub mod ping_budget;
 pub mod prompts;
 pub mod quiet_hours;
+pub mod redaction;
 pub mod reflection;
 pub mod routines_view;
 pub mod runs;

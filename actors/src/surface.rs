@@ -86,6 +86,58 @@ pub enum SurfaceEvent {
     },
 }
 
+impl SurfaceEvent {
+    /// This event with every text it shows passed through [`crate::redaction`] (SPEC §20).
+    pub fn redacted(self) -> Self {
+        use crate::redaction::redact_owned as owned;
+        use SurfaceEvent as E;
+        match self {
+            E::Status(t) => E::Status(owned(t)),
+            E::ToolUse(t) => E::ToolUse(owned(t)),
+            E::SubagentActivity(t) => E::SubagentActivity(owned(t)),
+            E::Denied(t) => E::Denied(owned(t)),
+            E::ToolFailed(t) => E::ToolFailed(owned(t)),
+            E::TextDelta(t) => E::TextDelta(owned(t)),
+            E::Reply(t) => E::Reply(owned(t)),
+            E::Notice(t) => E::Notice(owned(t)),
+            E::Error(t) => E::Error(owned(t)),
+            E::Ping {
+                text,
+                fork_session,
+                snooze,
+            } => E::Ping {
+                text: owned(text),
+                fork_session,
+                snooze,
+            },
+            E::Embed {
+                mut embed,
+                button_ids,
+                fork_session,
+            } => {
+                embed.title = owned(embed.title);
+                embed.description = embed.description.map(owned);
+                for field in &mut embed.fields {
+                    field.name = owned(std::mem::take(&mut field.name));
+                    field.value = owned(std::mem::take(&mut field.value));
+                }
+                for button in &mut embed.buttons {
+                    button.label = owned(std::mem::take(&mut button.label));
+                }
+                E::Embed {
+                    embed,
+                    button_ids,
+                    fork_session,
+                }
+            }
+            E::ForkStarted { topic } => E::ForkStarted {
+                topic: topic.map(owned),
+            },
+            other => other,
+        }
+    }
+}
+
 /// How an interactive fork ends (SPEC §6): chosen by its tools or the fork buttons, carried out
 /// by the main session, and shown by the surfaces as the "Fork Ended" embed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -150,7 +150,9 @@ pub struct ClaudeScreener {
 
 impl ClaudeScreener {
     async fn ask(&self, prompt: String) -> Result<String, ScreenError> {
-        let mut child = Command::new(&self.binary)
+        let mut command = Command::new(&self.binary);
+        crate::child_env::apply(command.as_std_mut(), &self.env);
+        let mut child = command
             .args([
                 "-p",
                 "--model",
@@ -165,8 +167,6 @@ impl ClaudeScreener {
                 SYSTEM_PROMPT,
             ])
             .current_dir(&self.cwd)
-            .env_remove("CLAUDECODE")
-            .envs(&self.env)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -16,6 +16,7 @@
 use clap::Subcommand;
 use ollim_actors::google::calendar::{self, Fields};
 use ollim_actors::google::calendars;
+use ollim_actors::google::confirm::DeleteTarget;
 
 use super::google::Google;
 
@@ -65,7 +66,7 @@ pub enum CalCommand {
         #[arg(long)]
         calendar: Option<String>,
     },
-    /// Delete an event.
+    /// Delete an event (run by the agent: asks the owner to confirm on Discord first).
     Delete {
         /// The event's id.
         id: String,
@@ -170,6 +171,13 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
         }
         CalCommand::Delete { id, calendar } => {
             let calendar = google.write_calendar(calendar)?;
+            let target = DeleteTarget::Event {
+                calendar: Some(calendar.clone()),
+                id: id.clone(),
+            };
+            if super::delete_ask::handled_for_agent(target)? {
+                return Ok(());
+            }
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 calendar::delete(&rest, &calendar, &id).await?;

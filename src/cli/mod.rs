@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod cal;
+pub mod delete_ask;
 pub mod gmail;
 pub mod google;
 pub mod history;

@@ -11,6 +11,7 @@
 //! ```
 
 use clap::Subcommand;
+use ollim_actors::google::confirm::DeleteTarget;
 use ollim_actors::google::tasks;
 
 use super::google::Google;
@@ -57,7 +58,7 @@ pub enum TasksCommand {
         #[arg(long)]
         list: Option<String>,
     },
-    /// Delete a task.
+    /// Delete a task (run by the agent: asks the owner to confirm on Discord first).
     Delete {
         /// The task's id (from `tasks list`).
         id: String,
@@ -142,6 +143,13 @@ pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
         }
         TasksCommand::Delete { id, list } => {
             let list = google.task_list(list)?;
+            let target = DeleteTarget::Task {
+                list: Some(list.clone()),
+                id: id.clone(),
+            };
+            if super::delete_ask::handled_for_agent(target)? {
+                return Ok(());
+            }
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
                 tasks::delete(&rest, &list, &id).await?;

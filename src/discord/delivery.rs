@@ -8,6 +8,7 @@
 
 use actix::WeakAddr;
 use ollim_actors::permissions::{ApprovalAnswer, ApprovalRequest};
+use ollim_actors::redaction;
 use ollim_actors::surface::SurfaceEvent;
 use serenity::all::{
     ChannelId, CreateAttachment, CreateMessage, EditMessage, Http, MessageId, ReactionType,
@@ -117,8 +118,11 @@ impl Delivery {
 
     async fn handle(&mut self, job: Job) {
         match job {
-            Job::Event(ev) => self.event(ev).await,
-            Job::Approval(req, reply) => self.ask(req, reply).await,
+            Job::Event(ev) => self.event(ev.redacted()).await,
+            Job::Approval(mut req, reply) => {
+                req.label = redaction::redact(&req.label).into_owned();
+                self.ask(req, reply).await
+            }
             Job::BeginTurn { ack } => {
                 self.finish_answer().await;
                 self.acks.extend(ack);
@@ -127,7 +131,8 @@ impl Delivery {
             Job::Typing => self.typing().await,
             Job::Post(text, done) => {
                 self.finish_answer().await;
-                self.post(CreateMessage::new().content(text)).await;
+                self.post(CreateMessage::new().content(redaction::redact(&text)))
+                    .await;
                 let _ = done.send(());
             }
         }
@@ -280,9 +285,11 @@ impl Delivery {
     async fn flush(&mut self) {
         for piece in self.answer.stream.flush() {
             match (piece.target, self.answer.current) {
+                // Whole messages again: a secret may have streamed in two pieces.
                 (Target::Current, Some(id)) => self.edit(id, piece.text).await,
                 _ => {
-                    let created = self.post(CreateMessage::new().content(piece.text)).await;
+                    let text = redaction::redact(&piece.text).into_owned();
+                    let created = self.post(CreateMessage::new().content(text)).await;
                     self.answer_messages.extend(created);
                     self.answer.current = created;
                 }
@@ -367,7 +374,7 @@ impl Delivery {
     }
 
     async fn edit(&self, id: MessageId, text: String) {
-        let edit = EditMessage::new().content(text);
+        let edit = EditMessage::new().content(redaction::redact(&text));
         if let Err(e) = self.channel.edit_message(&*self.http, id, edit).await {
             tracing::warn!(cause = %e, message = %id, "could not edit a message");
         }

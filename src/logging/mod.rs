@@ -7,8 +7,12 @@
 //! | the console | `logs/ollim-bot.log` in the data directory (or `OLLIM_LOG_FILE`), a new file every day, 7 kept | one short line per warning or error ([`terminal_notes`]); `-v`: every line |
 //! | Discord | stderr (journald under systemd), or `OLLIM_LOG_FILE` when set | — |
 //! | a command | stderr | — |
+//!
+//! Every line passes through [`redacting`] first: the Discord token and webhook secrets never
+//! reach the log (SPEC §20).
 
 mod daily_file;
+mod redacting;
 mod terminal_notes;
 
 use std::path::PathBuf;
@@ -132,7 +136,7 @@ where
     W: for<'w> tracing_subscriber::fmt::MakeWriter<'w> + Send + Sync + 'static,
 {
     let layer = tracing_subscriber::fmt::layer()
-        .with_writer(writer)
+        .with_writer(redacting::Redacting(writer))
         .with_ansi(ansi && std::io::IsTerminal::is_terminal(&std::io::stderr()));
     match format {
         LogFormat::Human => layer.boxed(),

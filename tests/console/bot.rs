@@ -52,6 +52,17 @@ impl Bot {
         Self::spawn(home, mock, "console", &[], &[], Some(cwd)).await
     }
 
+    /// Starts `ollim-bot console` in the working directory `cwd` with `extra` in its
+    /// environment.
+    pub async fn start_in_with(
+        home: &Home,
+        mock: &MockModelApi,
+        cwd: &Path,
+        extra: &[(&str, &str)],
+    ) -> Bot {
+        Self::spawn(home, mock, "console", &[], extra, Some(cwd)).await
+    }
+
     /// Starts `ollim-bot <command> <args>` (e.g. `chat`) with `extra` in its environment.
     pub async fn start_command(
         home: &Home,

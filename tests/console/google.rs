@@ -181,17 +181,35 @@ async fn google_buttons_call_the_apis_and_queue_updates() {
     bot.expect("there you go").await;
     bot.say("/button 1").await;
     bot.expect("done ✓").await;
-    bot.say("/button 2").await;
-    bot.expect("deleted").await;
-    bot.say("/button 3").await;
-    bot.expect("deleted").await;
     bot.say("/button 4").await;
     bot.expect("failed: Requested entity was not found.").await;
+    // A delete asks first (SPEC §20): the question's buttons are the last embed's now.
+    bot.say("/button 2").await;
+    bot.expect("Delete 'Old errand'?").await;
+    bot.expect("press a button with /button N").await;
+    assert_eq!(fake.tasks().len(), 2, "nothing deleted before Delete");
+    bot.say("/button 1").await;
+    bot.expect("deleted 'Old errand'.").await;
+    bot.say("show me my day").await;
+    bot.expect("there you go").await;
+    bot.say("/button 3").await;
+    bot.expect("Delete 'Dentist' (Wed 13:00)?").await;
+    bot.expect("press a button with /button N").await;
+    bot.say("/button 1").await;
+    bot.expect("deleted 'Dentist' (Wed 13:00).").await;
     bot.say("/updates").await;
-    bot.expect("User completed task \"Buy milk\"").await;
-    bot.expect("User deleted task \"Old errand\"").await;
     bot.expect("User deleted calendar event \"Dentist\"").await;
     bot.finish().await;
+    // The earlier updates reached the conversation with its second turn.
+    for update in [
+        "User completed task \"Buy milk\"",
+        "User deleted task \"Old errand\"",
+    ] {
+        assert!(
+            mock.agent_requests().iter().any(|r| r.mentions(update)),
+            "{update}"
+        );
+    }
     let tasks = fake.tasks();
     assert_eq!(tasks.len(), 1, "{tasks:#?}");
     assert_eq!(tasks[0]["status"], "completed");
@@ -390,7 +408,10 @@ async fn config_chooses_the_task_list_a_bare_task_button_acts_on() {
     bot.say("/button 1").await;
     bot.expect("done ✓").await;
     bot.say("/button 2").await;
-    bot.expect("deleted").await;
+    bot.expect("Delete 'Review' (Wed 13:00)?").await;
+    bot.expect("press a button with /button N").await;
+    bot.say("/button 1").await;
+    bot.expect("deleted 'Review' (Wed 13:00).").await;
     bot.finish().await;
     assert_eq!(fake.tasks_in("errands")[0]["status"], "completed");
     assert!(fake.events_in("work@example.com").is_empty());

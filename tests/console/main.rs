@@ -28,6 +28,7 @@ mod priority;
 mod quiet;
 mod recovery;
 mod runs;
+mod secrets;
 mod setup;
 mod single_instance;
 mod state_bounds;

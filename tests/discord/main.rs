@@ -28,4 +28,5 @@ mod serenity_client;
 mod setup;
 mod sign_in;
 mod snooze;
+mod trust;
 mod update;

@@ -216,7 +216,8 @@ impl SpawnOptions {
         args
     }
 
-    /// The variables set on top of the inherited environment (which loses `CLAUDECODE`):
+    /// The variables set on top of the allow-listed part of the bot's environment
+    /// ([`crate::child_env`]; never `CLAUDECODE`):
     /// entry point, session-state frames, background tasks off, `PWD`, then the caller's extras.
     ///
     /// Background tasks are off because the CLI 2.1.330 starts subagents (and, when asked,

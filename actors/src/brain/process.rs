@@ -45,11 +45,10 @@ impl ClaudeProcess {
     pub fn spawn(options: &SpawnOptions, handlers: Handlers) -> Result<(Self, EventStream), Error> {
         let mut command = Command::new(&options.binary);
         crate::cpu_priority::apply(command.as_std_mut(), options.priority);
+        crate::child_env::apply(command.as_std_mut(), &options.env_overrides());
         let mut child = command
             .args(options.args())
             .current_dir(&options.cwd)
-            .env_remove("CLAUDECODE")
-            .envs(options.env_overrides())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -35,6 +35,15 @@ pub enum Request {
     /// *(`ollim-bot chat`)* Say this line in the conversation; the answer is the turn's
     /// [`ChatEvent`]s, one [`ChatLine::Event`] a line, then [`ChatLine::Done`].
     Chat(String),
+    /// *(the agent's `tasks delete` / `cal delete`, SPEC §20)* Ask the owner whether to delete
+    /// this; answered at once with "asked" (or why not): the deletion happens only when the
+    /// owner clicks Delete.
+    AskDelete {
+        /// What to delete.
+        target: crate::google::confirm::DeleteTarget,
+        /// The asking session's kind (`OLLIM_AGENT_SESSION`): a background one is refused.
+        session: String,
+    },
 }
 
 /// What `ollim-bot chat` shows of the conversation (SPEC §17): the answer's text as it streams,

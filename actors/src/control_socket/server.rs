@@ -11,6 +11,9 @@ use tokio::net::{UnixListener, UnixStream};
 
 use super::chat_tap::{Listen, SurfaceTap, Sync};
 use super::{ChatLine, Request, Response, MAX_REQUEST_BYTES};
+use crate::google::account::AskDelete;
+use crate::google::confirm::BACKGROUND_REFUSAL;
+use crate::google::GoogleAccount;
 use crate::jobs::JobId;
 use crate::main_session::{IsBusy, MainSession, Say};
 use crate::scheduler::{RunNow, RunNowOutcome, Scheduler};
@@ -45,12 +48,13 @@ impl Drop for ControlServer {
 }
 
 /// Listens on `path` (replacing a socket file a crashed bot left: the caller holds the
-/// instance lock) and answers requests with the scheduler's help (and chat lines through
-/// `chat`, when given). Must run inside a Tokio runtime.
+/// instance lock) and answers requests with the scheduler's help (chat lines through `chat`,
+/// delete questions through `google`, when given). Must run inside a Tokio runtime.
 pub fn serve(
     path: &Path,
     scheduler: Addr<Scheduler>,
     chat: Option<ChatRoute>,
+    google: Option<Addr<GoogleAccount>>,
 ) -> std::io::Result<ControlServer> {
     if path.as_os_str().len() >= 108 {
         return Err(std::io::Error::new(
@@ -69,7 +73,12 @@ pub fn serve(
         loop {
             match listener.accept().await {
                 Ok((stream, _)) => {
-                    tokio::spawn(answer(stream, scheduler.clone(), chat.clone()));
+                    let peers = Peers {
+                        scheduler: scheduler.clone(),
+                        chat: chat.clone(),
+                        google: google.clone(),
+                    };
+                    tokio::spawn(answer(stream, peers));
                 }
                 Err(e) => {
                     tracing::warn!(cause = %e, "control socket accept failed");
@@ -84,7 +93,19 @@ pub fn serve(
     })
 }
 
-async fn answer(stream: UnixStream, scheduler: Addr<Scheduler>, chat: Option<ChatRoute>) {
+/// Who answers what.
+struct Peers {
+    scheduler: Addr<Scheduler>,
+    chat: Option<ChatRoute>,
+    google: Option<Addr<GoogleAccount>>,
+}
+
+async fn answer(stream: UnixStream, peers: Peers) {
+    let Peers {
+        scheduler,
+        chat,
+        google,
+    } = peers;
     let (read, mut write) = stream.into_split();
     let mut line = Vec::new();
     let mut reader = BufReader::new(read.take(MAX_REQUEST_BYTES as u64));
@@ -98,6 +119,9 @@ async fn answer(stream: UnixStream, scheduler: Addr<Scheduler>, chat: Option<Cha
                 };
                 send_line(&mut write, &ChatLine::Done(done)).await;
                 return;
+            }
+            Ok(Request::AskDelete { target, session }) => {
+                ask_delete(target, &session, google.as_ref()).await
             }
             Ok(request) => handle(request, &scheduler).await,
             Err(e) => refuse(format!("not a request this bot knows: {e}")),
@@ -177,13 +201,41 @@ async fn chat_turn(text: String, route: &ChatRoute, write: &mut OwnedWriteHalf) 
     }
 }
 
+/// Asks the owner whether to delete `target`; a background session is refused.
+async fn ask_delete(
+    target: crate::google::confirm::DeleteTarget,
+    session: &str,
+    google: Option<&Addr<GoogleAccount>>,
+) -> Response {
+    if session == crate::child_env::AgentSession::Background.as_str() {
+        tracing::warn!(?target, "a background job tried to delete; refused");
+        return refuse(BACKGROUND_REFUSAL.to_owned());
+    }
+    let Some(google) = google else {
+        return refuse("google is not available in this run".to_owned());
+    };
+    match google.send(AskDelete(target)).await {
+        Ok(Ok(label)) => Response {
+            ok: true,
+            message: format!(
+                "asked the owner to confirm: Delete {label}? — nothing is deleted unless they \
+                 click Delete (you will hear the answer as a background update)"
+            ),
+        },
+        Ok(Err(why)) => refuse(why),
+        Err(e) => refuse(format!("the google account has stopped: {e}")),
+    }
+}
+
 fn refuse(message: String) -> Response {
     Response { ok: false, message }
 }
 
 async fn handle(request: Request, scheduler: &Addr<Scheduler>) -> Response {
     match request {
-        Request::Chat(_) => refuse("a chat line goes through its own route".to_owned()),
+        Request::Chat(_) | Request::AskDelete { .. } => {
+            refuse("this request goes through its own route".to_owned())
+        }
         Request::RunRoutine(id) => {
             let id = match JobId::parse(&id) {
                 Ok(id) => id,

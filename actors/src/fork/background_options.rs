@@ -42,11 +42,8 @@ impl BackgroundFork {
             _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
         };
         o.setting_sources = Some(vec!["project".to_owned()]);
+        // The file hooks hold Read, Glob and Grep too: the read scope answers there.
         let mut hooks = file_hooks();
-        hooks.push(crate::brain::HookRegistration::on_tools(
-            crate::brain::HookEvent::PreToolUse,
-            crate::permissions::read_scope::READERS,
-        ));
         hooks.push(crate::brain::HookRegistration::on(
             crate::brain::HookEvent::Stop,
         ));
@@ -56,6 +53,10 @@ impl BackgroundFork {
         // must not wait behind ten forks starting at once).
         o.priority = crate::cpu_priority::CpuPriority::Background;
         o.env = self.config.cli_env.clone();
+        o.env.extend(crate::child_env::agent_vars(
+            self.config.data_dir.root(),
+            crate::child_env::AgentSession::Background,
+        ));
         o.env.insert(
             "CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS".to_owned(),
             "1".to_owned(),

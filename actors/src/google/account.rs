@@ -9,11 +9,13 @@
 //! | --- | --- | --- |
 //! | [`StartConsent`] | `/google-auth` on a surface | [`ConsentStart`]: the sentence to show |
 //! | [`PasteRedirect`] | a surface, for a line that is a loopback redirect URL | [`PasteOutcome`] |
-//! | [`PressGoogleButton`] | a surface, for a Google button | the ephemeral answer |
+//! | [`PressGoogleButton`] | a surface, for a Google button (a delete asks first: [`super::confirm`]) | the ephemeral answer |
+//! | [`AskDelete`] | the control socket, for the agent's `tasks delete` / `cal delete` | the question's label, or why none was asked |
 //!
 //! The flow's end ("google connected." / "google auth failed: …") and the revoked notice go to
 //! the surface as [`SurfaceEvent::Notice`]s.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -22,6 +24,8 @@ use actix::prelude::*;
 use super::access::Api;
 pub use super::click::GoogleClick;
 use super::client_file::ClientFile;
+pub use super::confirm::AskDelete;
+use super::confirm::{DeleteTarget, Question};
 use super::consent::{self, Failure, Redirect};
 use super::token_file::Token;
 use super::{how_to_create_client_file, REVOKED_NOTICE};
@@ -114,10 +118,12 @@ struct Flow {
 
 /// The actor.
 pub struct GoogleAccount {
-    api: Api,
-    clock: SharedClock,
-    surface: Recipient<SurfaceEvent>,
-    updates: Recipient<Append>,
+    pub(super) api: Api,
+    pub(super) clock: SharedClock,
+    pub(super) surface: Recipient<SurfaceEvent>,
+    pub(super) updates: Recipient<Append>,
+    /// Delete questions waiting for the owner, by token.
+    pub(super) questions: HashMap<String, Question>,
     flow: Option<Flow>,
     generation: u64,
     span: tracing::Span,
@@ -136,6 +142,7 @@ impl GoogleAccount {
             clock,
             surface,
             updates,
+            questions: HashMap::new(),
             flow: None,
             generation: 0,
             span: tracing::info_span!("actor", actor = "google_account"),
@@ -276,7 +283,7 @@ impl Handler<PasteRedirect> for GoogleAccount {
 }
 
 impl Handler<PressGoogleButton> for GoogleAccount {
-    type Result = ResponseFuture<String>;
+    type Result = ResponseActFuture<Self, String>;
     fn handle(
         &mut self,
         PressGoogleButton(click): PressGoogleButton,
@@ -284,8 +291,26 @@ impl Handler<PressGoogleButton> for GoogleAccount {
     ) -> Self::Result {
         let _enter = self.span.clone().entered();
         tracing::info!(?click, "google button pressed");
+        let asked = |answer: Result<String, String>| match answer {
+            Ok(label) => format!("-# asked below: delete {label}?"),
+            Err(why) => format!("failed: {why}"),
+        };
+        let click = match click {
+            GoogleClick::TaskDel { list, id } => {
+                let ask = self.ask_owner(DeleteTarget::Task { list, id });
+                return Box::pin(ask.map(move |answer, _, _| asked(answer)));
+            }
+            GoogleClick::EventDel { calendar, id } => {
+                let ask = self.ask_owner(DeleteTarget::Event { calendar, id });
+                return Box::pin(ask.map(move |answer, _, _| asked(answer)));
+            }
+            GoogleClick::ConfirmDelete(token) => return self.answer_question(&token, true),
+            GoogleClick::KeepDelete(token) => return self.answer_question(&token, false),
+            other => other,
+        };
         let (api, updates, now) = (self.api.clone(), self.updates.clone(), self.clock.now());
-        Box::pin(async move {
+        Box::pin(
+            async move {
             match click.run(&api, now).await {
                 Ok((reply, update)) => {
                     if let Err(e) = updates.send(Append { message: update }).await {
@@ -298,6 +323,8 @@ impl Handler<PressGoogleButton> for GoogleAccount {
                     format!("failed: {}", e.reason())
                 }
             }
-        })
+        }
+            .into_actor(self),
+        )
     }
 }

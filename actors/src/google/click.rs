@@ -35,6 +35,10 @@ pub enum GoogleClick {
         /// The event.
         id: String,
     },
+    /// Delete on the question asked under this token ([`super::confirm`]).
+    ConfirmDelete(String),
+    /// Keep on the question asked under this token.
+    KeepDelete(String),
 }
 
 /// `<container>/<id>` split at the last `/`; a bare id (or an empty side) has no container.
@@ -63,13 +67,15 @@ impl GoogleClick {
                 let (calendar, id) = split(&data);
                 GoogleClick::EventDel { calendar, id }
             }
+            ButtonClick::DeleteYes(token) => GoogleClick::ConfirmDelete(token),
+            ButtonClick::DeleteKeep(token) => GoogleClick::KeepDelete(token),
             _ => return None,
         })
     }
 
     /// The task list a task button acts on: its own, else the configured one (the default
     /// list when the config cannot be read, with a warning).
-    fn task_list(list: Option<String>, api: &Api) -> String {
+    pub(super) fn task_list(list: Option<String>, api: &Api) -> String {
         list.unwrap_or_else(|| match targets::read_file(&api.paths().config) {
             Ok(t) => t.task_list().to_owned(),
             Err(why) => {
@@ -79,7 +85,8 @@ impl GoogleClick {
         })
     }
 
-    /// Calls the API; the answer and the pending update.
+    /// Calls the API; the answer and the pending update. A delete runs at once here: the
+    /// account asks the owner first and calls this once they have confirmed.
     pub(super) async fn run(
         self,
         api: &Api,
@@ -116,6 +123,10 @@ impl GoogleClick {
                     format!("User deleted calendar event \"{summary}\""),
                 )
             }
+            GoogleClick::ConfirmDelete(_) | GoogleClick::KeepDelete(_) => (
+                "that question is not mine to answer here.".into(),
+                String::new(),
+            ),
         })
     }
 }

@@ -10,7 +10,8 @@
 //! | [`tasks`], [`calendar`], [`gmail`] | the three APIs and their output lines (the agent reads them) |
 //! | [`calendars`] | the account's calendars, and several calendars' events merged and tagged |
 //! | [`consent`] | one `/google-auth` flow: the loopback listener, the pasted redirect, the 5-minute limit |
-//! | [`account`] | the `GoogleAccount` actor: runs the flow, presses the Google buttons, reports a revoked grant |
+//! | [`account`] | the `GoogleAccount` actor: runs the flow, presses the Google buttons, asks before deleting, reports a revoked grant |
+//! | [`confirm`] | the Delete / Keep question before a task or event is deleted (SPEC §20) |
 //!
 //! The command line (`ollim-bot tasks|cal|gmail`, run by the agent in its own process) and the
 //! running bot share the token file; whichever process meets `invalid_grant` removes
@@ -23,6 +24,7 @@ pub mod calendar;
 pub mod calendars;
 mod click;
 pub mod client_file;
+pub mod confirm;
 pub mod consent;
 mod error;
 pub mod gmail;

@@ -236,6 +236,9 @@ impl Host for SessionHost {
 
     fn hook(&self, call: HookCall) -> BoxFuture<'_, Value> {
         Box::pin(async move {
+            if let Some(denied) = self.files.secret_denial(&call) {
+                return denied;
+            }
             match self.files.bash_state_write(&call) {
                 Some(why) => self.state_write_hook(call, why).await,
                 None => self.files.answer(call).await,

@@ -2,6 +2,7 @@
 //! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
 
 use crate::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
+use crate::child_env::{agent_vars, AgentSession};
 use crate::jobs::ModelChoice;
 use crate::permissions::conversation_tools;
 use crate::runtime_config::RuntimeConfig;
@@ -45,6 +46,11 @@ fn options(
     o.hooks = crate::permissions::file_hooks::hooks();
     o.label = "main".to_owned();
     o.env = config.cli_env.clone();
+    let session = match kind {
+        SessionKind::InteractiveFork => AgentSession::Fork,
+        _ => AgentSession::Conversation,
+    };
+    o.env.extend(agent_vars(config.data_dir.root(), session));
     if let Some(url) = &config.docs_mcp {
         // The original's documentation, searchable by the conversation (SPEC §17).
         o.http_mcp.push((DOCS_SERVER.to_owned(), url.clone()));

@@ -10,6 +10,9 @@
 //!   conversation's host asks the owner instead ([`FileHooks::bash_state_write`]), so that an
 //!   allow rule (`Bash(ollim-bot reminder *)`), a 🔓, `acceptEdits` or `bypassPermissions` never
 //!   let one through unasked;
+//! - PreToolUse on Read, Glob, Grep, the writers and Bash: a call that could reach a secret
+//!   (`.env`, `state/token.json`, the Google client, a process's environment) is denied in every
+//!   mode ([`super::secret_reads`]), before anything else is judged;
 //! - PostToolUse on file writes: a markdown file the agent wrote inside the data directory is
 //!   committed (`auto: write routines/x.md`).
 //!
@@ -19,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::secret_reads::{call_cwd, secret_read, SECRET_READERS};
 use super::{bash_state_write, is_state_path, state_write_denial, APPROVAL_TIMEOUT};
 use crate::brain::{HookCall, HookEvent, HookRegistration};
 use crate::data_dir::DataDir;
@@ -33,6 +37,7 @@ pub fn hooks() -> Vec<HookRegistration> {
     vec![
         HookRegistration::on_tools(HookEvent::PreToolUse, FILE_WRITERS),
         HookRegistration::on_tools(HookEvent::PostToolUse, FILE_WRITERS),
+        HookRegistration::on_tools(HookEvent::PreToolUse, SECRET_READERS),
         HookRegistration {
             timeout_secs: Some(bash_wait),
             ..HookRegistration::on_tools(HookEvent::PreToolUse, "Bash")
@@ -69,9 +74,26 @@ impl FileHooks {
         bash_state_write(command, &cwd, root)
     }
 
-    /// The answer to a PreToolUse or PostToolUse call; no opinion on anything else. A Bash
-    /// command that could write into `state/` is denied: nobody is asked here.
+    /// The denial of a PreToolUse call that could reach a secret, or `None`.
+    pub fn secret_denial(&self, call: &HookCall) -> Option<Value> {
+        if call.event != HookEvent::PreToolUse {
+            return None;
+        }
+        let tool = call.tool_name()?;
+        let input = call.input.get("tool_input")?;
+        let root = self.data_dir.root();
+        let why = secret_read(tool, input, &call_cwd(&call.input, root), root)?;
+        tracing::warn!(%tool, "a call that could reach a secret denied");
+        Some(HookCall::deny_tool(why))
+    }
+
+    /// The answer to a PreToolUse or PostToolUse call; no opinion on anything else. A call that
+    /// could reach a secret is denied; so is a Bash command that could write into `state/`:
+    /// nobody is asked here.
     pub async fn answer(&self, call: HookCall) -> Value {
+        if let Some(denied) = self.secret_denial(&call) {
+            return denied;
+        }
         if let Some(why) = self.bash_state_write(&call) {
             tracing::warn!(%why, "Bash that may write into state/ denied");
             return HookCall::deny_tool(format!(
@@ -183,6 +205,23 @@ mod tests {
             .answer(bash("ollim-bot reminder list", tmp.path()))
             .await;
         assert_eq!(fine, json!({}));
+    }
+
+    #[tokio::test]
+    async fn secrets_are_refused_to_readers_and_bash_alike_and_the_readers_are_hooked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hooks_for = FileHooks::new(DataDir::new(tmp.path()));
+        let read = HookCall {
+            event: HookEvent::PreToolUse,
+            callback_id: "hook_3".into(),
+            input: json!({"tool_name": "Read", "tool_input": {"file_path": ".env"}, "cwd": tmp.path()}),
+        };
+        for call in [read, bash("cat state/token.json", tmp.path())] {
+            let denied = hooks_for.answer(call).await;
+            assert_eq!(denied["hookSpecificOutput"]["permissionDecision"], "deny");
+        }
+        let matchers: Vec<String> = hooks().into_iter().filter_map(|h| h.matcher).collect();
+        assert!(matchers.iter().any(|m| m.split('|').any(|t| t == "Read")));
     }
 
     #[test]

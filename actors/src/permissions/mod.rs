@@ -13,6 +13,7 @@
 //! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`read_scope`] | a background fork's Read/Glob/Grep held to its allowed set (a hook) |
+//! | [`secret_reads`] | `.env`, `state/token.json`, the Google client, `/proc/*/environ`: refused to every session, file tools and Bash alike |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
 //! | [`routine_validator`] | the file hook's check of routine and reminder writes (refused when unloadable, warnings passed on) |
 //! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
@@ -37,6 +38,7 @@ pub mod policy;
 pub mod read_scope;
 pub mod root_rule;
 pub mod routine_validator;
+pub mod secret_reads;
 pub mod tool_policy;
 
 pub use approval::{

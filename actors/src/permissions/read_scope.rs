@@ -2,8 +2,8 @@
 //!
 //! The CLI lets Read, Glob and Grep through anywhere inside its working directory — the data
 //! directory — whatever its allow rules say, `dontAsk` included; so `Read(./**.md)` alone would
-//! let a background fork read `state/` or any other file there. A PreToolUse hook on those tools
-//! ([`READERS`]) asks [`ReadScope::refusal`] and denies a call its rules do not cover:
+//! let a background fork read `state/` or any other file there. The PreToolUse hook every
+//! session registers on those tools ([`super::file_hooks`]) asks, in a background fork, [`ReadScope::refusal`] and denies a call its rules do not cover:
 //!
 //! - Read: its file must fall under a `Read(...)` rule ([`super::is_allowed`]);
 //! - Glob and Grep: a search is covered when everything it could reach is: its directory lies

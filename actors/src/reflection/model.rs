@@ -159,13 +159,12 @@ async fn ask(call: &ModelCall, prompt: String) -> ModelEnd {
     command
         .args(args())
         .current_dir(&call.cwd)
-        .env_remove("CLAUDECODE")
-        .envs(&call.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     cpu_priority::apply(command.as_std_mut(), CpuPriority::Background);
+    crate::child_env::apply(command.as_std_mut(), &call.env);
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(e) => return failed(format!("could not start {}: {e}", call.binary.display())),

@@ -8,7 +8,8 @@
 //! `sessions::Inquiries`), `act:dismiss:_`, and the fork-entry buttons `act:fork_save:_`,
 //! `act:fork_report:_`, `act:fork_exit:_`; *(ours)* the snooze buttons `act:snooze_15m:<id>`,
 //! `act:snooze_1h:<id>`, `act:snooze_tomorrow:<id>` (the reminder lives in
-//! `sessions::Snoozes`), which only the bot puts on messages.
+//! `sessions::Snoozes`), and the delete question's `act:del_yes:<token>`, `act:del_keep:<token>`
+//! (`google::confirm`), which only the bot puts on messages.
 
 use std::fmt;
 
@@ -206,6 +207,10 @@ pub enum ButtonClick {
         /// The key in `state/snoozes.json`.
         id: String,
     },
+    /// *(ours, SPEC §20)* Delete: the owner confirms the deletion asked under this token.
+    DeleteYes(String),
+    /// *(ours, SPEC §20)* Keep: the owner declines it.
+    DeleteKeep(String),
 }
 
 impl ButtonClick {
@@ -227,6 +232,8 @@ impl ButtonClick {
             "fork_report" => ButtonClick::ForkReport,
             "fork_exit" => ButtonClick::ForkExit,
             "fork_confirm_save" => ButtonClick::ForkConfirmSave,
+            "del_yes" => ButtonClick::DeleteYes(data),
+            "del_keep" => ButtonClick::DeleteKeep(data),
             other => ButtonClick::Snooze {
                 choice: SnoozeChoice::from_action(other)?,
                 id: data,
@@ -247,6 +254,8 @@ impl ButtonClick {
             ButtonClick::ForkExit => ("fork_exit", NO_DATA),
             ButtonClick::ForkConfirmSave => ("fork_confirm_save", NO_DATA),
             ButtonClick::Snooze { choice, id } => (choice.action(), id.as_str()),
+            ButtonClick::DeleteYes(token) => ("del_yes", token.as_str()),
+            ButtonClick::DeleteKeep(token) => ("del_keep", token.as_str()),
         };
         format!("{CUSTOM_ID_PREFIX}{action}:{data}")
     }
