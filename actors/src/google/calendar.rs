@@ -14,6 +14,12 @@ use serde_json::{json, Map, Value};
 
 use super::error::Error;
 use super::rest::Rest;
+use crate::untrusted_fence::{block, one_line};
+
+/// Longest title or location shown, in characters (SPEC §20: per-field caps).
+pub const TITLE_CHARS: usize = 200;
+/// Longest description shown, in characters.
+pub const DESCRIPTION_CHARS: usize = 2000;
 
 /// One event as Google returns it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -91,11 +97,14 @@ impl Event {
                 start.format("%Y-%m-%d"),
                 start.format("%H:%M"),
                 end.format("%H:%M"),
-                self.title()
+                one_line(self.title(), TITLE_CHARS)
             );
         }
         let date = self.start.date.as_deref().unwrap_or("????-??-??");
-        format!("{date}  (all-day)     {}", self.title())
+        format!(
+            "{date}  (all-day)     {}",
+            one_line(self.title(), TITLE_CHARS)
+        )
     }
 
     /// The listing line.
@@ -106,17 +115,19 @@ impl Event {
     /// `cal show`: one labelled line per known field.
     pub fn details(&self, tz: Tz) -> Vec<String> {
         let mut lines = vec![
-            format!("title:       {}", self.title()),
+            format!("title:       {}", one_line(self.title(), TITLE_CHARS)),
             format!("when:        {}", self.when_and_title(tz)),
         ];
-        let mut optional = |label: &str, value: &Option<String>| {
+        let mut optional = |label: &str, value: &Option<String>, shown: &dyn Fn(&str) -> String| {
             if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
-                lines.push(format!("{label:<13}{v}"));
+                lines.push(format!("{label:<13}{}", shown(v)));
             }
         };
-        optional("location:", &self.location);
-        optional("description:", &self.description);
-        optional("link:", &self.html_link);
+        optional("location:", &self.location, &|v| one_line(v, TITLE_CHARS));
+        optional("description:", &self.description, &|v| {
+            block(v, DESCRIPTION_CHARS)
+        });
+        optional("link:", &self.html_link, &|v| one_line(v, TITLE_CHARS));
         if !self.attendees.is_empty() {
             let who: Vec<&str> = self.attendees.iter().map(|a| a.email.as_str()).collect();
             lines.push(format!("attendees:   {}", who.join(", ")));
