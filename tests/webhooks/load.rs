@@ -62,7 +62,7 @@ async fn burst_of_mixed_requests_dispatches_each_valid_one_once() {
         let repo = job
             .prompt
             .lines()
-            .find_map(|l| l.strip_prefix("- repo: "))
+            .find_map(|l| l.strip_prefix("| - repo: "))
             .unwrap_or("?")
             .to_owned();
         *seen.entry(repo).or_default() += 1;
