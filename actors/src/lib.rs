@@ -80,6 +80,7 @@ pub mod surface;
 pub mod system_prompt;
 pub mod tools;
 pub mod untrusted_fence;
+pub mod webhook_auth;
 pub mod webhook_screen;
 pub mod webhook_server;
 pub mod webhook_spec;

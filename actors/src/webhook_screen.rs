@@ -237,6 +237,8 @@ mod tests {
             subagent: None,
             reflect: true,
             template: String::new(),
+            auth: Default::default(),
+            rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
         }
     }
 

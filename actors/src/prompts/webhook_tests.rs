@@ -130,6 +130,8 @@ fn only_the_fields_the_spec_declares_are_rendered() {
         subagent: None,
         reflect: true,
         template: "Look at {repo}.".to_owned(),
+        auth: Default::default(),
+        rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
     };
     let mut data = payload(json!({"repo": "ollim-bot", "extra": "unscreened words"}));
     data.insert(FORGED_KEY.into(), json!("y"));
@@ -271,6 +273,8 @@ fn spec_prompt_uses_the_spec_settings_for_its_preamble() {
         subagent: None,
         reflect: true,
         template: "Handle {x}.".to_owned(),
+        auth: Default::default(),
+        rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
     };
     let items = [at(30, bg("r1"))];
     let ctx = BackgroundContext {
