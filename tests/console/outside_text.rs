@@ -118,6 +118,18 @@ async fn a_hostile_email_arrives_fenced_and_the_report_after_it_is_marked() {
         "{}",
         next.latest_user_text()
     );
+    // The run's line in the history is written after the fork stopped: then its note is gone.
+    let deadline = tokio::time::Instant::now() + crate::bot::LIMIT;
+    while !std::fs::read_to_string(home.state("runs.jsonl"))
+        .unwrap_or_default()
+        .contains("a0000021")
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the run never ended"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     assert!(
         !home.state("outside_reads").exists()
             || std::fs::read_dir(home.state("outside_reads"))
