@@ -90,21 +90,18 @@ impl Event {
 
     /// `<date>  <HH:MM>-<HH:MM>  <summary>` in `tz`, or the all-day form.
     pub fn when_and_title(&self, tz: Tz) -> String {
+        let title = one_line(self.title(), TITLE_CHARS);
         if let Some(start) = self.start.at(tz) {
             let end = self.end.at(tz).unwrap_or(start);
             return format!(
-                "{}  {}-{}  {}",
+                "{}  {}-{}  {title}",
                 start.format("%Y-%m-%d"),
                 start.format("%H:%M"),
                 end.format("%H:%M"),
-                one_line(self.title(), TITLE_CHARS)
             );
         }
         let date = self.start.date.as_deref().unwrap_or("????-??-??");
-        format!(
-            "{date}  (all-day)     {}",
-            one_line(self.title(), TITLE_CHARS)
-        )
+        format!("{date}  (all-day)     {title}")
     }
 
     /// The listing line.
@@ -118,16 +115,19 @@ impl Event {
             format!("title:       {}", one_line(self.title(), TITLE_CHARS)),
             format!("when:        {}", self.when_and_title(tz)),
         ];
-        let mut optional = |label: &str, value: &Option<String>, shown: &dyn Fn(&str) -> String| {
-            if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
-                lines.push(format!("{label:<13}{}", shown(v)));
+        let mut optional = |label: &str, value: Option<String>| {
+            if let Some(v) = value.filter(|v| !v.is_empty()) {
+                lines.push(format!("{label:<13}{v}"));
             }
         };
-        optional("location:", &self.location, &|v| one_line(v, TITLE_CHARS));
-        optional("description:", &self.description, &|v| {
-            block(v, DESCRIPTION_CHARS)
-        });
-        optional("link:", &self.html_link, &|v| one_line(v, TITLE_CHARS));
+        let one = |v: &Option<String>| v.as_deref().map(|v| one_line(v, TITLE_CHARS));
+        optional("location:", one(&self.location));
+        let description = self
+            .description
+            .as_deref()
+            .map(|v| block(v, DESCRIPTION_CHARS));
+        optional("description:", description);
+        optional("link:", one(&self.html_link));
         if !self.attendees.is_empty() {
             let who: Vec<&str> = self.attendees.iter().map(|a| a.email.as_str()).collect();
             lines.push(format!("attendees:   {}", who.join(", ")));
