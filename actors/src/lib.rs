@@ -15,14 +15,15 @@
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
 //! | [`reflection`] | writing each finished background run's reflection, one at a time (`Reflector`) | `Reflect` |
 //! | [`control_socket`] | `state/bot.sock`: `ollim-bot routine run` reaching the running bot (tokio, not an actor) | sends `RunNow` |
-//! | [`webhook_server`] | `POST /hook/<id>` (actix-web, not an actor) | accepted hooks go out as `RunJob` |
+//! | [`webhook_server`] | `POST /hook/<id>` (actix-web); its `Admission` actor owns each hook's rate window and `state/webhook_deliveries.json` | `CountRequest`, `ClaimDelivery`; accepted hooks go out as `RunJob` |
 //!
 //! Domain modules without an actor: [`routines_view`] (`/routines`: gathered from the scheduler,
 //! the run log and the job runner, rendered for each surface, and its buttons), [`prompts`]
 //! (every prompt as a pure function), [`brain`] (the
 //! Claude CLI driver), [`jobs`] (routines and reminders on disk), [`permissions`] (tool
 //! restrictions, approval policy, the file hooks), [`skills`], [`webhook_spec`],
-//! [`webhook_screen`] (prompt-injection screening), [`sessions`] (session bookkeeping files),
+//! [`webhook_screen`] (prompt-injection screening), [`webhook_auth`] (signed hooks),
+//! [`untrusted_fence`] (the fence around outside text), [`outside_reads`] (which forks read it), [`sessions`] (session bookkeeping files),
 //! [`tools`] (the `discord` MCP server's agent tools and their refusals), [`buttons`],
 //! [`system_prompt`], [`subagents`], [`claude_settings`] (the CLI's `.claude/settings.json`:
 //! auto-memory off), [`runtime_config`], [`quiet_hours`], [`snooze`],
@@ -57,6 +58,7 @@ pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
 pub mod onboarding;
+pub mod outside_reads;
 pub mod pending_updates;
 pub mod permissions;
 pub mod ping_budget;
@@ -81,6 +83,8 @@ pub mod supervisor;
 pub mod surface;
 pub mod system_prompt;
 pub mod tools;
+pub mod untrusted_fence;
+pub mod webhook_auth;
 pub mod webhook_screen;
 pub mod webhook_server;
 pub mod webhook_spec;

@@ -16,8 +16,9 @@ use crate::jobs::routine::validate_id;
 use crate::jobs::settings_file::{parse_model, parse_subagent, parse_update_mode};
 use crate::jobs::slug;
 use crate::jobs::store::{self, Item, Loaded};
-use crate::jobs::yaml_scalars::{Flag, Text, TextList};
+use crate::jobs::yaml_scalars::{Count, Flag, Text, TextList};
 use crate::jobs::{ModelChoice, UpdateMode};
+use crate::webhook_auth::{parse_auth, HookAuth, DEFAULT_RATE_LIMIT};
 
 /// A validated webhook spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +47,10 @@ pub struct WebhookSpec {
     pub reflect: bool,
     /// The prompt template with `{field}` placeholders (the markdown body).
     pub template: String,
+    /// How a sender proves itself (`auth`, `secret-env`; SPEC §20).
+    pub auth: HookAuth,
+    /// Requests accepted per minute (`rate-limit`, default 30).
+    pub rate_limit: u32,
 }
 
 impl WebhookSpec {
@@ -117,6 +122,14 @@ pub struct WebhookSpecFile {
     pub subagent: Option<Text>,
     /// `reflect`.
     pub reflect: Option<Flag>,
+    /// `auth`: bearer (default), standard or github.
+    pub auth: Option<Text>,
+    /// `secret-env`: the variable holding a signed hook's secret.
+    #[serde(alias = "secret_env")]
+    pub secret_env: Option<Text>,
+    /// `rate-limit`: requests per minute.
+    #[serde(alias = "rate_limit")]
+    pub rate_limit: Option<Count>,
 }
 
 impl WebhookSpecFile {
@@ -132,6 +145,19 @@ impl WebhookSpecFile {
                 reason: "it is not a mapping".to_owned(),
             });
         }
+        let env = |name: &str| std::env::var(name).ok();
+        let auth = parse_auth(
+            self.auth.as_ref().map(|t| t.0.as_str()),
+            self.secret_env.as_ref().map(|t| t.0.as_str()),
+            &env,
+        )
+        .map_err(|reason| ParseError::BadWebhookAuth { reason })?;
+        let rate_limit = self.rate_limit.map_or(DEFAULT_RATE_LIMIT, |c| c.0);
+        if rate_limit == 0 {
+            return Err(ParseError::BadWebhookAuth {
+                reason: "`rate-limit` must be at least 1 request a minute".to_owned(),
+            });
+        }
         Ok(WebhookSpec {
             id,
             fields,
@@ -145,6 +171,8 @@ impl WebhookSpecFile {
             subagent: parse_subagent(self.subagent)?,
             reflect: self.reflect.is_none_or(|f| f.0),
             template: template.to_owned(),
+            auth,
+            rate_limit,
         })
     }
 }
@@ -157,7 +185,7 @@ pub fn parse(text: &str) -> Result<WebhookSpec, ParseError> {
 
 /// The file's bytes: keys in the original's field order (id, fields, isolated, model,
 /// thinking, allow-ping, update-main-session, allowed-tools, then the later skills, subagent,
-/// reflect), defaults left out, `fields` as
+/// reflect, and ours: auth, secret-env, rate-limit), defaults left out, `fields` as
 /// block YAML (see [`schema_yaml`]).
 pub fn to_markdown(spec: &WebhookSpec) -> String {
     let mut w = Writer::new();
@@ -189,6 +217,13 @@ pub fn to_markdown(spec: &WebhookSpec) -> String {
     }
     if !spec.reflect {
         w.flag("reflect", false);
+    }
+    if let Some(name) = spec.auth.secret_env() {
+        w.text("auth", spec.auth.as_str());
+        w.text("secret-env", name);
+    }
+    if spec.rate_limit != DEFAULT_RATE_LIMIT {
+        w.number("rate-limit", spec.rate_limit);
     }
     w.finish(&spec.template)
 }
@@ -321,73 +356,5 @@ pub fn find_spec(dir: &Path, id: &str) -> Result<Option<WebhookSpec>, store::Err
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const GITHUB_CI: &str = "---\nid: \"github-ci\"\nisolated: true\nmodel: \"haiku\"\nfields:\n  type: object\n  required: [repo, status]\n  properties:\n    repo:\n      type: string\n      maxLength: 200\n    status:\n      type: string\n      enum: [success, failure]\n---\nCI for {repo}: {status}.\n";
-
-    #[test]
-    fn reads_schema_settings_and_template() {
-        let spec = parse(GITHUB_CI).unwrap();
-        assert_eq!(spec.id, "github-ci");
-        assert!(spec.isolated && spec.thinking && spec.allow_ping);
-        assert_eq!(spec.model, Some(ModelChoice::Haiku));
-        assert_eq!(spec.fields["properties"]["repo"]["maxLength"], 200);
-        assert_eq!(
-            spec.fields["required"],
-            serde_json::json!(["repo", "status"])
-        );
-        assert_eq!(spec.template, "CI for {repo}: {status}.");
-    }
-
-    #[test]
-    fn fields_must_be_present_and_a_mapping() {
-        let missing = parse("---\nid: \"x\"\n---\nt\n").unwrap_err();
-        assert_eq!(missing.to_string(), "missing required field `fields`");
-        let scalar = parse("---\nid: \"x\"\nfields: 3\n---\nt\n").unwrap_err();
-        assert!(matches!(scalar, ParseError::BadWebhookFields { .. }));
-    }
-
-    #[test]
-    fn written_spec_reads_back_equal() {
-        let spec = parse(GITHUB_CI).unwrap();
-        let text = to_markdown(&spec);
-        assert!(
-            text.starts_with("---\nid: \"github-ci\"\nfields:\n  "),
-            "{text}"
-        );
-        assert_eq!(parse(&text).unwrap(), spec);
-    }
-
-    #[test]
-    fn schema_yaml_quotes_strings_and_nests_lists() {
-        let schema = serde_json::json!({
-            "type": "object",
-            "on": {"enum": ["yes", 1, null, true]},
-            "anyOf": [{"required": ["a"], "type": "object"}, [1, 2], {}],
-            "required": []
-        });
-        let yaml = schema_yaml(&schema);
-        assert_eq!(
-            yaml,
-            "anyOf:\n  - required:\n      - \"a\"\n    type: \"object\"\n  - - 1\n    - 2\n  - {}\n\"on\":\n  enum:\n    - \"yes\"\n    - 1\n    - null\n    - true\nrequired: []\ntype: \"object\"\n"
-        );
-        let back: Value = serde_yaml::from_str(&yaml).unwrap();
-        assert_eq!(back, schema);
-    }
-
-    #[test]
-    fn declared_fields_are_the_schema_properties() {
-        let spec = parse(GITHUB_CI).unwrap();
-        assert_eq!(spec.declared_fields(), ["repo", "status"]);
-        assert!(spec.declares("repo") && !spec.declares("type") && !spec.declares("required"));
-        let bare = parse("---\nid: \"x\"\nfields:\n  type: object\n---\nt\n").unwrap();
-        assert!(bare.declared_fields().is_empty());
-    }
-
-    #[test]
-    fn file_is_named_by_id() {
-        let spec = parse(GITHUB_CI).unwrap();
-        assert_eq!(Item::file_stem(&spec), "github-ci");
-    }
-}
+#[path = "webhook_spec_tests.rs"]
+mod tests;

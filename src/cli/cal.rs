@@ -12,6 +12,9 @@
 //! ollim-bot cal update ID [--summary "…"] [--start …] [--end …] [--description "…"] [--calendar ID]
 //! ollim-bot cal calendars
 //! ```
+//!
+//! Event titles, descriptions, locations and calendar names are printed inside an `UNTRUSTED`
+//! fence (SPEC §20).
 
 use clap::Subcommand;
 use ollim_actors::google::calendar::{self, Fields};
@@ -107,10 +110,13 @@ fn events(google: &Google, days: u32, calendar: Option<String>) -> anyhow::Resul
     google.block_on(async {
         let rest = google.api.rest(google.now).await?;
         let merged = calendars::list_many(&rest, &ids, from, to, google.tz).await?;
-        for line in merged.lines(google.tz) {
-            println!("{line}");
+        if merged.events.is_empty() {
+            for line in merged.lines(google.tz) {
+                println!("{line}");
+            }
+            return Ok(());
         }
-        Ok(())
+        google.print_outside("calendar events", &merged.lines(google.tz))
     })
 }
 
@@ -127,19 +133,19 @@ pub fn run(cmd: CalCommand, google: &Google) -> anyhow::Result<()> {
         CalCommand::Upcoming { days, calendar } => events(google, days, calendar),
         CalCommand::Calendars => google.block_on(async {
             let rest = google.api.rest(google.now).await?;
-            for entry in calendars::calendars(&rest).await? {
-                println!("{}", entry.line());
-            }
-            Ok(())
+            let lines: Vec<String> = calendars::calendars(&rest)
+                .await?
+                .iter()
+                .map(calendars::CalendarEntry::line)
+                .collect();
+            google.print_outside("calendar list", &lines)
         }),
         CalCommand::Show { id, calendar } => {
             let calendar = google.write_calendar(calendar)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
-                for line in calendar::get(&rest, &calendar, &id).await?.details(tz) {
-                    println!("{line}");
-                }
-                Ok(())
+                let event = calendar::get(&rest, &calendar, &id).await?;
+                google.print_outside("calendar event", &event.details(tz))
             })
         }
         CalCommand::Add {

@@ -7,6 +7,8 @@
 //! ollim-bot gmail search "from:alex newer_than:3d" [--max 20]
 //! ollim-bot gmail labels
 //! ```
+//!
+//! Everything Gmail holds is printed inside an `UNTRUSTED` fence (SPEC §20).
 
 use clap::Subcommand;
 use ollim_actors::google::gmail;
@@ -46,11 +48,10 @@ fn listing(google: &Google, query: &str, max: u32) -> anyhow::Result<()> {
         let messages = gmail::list(&rest, query, max).await?;
         if messages.is_empty() {
             println!("no messages");
+            return Ok(());
         }
-        for m in messages {
-            println!("{}", m.line(google.tz));
-        }
-        Ok(())
+        let lines: Vec<String> = messages.iter().map(|m| m.line(google.tz)).collect();
+        google.print_outside("gmail messages", &lines)
     })
 }
 
@@ -66,19 +67,18 @@ pub fn run(cmd: GmailCommand, google: &Google) -> anyhow::Result<()> {
         }
         GmailCommand::Read { id } => google.block_on(async {
             let rest = google.api.rest(google.now).await?;
-            println!("{}", gmail::read(&rest, &id).await?.full_text(google.tz));
-            Ok(())
+            let text = gmail::read(&rest, &id).await?.full_text(google.tz);
+            google.print_outside("gmail message", &[text])
         }),
         GmailCommand::Labels => google.block_on(async {
             let rest = google.api.rest(google.now).await?;
             let labels = gmail::labels(&rest).await?;
             if labels.is_empty() {
                 println!("no labels");
+                return Ok(());
             }
-            for l in labels {
-                println!("  {}  {}", l.id, l.name);
-            }
-            Ok(())
+            let lines: Vec<String> = labels.iter().map(gmail::Label::line).collect();
+            google.print_outside("gmail labels", &lines)
         }),
     }
 }

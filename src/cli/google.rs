@@ -2,9 +2,11 @@
 //! `OLLIM_GOOGLE_API_BASE`), the zone times are read and shown in (`OLLIM_TIMEZONE`), the
 //! calendars and task list `/config` chose (`google_calendars`, `google_task_list` in
 //! `state/config.json`), and a small runtime to make the calls on. Arguments are checked before
-//! anything is read or sent.
+//! anything is read or sent. Whatever Google holds that others wrote (mail, events, tasks,
+//! calendar and label names) is printed inside an `UNTRUSTED` fence ([`Google::print_outside`]).
 
 use std::future::Future;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -12,6 +14,7 @@ use chrono_tz::Tz;
 use ollim_actors::google::{Api, Paths};
 use ollim_actors::runtime_config::{google as targets, GoogleTargets};
 use ollim_actors::settings;
+use ollim_actors::{outside_reads, untrusted_fence};
 
 /// What a bad `--calendar` is told it is not.
 const CALENDAR_ID: &str = "a calendar id (`ollim-bot cal calendars` lists them)";
@@ -36,6 +39,11 @@ pub struct Google {
     pub now: DateTime<Utc>,
     /// The configured calendars and task list.
     pub targets: GoogleTargets,
+    /// `state/` of the data directory (where an outside read is noted).
+    pub state_dir: PathBuf,
+    /// The background fork's token, when a fork's agent runs this command
+    /// ([`outside_reads::TOKEN_ENV`]).
+    pub read_token: Option<String>,
 }
 
 impl Google {
@@ -44,7 +52,8 @@ impl Google {
         let problem = |p: settings::Problem| anyhow::anyhow!("{}: {}", p.variable, p.detail);
         let tz = settings::zone_from(get).map_err(problem)?;
         let base = settings::google_api_from(get).map_err(problem)?;
-        let paths = Paths::in_data_dir(&settings::data_dir_from(get));
+        let data_dir = settings::data_dir_from(get);
+        let paths = Paths::in_data_dir(&data_dir);
         let targets = targets::read_file(&paths.config).unwrap_or_else(|why| {
             eprintln!("warning: {why}; using the primary calendar and the default task list");
             GoogleTargets::default()
@@ -54,7 +63,21 @@ impl Google {
             tz,
             now: Utc::now(),
             targets,
+            state_dir: data_dir.state(),
+            read_token: get(outside_reads::TOKEN_ENV),
         })
+    }
+
+    /// Prints `lines` of outside text (from `source`, e.g. "gmail message") inside an
+    /// `UNTRUSTED` fence (SPEC §20), after noting the read for the background fork running
+    /// this command, if any. A read that cannot be noted is not printed.
+    pub fn print_outside(&self, source: &str, lines: &[String]) -> anyhow::Result<()> {
+        if let Some(token) = &self.read_token {
+            outside_reads::note(&self.state_dir, token)
+                .context("could not note that outside text is being read; nothing printed")?;
+        }
+        println!("{}", untrusted_fence::fence(source, &lines.join("\n")));
+        Ok(())
     }
 
     /// The task list to use: `--list`, else `google_task_list`.

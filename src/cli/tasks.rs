@@ -9,6 +9,8 @@
 //! ollim-bot tasks delete ID [--list ID]
 //! ollim-bot tasks update ID [--title "…"] [--due YYYY-MM-DD] [--notes "…"] [--list ID]
 //! ```
+//!
+//! Task titles and notes are printed inside an `UNTRUSTED` fence (SPEC §20).
 
 use clap::Subcommand;
 use ollim_actors::google::confirm::DeleteTarget;
@@ -96,21 +98,18 @@ pub fn run(cmd: TasksCommand, google: &Google) -> anyhow::Result<()> {
                 let items = tasks::list(&rest, &list, all).await?;
                 if items.is_empty() {
                     println!("no tasks");
+                    return Ok(());
                 }
-                for t in items {
-                    println!("{}", t.line());
-                }
-                Ok(())
+                let lines: Vec<String> = items.iter().map(tasks::Task::line).collect();
+                google.print_outside("google tasks", &lines)
             })
         }
         TasksCommand::Show { id, list } => {
             let list = google.task_list(list)?;
             google.block_on(async {
                 let rest = google.api.rest(google.now).await?;
-                for line in tasks::get(&rest, &list, &id).await?.details() {
-                    println!("{line}");
-                }
-                Ok(())
+                let task = tasks::get(&rest, &list, &id).await?;
+                google.print_outside("google task", &task.details())
             })
         }
         TasksCommand::Add {

@@ -23,6 +23,7 @@ mod forks;
 mod google;
 mod history;
 mod names;
+mod outside_text;
 mod own_command;
 mod priority;
 mod quiet;

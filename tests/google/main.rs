@@ -12,6 +12,7 @@ mod buttons;
 mod calendar;
 mod gmail;
 mod harness;
+mod hostile;
 mod targets;
 mod tasks;
 mod token;

@@ -6,4 +6,5 @@ pub mod fake_discord;
 pub mod fake_google;
 pub mod git_remote;
 pub mod home;
+pub mod hostile_text;
 pub mod mock_model_api;

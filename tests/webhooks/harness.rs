@@ -94,6 +94,8 @@ pub struct Hooks {
     pub recorder: Recorder,
     pub screener: Arc<FakeScreener>,
     pub runner: Addr<JobRunner>,
+    /// The server's clock (2026-03-02 14:00 UTC).
+    pub clock: ManualClock,
     server: actix_web::dev::ServerHandle,
 }
 
@@ -149,6 +151,7 @@ impl Hooks {
             recorder,
             screener,
             runner,
+            clock,
             server: handle,
         }
     }
@@ -183,19 +186,51 @@ impl Hooks {
     pub async fn stop(self) {
         self.server.stop(false).await;
     }
+
+    /// Stops the server and starts a new one over the same data directory and job runner, as
+    /// a restarted bot would (what it remembers comes from `state/` alone).
+    pub async fn restart(mut self) -> Hooks {
+        self.server.stop(false).await;
+        let listener = bind(0).unwrap();
+        self.addr = listener.local_addr().unwrap();
+        let config = Arc::new(HookConfig {
+            secret: SECRET.into(),
+            data_dir: self.data.clone(),
+            clock: self.clock.shared(),
+            runner: self.runner.clone().recipient(),
+            schedule: None,
+        });
+        let server = serve(listener, config).unwrap();
+        self.server = server.handle();
+        actix_rt::spawn(server);
+        self
+    }
 }
 
 /// One `POST /hook/<id>` on a fresh connection: the status and the JSON body (`Null` if none).
 pub async fn post(addr: SocketAddr, id: &str, auth: Option<&str>, body: &[u8]) -> (u16, Value) {
+    let headers: Vec<(&str, &str)> = auth.map(|a| ("Authorization", a)).into_iter().collect();
+    let (status, _, json) = post_with(addr, id, &headers, body).await;
+    (status, json)
+}
+
+/// One `POST /hook/<target>` (`target` may carry a query string) with `headers`: the status,
+/// the raw head of the answer and its JSON body (`Null` if none).
+pub async fn post_with(
+    addr: SocketAddr,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, Value) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     // Small writes must not wait on Nagle's algorithm and the peer's delayed ACK.
     let _ = stream.set_nodelay(true);
     let mut head = format!(
-        "POST /hook/{id} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "POST /hook/{target} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
-    if let Some(auth) = auth {
-        head.push_str(&format!("Authorization: {auth}\r\n"));
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
     // One write for head and body; the server may answer (and stop reading) before a too-large
@@ -211,9 +246,9 @@ pub async fn post(addr: SocketAddr, id: &str, auth: Option<&str>, body: &[u8]) -
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    let json = text
-        .split_once("\r\n\r\n")
-        .and_then(|(_, b)| serde_json::from_str(b).ok())
-        .unwrap_or(Value::Null);
-    (status, json)
+    let (answer_head, json) = match text.split_once("\r\n\r\n") {
+        Some((h, b)) => (h.to_owned(), serde_json::from_str(b).unwrap_or(Value::Null)),
+        None => (text.to_string(), Value::Null),
+    };
+    (status, answer_head, json)
 }

@@ -10,6 +10,7 @@ mod fork;
 mod harness;
 mod hostile;
 mod load;
+mod signed;
 mod statuses;
 
 mod console;

@@ -134,6 +134,9 @@ pub struct BackgroundFork {
     turns: Option<u32>,
     error: Option<String>,
     done: Option<tokio::sync::oneshot::Sender<ForkEnd>>,
+    /// Handed to its CLI in [`crate::outside_reads::TOKEN_ENV`]: our Google commands note
+    /// under it that the fork read outside text.
+    pub(super) read_token: String,
 }
 
 impl BackgroundFork {
@@ -166,7 +169,15 @@ impl BackgroundFork {
             turns: None,
             error: None,
             done: Some(done),
+            read_token: crate::outside_reads::new_token(),
         }
+    }
+
+    /// True when the fork read outside text: it runs for a webhook, or one of our Google
+    /// commands noted a read under its token (SPEC §20, the second hop).
+    pub(super) fn read_outside_text(&self) -> bool {
+        matches!(self.fired.job, Job::Webhook(_))
+            || crate::outside_reads::was_noted(&self.config.data_dir, &self.read_token)
     }
 
     fn finish(&mut self, outcome: ForkOutcome, notice: Option<String>, ctx: &mut Context<Self>) {
@@ -289,6 +300,7 @@ impl Actor for BackgroundFork {
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
+        crate::outside_reads::forget(&self.config.data_dir, &self.read_token);
         let outcome = self.outcome.unwrap_or(ForkOutcome::Failed);
         tracing::info!(actor = "background_fork", job = %self.fired.job.id(), ?outcome, "background fork stopped");
         if let Some(done) = self.done.take() {

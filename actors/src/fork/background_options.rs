@@ -1,7 +1,7 @@
 //! What a background fork's CLI is started with: its session (forked from the main one, or
 //! fresh when isolated), model and thinking, `dontAsk`, exactly the tools its rules allow
 //! ([`crate::tools::offer`]), the file hooks, the hook holding its reads to that set, the Stop
-//! hook, and the lowest CPU priority.
+//! hook, the lowest CPU priority, and the token its outside reads are noted under.
 
 use super::BackgroundFork;
 use crate::brain::{SessionStart, SpawnOptions, Thinking};
@@ -60,6 +60,11 @@ impl BackgroundFork {
         o.env.insert(
             "CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS".to_owned(),
             "1".to_owned(),
+        );
+        // Our Google commands note under this token that the fork read outside text.
+        o.env.insert(
+            crate::outside_reads::TOKEN_ENV.to_owned(),
+            self.read_token.clone(),
         );
         o
     }

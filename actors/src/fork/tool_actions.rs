@@ -285,6 +285,13 @@ impl BackgroundFork {
                 )
             }
             ToolAction::Report(message) => {
+                // The second hop (SPEC §20): words a fork passes on after reading outside text
+                // reach the main session marked as such.
+                let message = if self.read_outside_text() {
+                    crate::outside_reads::marked(&message)
+                } else {
+                    message
+                };
                 self.reported = true;
                 self.output_sent = false;
                 let pending = self.peers.pending.clone();

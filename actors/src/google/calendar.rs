@@ -14,6 +14,12 @@ use serde_json::{json, Map, Value};
 
 use super::error::Error;
 use super::rest::Rest;
+use crate::untrusted_fence::{block, one_line};
+
+/// Longest title or location shown, in characters (SPEC §20: per-field caps).
+pub const TITLE_CHARS: usize = 200;
+/// Longest description shown, in characters.
+pub const DESCRIPTION_CHARS: usize = 2000;
 
 /// One event as Google returns it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -84,18 +90,18 @@ impl Event {
 
     /// `<date>  <HH:MM>-<HH:MM>  <summary>` in `tz`, or the all-day form.
     pub fn when_and_title(&self, tz: Tz) -> String {
+        let title = one_line(self.title(), TITLE_CHARS);
         if let Some(start) = self.start.at(tz) {
             let end = self.end.at(tz).unwrap_or(start);
             return format!(
-                "{}  {}-{}  {}",
+                "{}  {}-{}  {title}",
                 start.format("%Y-%m-%d"),
                 start.format("%H:%M"),
                 end.format("%H:%M"),
-                self.title()
             );
         }
         let date = self.start.date.as_deref().unwrap_or("????-??-??");
-        format!("{date}  (all-day)     {}", self.title())
+        format!("{date}  (all-day)     {title}")
     }
 
     /// The listing line.
@@ -106,17 +112,22 @@ impl Event {
     /// `cal show`: one labelled line per known field.
     pub fn details(&self, tz: Tz) -> Vec<String> {
         let mut lines = vec![
-            format!("title:       {}", self.title()),
+            format!("title:       {}", one_line(self.title(), TITLE_CHARS)),
             format!("when:        {}", self.when_and_title(tz)),
         ];
-        let mut optional = |label: &str, value: &Option<String>| {
-            if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
+        let mut optional = |label: &str, value: Option<String>| {
+            if let Some(v) = value.filter(|v| !v.is_empty()) {
                 lines.push(format!("{label:<13}{v}"));
             }
         };
-        optional("location:", &self.location);
-        optional("description:", &self.description);
-        optional("link:", &self.html_link);
+        let one = |v: &Option<String>| v.as_deref().map(|v| one_line(v, TITLE_CHARS));
+        optional("location:", one(&self.location));
+        let description = self
+            .description
+            .as_deref()
+            .map(|v| block(v, DESCRIPTION_CHARS));
+        optional("description:", description);
+        optional("link:", one(&self.html_link));
         if !self.attendees.is_empty() {
             let who: Vec<&str> = self.attendees.iter().map(|a| a.email.as_str()).collect();
             lines.push(format!("attendees:   {}", who.join(", ")));

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::error::Error;
 use super::gmail_body::{self, Part};
 use super::rest::Rest;
+use crate::untrusted_fence::one_line;
 
 /// How many messages' headers are fetched at once.
 const PARALLEL_FETCHES: usize = 8;
@@ -47,6 +48,16 @@ pub struct Label {
     pub name: String,
 }
 
+/// Longest sender, recipient or subject shown, in characters (SPEC §20: per-field caps).
+pub const HEADER_CHARS: usize = 200;
+
+impl Label {
+    /// The `gmail labels` line: id, then name (cut, on one line).
+    pub fn line(&self) -> String {
+        format!("  {}  {}", self.id, one_line(&self.name, HEADER_CHARS))
+    }
+}
+
 /// The display name of a `From` header (`"Jo Park" <jo@x.org>` → `Jo Park`), else the address.
 pub fn sender_name(from: &str) -> String {
     match from.split_once('<') {
@@ -73,8 +84,9 @@ impl Message {
             .unwrap_or_else(|| "(no date)    ".to_owned())
     }
 
+    /// A header on one line, cut at [`HEADER_CHARS`].
     fn header_or(&self, name: &str, default: &str) -> String {
-        self.payload.header(name).unwrap_or(default).to_owned()
+        one_line(self.payload.header(name).unwrap_or(default), HEADER_CHARS)
     }
 
     /// The listing line.

@@ -11,6 +11,12 @@ use serde_json::{json, Map, Value};
 
 use super::error::Error;
 use super::rest::Rest;
+use crate::untrusted_fence::{block, one_line};
+
+/// Longest title shown, in characters (SPEC §20: per-field caps).
+pub const TITLE_CHARS: usize = 200;
+/// Longest notes shown, in characters.
+pub const NOTES_CHARS: usize = 2000;
 
 /// Google's alias for the user's default task list.
 pub const DEFAULT_LIST: &str = "@default";
@@ -47,7 +53,11 @@ impl Task {
             "[ ]"
         };
         let notes = if self.has_notes() { " [+]" } else { "" };
-        format!("  {}  {due:<12}  {done}  {}{notes}", self.id, self.title)
+        format!(
+            "  {}  {due:<12}  {done}  {}{notes}",
+            self.id,
+            one_line(&self.title, TITLE_CHARS)
+        )
     }
 
     /// Whether the task carries notes worth opening (`tasks show`).
@@ -72,13 +82,13 @@ impl Task {
             Some(other) => other,
         };
         let mut lines = vec![
-            format!("title:     {}", self.title),
+            format!("title:     {}", one_line(&self.title, TITLE_CHARS)),
             format!("status:    {status}"),
         ];
         let due = self.due_date().unwrap_or_else(|| "(no due)".to_owned());
         lines.push(format!("due:       {due}"));
         if let Some(notes) = self.notes.as_deref().filter(|n| !n.trim().is_empty()) {
-            let indented = notes.trim_end().replace('\n', "\n           ");
+            let indented = block(notes.trim_end(), NOTES_CHARS).replace('\n', "\n           ");
             lines.push(format!("notes:     {indented}"));
         }
         lines.push(format!("id:        {}", self.id));

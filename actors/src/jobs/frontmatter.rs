@@ -130,6 +130,12 @@ pub enum ParseError {
         /// What is wrong with it.
         reason: String,
     },
+    /// *(ours)* A webhook spec's `auth`, `secret-env` or `rate-limit` is unusable.
+    #[error("{reason}")]
+    BadWebhookAuth {
+        /// What is wrong and how to fix it.
+        reason: String,
+    },
 }
 
 /// A file split into its two parts.

@@ -169,6 +169,8 @@ mod tests {
             subagent: None,
             reflect: true,
             template: template.into(),
+            auth: Default::default(),
+            rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
         }
     }
 

@@ -2,12 +2,14 @@
 //! surface when `WEBHOOK_PORT` and `WEBHOOK_SECRET` are both set.
 //!
 //! [`configure`] is the one place routes are declared (the binary and the tests both use it);
-//! [`serve`] runs them on a listener. Checks live in [`auth`] and [`checks`], the handler in
+//! [`serve`] runs them on a listener. Checks live in [`auth`] (bearer, signatures, secrets in
+//! the URL), [`admission`] (rate limits, deliveries seen) and [`checks`], the handler in
 //! [`routes`], and what happens after the 202 in [`dispatch`]: the accepted hook goes to the job
 //! runner as a [`RunJob`](crate::job_runner::RunJob) (which screens it, builds its prompt and
 //! starts its fork — the same fire path as a routine's). Specs are read from `webhooks/` on every
 //! request.
 
+pub mod admission;
 pub mod auth;
 pub mod checks;
 pub mod dispatch;
@@ -17,7 +19,7 @@ use std::net::{Ipv4Addr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix::Recipient;
+use actix::{Actor, Addr, Recipient};
 use actix_web::{web, App, HttpServer};
 
 use crate::clock::SharedClock;
@@ -43,9 +45,15 @@ pub struct HookConfig {
     pub schedule: Option<Recipient<ForwardItems>>,
 }
 
-/// Adds the webhook routes and their state to an app.
-pub fn configure(cfg: &mut web::ServiceConfig, config: &Arc<HookConfig>) {
+/// Adds the webhook routes and their state to an app; `admission` counts each hook's requests
+/// and remembers its deliveries.
+pub fn configure(
+    cfg: &mut web::ServiceConfig,
+    config: &Arc<HookConfig>,
+    admission: &Addr<admission::Admission>,
+) {
     cfg.app_data(web::Data::from(Arc::clone(config)))
+        .app_data(web::Data::new(admission.clone()))
         .route("/hook/{id}", web::post().to(routes::hook));
 }
 
@@ -54,19 +62,24 @@ pub fn bind(port: u16) -> std::io::Result<TcpListener> {
     TcpListener::bind((Ipv4Addr::LOCALHOST, port))
 }
 
-/// Runs the routes on `listener`. Await the returned server (or spawn it) to serve; stop it
-/// through its handle. Signals are left to the caller.
+/// Runs the routes on `listener`, with a new [`admission::Admission`] actor (which reads the
+/// remembered deliveries from `state/`). Call inside a running actix system; await the
+/// returned server (or spawn it) to serve; stop it through its handle. Signals are left to the
+/// caller.
 pub fn serve(
     listener: TcpListener,
     config: Arc<HookConfig>,
 ) -> std::io::Result<actix_web::dev::Server> {
-    let server = HttpServer::new(move || App::new().configure(|cfg| configure(cfg, &config)))
-        .workers(2)
-        .disable_signals()
-        .shutdown_timeout(5)
-        .client_request_timeout(Duration::from_secs(10))
-        .listen(listener)?
-        .run();
+    let admission =
+        admission::Admission::in_data_dir(&config.data_dir, config.clock.clone()).start();
+    let server =
+        HttpServer::new(move || App::new().configure(|cfg| configure(cfg, &config, &admission)))
+            .workers(2)
+            .disable_signals()
+            .shutdown_timeout(5)
+            .client_request_timeout(Duration::from_secs(10))
+            .listen(listener)?
+            .run();
     Ok(server)
 }
 

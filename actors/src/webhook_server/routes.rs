@@ -1,5 +1,5 @@
-//! `POST /hook/<id>` (SPEC §13): each check in turn, its refusal as a status and a JSON body,
-//! and on success a 202 `{"status":"accepted"}` with the job started after the answer.
+//! `POST /hook/<id>` (SPEC §13, §20): each check in turn, its refusal as a status and a JSON
+//! body, and on success a 202 `{"status":"accepted"}` with the job started after the answer.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,11 +8,15 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::{json, Map, Value};
 
-use super::auth::bearer_matches;
+use actix::Addr;
+
+use super::admission::{Admission, ClaimDelivery, CountRequest, MAX_ID_BYTES};
+use super::auth::{authenticate, bearer_matches, secret_in_query, Refusal};
 use super::checks::{check_payload, Rejection};
 use super::dispatch::dispatch;
 use super::HookConfig;
 use crate::jobs::JobId;
+use crate::webhook_auth::HookAuth;
 use crate::webhook_spec::{load_specs, WebhookSpec};
 
 /// Largest body accepted, in bytes.
@@ -31,27 +35,43 @@ fn error(status: StatusCode, message: impl Into<String>) -> HttpResponse {
     answer(status, json!({ "error": message.into() }))
 }
 
-/// The handler.
+/// The handler: no secret in the URL (400), the spec (401 without a good bearer token when
+/// it is unknown, else 404), the body, the sender's proof ([`authenticate`], 401), the hook's
+/// rate limit (429 with `Retry-After`), the payload checks, a delivery id already accepted in
+/// the last 24 hours (200 `duplicate`, nothing started), then 202 and the job.
 pub async fn hook(
     req: HttpRequest,
     id: web::Path<String>,
     payload: web::Payload,
     config: web::Data<HookConfig>,
+    admission: web::Data<Addr<Admission>>,
 ) -> HttpResponse {
-    let auth = req
+    let bearer = req
         .headers()
         .get(actix_web::http::header::AUTHORIZATION)
         .map(|v| v.as_bytes());
-    if !bearer_matches(auth, &config.secret) {
-        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    let bearer_ok = bearer_matches(bearer, &config.secret);
+    if secret_in_query(req.query_string(), &[&config.secret]) {
+        tracing::warn!("webhook request with a secret in its URL refused; rotate that secret");
+        return error(
+            StatusCode::BAD_REQUEST,
+            "secrets must never be sent in the URL; send them in headers",
+        );
     }
     let Ok(id) = JobId::parse(&id.into_inner()) else {
-        return error(StatusCode::NOT_FOUND, "webhook not found");
+        return if bearer_ok {
+            error(StatusCode::NOT_FOUND, "webhook not found")
+        } else {
+            error(StatusCode::UNAUTHORIZED, "unauthorized")
+        };
     };
     let id = id.0;
     let (path, spec) = match find(&config.data_dir.webhooks(), &id) {
         Ok(Some(found)) => found,
-        Ok(None) => return error(StatusCode::NOT_FOUND, format!("webhook not found: {id}")),
+        Ok(None) if bearer_ok => {
+            return error(StatusCode::NOT_FOUND, format!("webhook not found: {id}"))
+        }
+        Ok(None) => return error(StatusCode::UNAUTHORIZED, "unauthorized"),
         Err(err) => {
             tracing::error!(webhook = %id, cause = %err, "reading webhook specs failed");
             return error(
@@ -60,6 +80,9 @@ pub async fn hook(
             );
         }
     };
+    if spec.auth == HookAuth::Bearer && !bearer_ok {
+        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    }
     let body = actix_web::rt::time::timeout(BODY_TIMEOUT, payload.to_bytes_limited(MAX_BODY_BYTES));
     let body = match body.await {
         Ok(Ok(Ok(body))) => body,
@@ -78,6 +101,47 @@ pub async fn hook(
                 .json(body);
         }
     };
+    let delivery = match authenticate(
+        &req,
+        &spec.auth,
+        &config.secret,
+        &body,
+        config.clock.now().timestamp(),
+    ) {
+        Ok(delivery) => delivery,
+        Err(Refusal::NoSecret(why)) => {
+            tracing::error!(webhook = %id, reason = %why, "webhook secret unavailable");
+            return error(StatusCode::INTERNAL_SERVER_ERROR, why);
+        }
+        Err(refusal) => {
+            tracing::warn!(webhook = %id, reason = %refusal, "webhook request refused");
+            return error(StatusCode::UNAUTHORIZED, refusal.to_string());
+        }
+    };
+    if let Some(delivery) = &delivery {
+        if delivery.is_empty() || delivery.len() > MAX_ID_BYTES {
+            return error(StatusCode::BAD_REQUEST, "delivery id is empty or too long");
+        }
+    }
+    let counted = admission
+        .send(CountRequest {
+            hook: id.clone(),
+            limit: spec.rate_limit,
+        })
+        .await;
+    match counted {
+        Ok(Ok(())) => {}
+        Ok(Err(wait)) => {
+            tracing::warn!(webhook = %id, limit = spec.rate_limit, "webhook rate limit reached");
+            return HttpResponse::build(StatusCode::TOO_MANY_REQUESTS)
+                .insert_header((actix_web::http::header::RETRY_AFTER, wait.to_string()))
+                .json(json!({ "error": format!("rate limit: {} requests a minute", spec.rate_limit) }));
+        }
+        Err(e) => {
+            tracing::error!(webhook = %id, cause = %e, "the admission actor has stopped");
+            return error(StatusCode::INTERNAL_SERVER_ERROR, "webhook server stopping");
+        }
+    }
     let data: Map<String, Value> = match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Object(map)) => map,
         Ok(_) => return error(StatusCode::BAD_REQUEST, "payload must be a JSON object"),
@@ -85,6 +149,23 @@ pub async fn hook(
     };
     if let Err(rejection) = check_payload(&spec, &data) {
         return refuse(&id, rejection);
+    }
+    if let Some(delivery) = delivery {
+        let claim = ClaimDelivery {
+            hook: id.clone(),
+            id: delivery,
+        };
+        match admission.send(claim).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::info!(webhook = %id, "duplicate delivery; nothing started");
+                return answer(StatusCode::OK, json!({"status": "duplicate"}));
+            }
+            Err(e) => {
+                tracing::error!(webhook = %id, cause = %e, "the admission actor has stopped");
+                return error(StatusCode::INTERNAL_SERVER_ERROR, "webhook server stopping");
+            }
+        }
     }
     let rel_path = path
         .strip_prefix(config.data_dir.root())
