@@ -17,7 +17,12 @@
 //! [`search`] (the output).
 
 mod library;
+mod listing;
 mod period;
+mod query;
+mod response;
+mod said;
+mod scan;
 mod search;
 mod show;
 mod store;
@@ -149,23 +154,13 @@ fn run_command(
     }
     match args.command {
         HistoryCommand::Sessions { since: period } => {
-            let from = since(&period)?;
-            let loaded = library.load_all(&library.since(from));
-            let loaded: Vec<_> = loaded
-                .into_iter()
-                .filter(|s| match (from, s.transcript.span()) {
-                    (Some(from), Some((_, last))) => last >= from,
-                    (Some(_), None) => false,
-                    (None, _) => true,
-                })
-                .collect();
-            show::sessions(&loaded, &layout)
+            listing::sessions(&library, since(&period)?, &layout)
         }
         HistoryCommand::Prompts { session } => {
             let loaded = library.load(library.resolve(&session)?)?;
             show::prompts(&loaded, verbose, &layout)
         }
-        HistoryCommand::Response { uuid } => show::response(&library, &uuid, tz),
+        HistoryCommand::Response { uuid } => response::response(&library, &uuid, tz),
         HistoryCommand::Transcript { session } => {
             let loaded = library.load(library.resolve(&session)?)?;
             show::transcript(&loaded, verbose, &layout)
