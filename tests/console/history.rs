@@ -7,6 +7,8 @@ use std::process::Output;
 
 use serde_json::json;
 
+mod shapes;
+
 use crate::bot::{Bot, Home};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 

@@ -115,6 +115,9 @@ mod tests {
         let q = Query::new("heron").unwrap();
         let bytes = b"{\"a\":\"heron heron\"}\n{\"b\":\"gull\"}\n{\"c\":\"HERON\"}";
         let lines: Vec<&[u8]> = q.lines(bytes).collect();
-        assert_eq!(lines, [&b"{\"a\":\"heron heron\"}"[..], &b"{\"c\":\"HERON\"}"[..]]);
+        assert_eq!(
+            lines,
+            [&b"{\"a\":\"heron heron\"}"[..], &b"{\"c\":\"HERON\"}"[..]]
+        );
     }
 }

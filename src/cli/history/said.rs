@@ -86,11 +86,21 @@ pub fn sent_text(block: &Value) -> Option<String> {
             push(text);
         }
     }
-    for field in input.get("fields").and_then(Value::as_array).into_iter().flatten() {
+    for field in input
+        .get("fields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let part = |k: &str| field.get(k).and_then(Value::as_str).unwrap_or("");
         push(&format!("{}: {}", part("name"), part("value")));
     }
-    for button in input.get("buttons").and_then(Value::as_array).into_iter().flatten() {
+    for button in input
+        .get("buttons")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(label) = button.get("label").and_then(Value::as_str) {
             push(&format!("[{label}]"));
         }
@@ -117,7 +127,10 @@ mod tests {
             user_text("<task-notification>\n<task-id>b1</task-id>"),
             UserText::Notice(_)
         ));
-        assert_eq!(user_text("<command-name>/clear</command-name>"), UserText::Nothing);
+        assert_eq!(
+            user_text("<command-name>/clear</command-name>"),
+            UserText::Nothing
+        );
         assert_eq!(
             user_text("<system-reminder>\nnote\n</system-reminder>"),
             UserText::Nothing

@@ -87,16 +87,23 @@ mod tests {
                 ControlFlow::Continue(())
             },
         );
-        assert_eq!(seen, (0..200).map(|i| (i as usize, i * 2)).collect::<Vec<_>>());
+        assert_eq!(
+            seen,
+            (0..200).map(|i| (i as usize, i * 2)).collect::<Vec<_>>()
+        );
         let mut taken = 0;
-        in_order(&items, |n| *n, |_, n| {
-            taken += 1;
-            if n == 9 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
+        in_order(
+            &items,
+            |n| *n,
+            |_, n| {
+                taken += 1;
+                if n == 9 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
         assert_eq!(taken, 10);
     }
 }

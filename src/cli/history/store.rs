@@ -243,7 +243,11 @@ mod tests {
         let s1 = Some("s1".to_owned());
         assert_eq!(
             found,
-            [("a1".into(), s1.clone()), ("b2".into(), s1), ("c3".into(), None)]
+            [
+                ("a1".into(), s1.clone()),
+                ("b2".into(), s1),
+                ("c3".into(), None)
+            ]
         );
     }
 }

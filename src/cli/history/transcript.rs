@@ -205,7 +205,11 @@ fn entries(line: &Value) -> Option<Vec<Entry>> {
     if !prompt.is_empty() {
         out.insert(0, entry(Kind::Prompt, prompt.join("\n")));
     }
-    out.extend(notices.into_iter().map(|text| entry(Kind::ToolResult, text)));
+    out.extend(
+        notices
+            .into_iter()
+            .map(|text| entry(Kind::ToolResult, text)),
+    );
     Some(out)
 }
 
