@@ -12,8 +12,10 @@
 //! stops the reader. Lines end at `\n` only (a raw U+2028 inside a record is part of it).
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
+use memchr::memmem;
 use serde_json::Value;
 
 use super::said;
@@ -117,12 +119,34 @@ impl Transcript {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unreadable;
 
+/// How a message record names its type; every other record is passed over unparsed (most of a
+/// transcript's bytes are the CLI's own records: prompt snapshots, request shapes).
+static MESSAGE_TYPES: LazyLock<[memmem::Finder<'static>; 4]> = LazyLock::new(|| {
+    [
+        r#""type":"user""#,
+        r#""type":"assistant""#,
+        r#""type": "user""#,
+        r#""type": "assistant""#,
+    ]
+    .map(memmem::Finder::new)
+});
+
 /// The entries of one line of a transcript: none for blank lines and the lines that carry no
-/// conversation.
+/// conversation. A line that names no message type is not parsed; it is unreadable only when
+/// it is not even bracketed like JSON.
 pub fn record_entries(line: &[u8]) -> Result<Vec<Entry>, Unreadable> {
     let line = line.trim_ascii();
     if line.is_empty() {
         return Ok(Vec::new());
+    }
+    if !MESSAGE_TYPES.iter().any(|f| f.find(line).is_some()) {
+        let bracketed =
+            matches!(line.first(), Some(b'{' | b'[')) && matches!(line.last(), Some(b'}' | b']'));
+        return if bracketed {
+            Ok(Vec::new())
+        } else {
+            Err(Unreadable)
+        };
     }
     let value = match serde_json::from_slice::<Value>(line) {
         Ok(value) => value,

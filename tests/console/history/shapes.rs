@@ -3,7 +3,7 @@
 //! and a `discord_embed` call written as one record per content block under a shared message
 //! id, a fork started while the main session was mid-answer (its transcript carries the
 //! parent's records up to the unanswered prompt), and an answer cut off by a new message (the
-//! CLI's `[Request interrupted by user]` notice).
+//! CLI's `[Request interrupted by user]` notice), and a prompt in Greek capitals.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -16,12 +16,25 @@ use crate::support::mock_model_api::{MockModelApi, Reply};
 
 use super::{history, stdout, PHRASE};
 
-const SLOW: [&str; 5] = [
+/// The slow answer, a piece a second: long enough for a background fork to start (under load,
+/// its CLI takes a few seconds) while it is still being written.
+const SLOW: [&str; 16] = [
     "the tides ",
-    "rise twice ",
+    "rise ",
+    "twice ",
     "a day ",
-    "with the ",
-    "moon's pull",
+    "with ",
+    "the ",
+    "moon's ",
+    "pull ",
+    "and ",
+    "the ",
+    "sun's ",
+    "too, ",
+    "a little ",
+    "less ",
+    "so ",
+    "much",
 ];
 
 fn script(req: &crate::support::mock_model_api::ModelRequest) -> Reply {
@@ -48,8 +61,10 @@ fn script(req: &crate::support::mock_model_api::ModelRequest) -> Reply {
     } else if text.contains("tell me slowly") {
         Reply::SlowText {
             chunks: SLOW.iter().map(|s| s.to_string()).collect(),
-            delay: Duration::from_millis(1500),
+            delay: Duration::from_secs(1),
         }
+    } else if text.contains("ΣΊΣΥΦΟΣ") {
+        Reply::Text("rolled".into())
     } else if text.contains("second question") {
         Reply::Text("short answer".into())
     } else if text.contains("take your time") {
@@ -133,11 +148,13 @@ async fn what_the_bot_sent_forks_and_interruptions_read_as_the_real_cli_wrote_th
     // A reminder fires while an answer is still being written.
     remind(&home, "garden.md", 2, "c0000001", "look in on the garden");
     bot.say("tell me slowly").await;
-    bot.expect("moon's pull").await;
+    bot.expect("so much").await;
     let (fork_a, _) = until_written(&home, &["c0000001", "the garden is fine"]).await;
     remind(&home, "water.md", 1, "c0000002", "check on the owner");
     bot.expect("hello exhausted").await;
     let (fork_b, fork_b_text) = until_written(&home, &["c0000002", "pinged them"]).await;
+    bot.say("ΣΊΣΥΦΟΣ rolls the stone").await;
+    bot.expect("rolled").await;
     bot.say("first question, take your time").await;
     bot.expect("slow part 1").await;
     bot.say("second question").await;
@@ -210,17 +227,27 @@ async fn what_the_bot_sent_forks_and_interruptions_read_as_the_real_cli_wrote_th
     let fork_a_text = std::fs::read_to_string(&fork_a).unwrap();
     let slow = prompt_uuid(&main.1, "tell me slowly");
     assert!(
-        fork_a_text.contains(&slow) && !fork_a_text.contains("moon's pull"),
+        fork_a_text.contains(&slow) && !fork_a_text.contains("less so much"),
         "the fork was to start mid-answer: {fork_a_text}"
     );
     let said = stdout(&history(&home, &["response", &slow[..8]]));
-    assert!(said.contains("the tides rise twice a day"), "{said}");
+    assert!(
+        said.contains("the tides rise twice a day with the moon's pull"),
+        "{said}"
+    );
 
-    // The interruption notice is not a prompt: the main session has its five real ones.
+    // The interruption notice is not a prompt: the main session has its six real ones.
     let prompts = stdout(&history(&home, &["prompts", &id(&main.0)]));
     assert!(!prompts.contains("Request interrupted"), "{prompts}");
-    assert!(prompts.contains("· 5 prompts"), "{prompts}");
+    assert!(prompts.contains("· 6 prompts"), "{prompts}");
     let listed = stdout(&history(&home, &["sessions"]));
     let line = listed.lines().find(|l| l.contains(&id(&main.0))).unwrap();
-    assert!(line.contains("5 prompts"), "{listed}");
+    assert!(line.contains("6 prompts"), "{listed}");
+    let notices = stdout(&history(&home, &["search", "-p", "interrupted"]));
+    assert!(notices.starts_with("no matches"), "{notices}");
+
+    // Case folds the Unicode way: final sigma, accents.
+    let found = stdout(&history(&home, &["search", "-p", "σίσυφος ROLLS"]));
+    assert!(found.starts_with("1 match(es)"), "{found}");
+    assert!(found.contains("ΣΊΣΥΦΟΣ rolls the stone"), "{found}");
 }
