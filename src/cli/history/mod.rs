@@ -4,7 +4,7 @@
 //! subagents used.
 //!
 //! ```text
-//! ollim-bot history sessions [--since 24h|3d|1w|today] [--page N] [-t]
+//! ollim-bot history sessions [--since 24h|3d|1w|today|yesterday|2026-11-20[T08:00]] [--page N] [-t]
 //! ollim-bot history prompts [-v] [-t] SESSION
 //! ollim-bot history response UUID
 //! ollim-bot history transcript [-v] [-t] SESSION
@@ -13,8 +13,9 @@
 //! ```
 //! SESSION is `prev` (the latest session but the one asking), `prev-2`, `prev-3`…, or the start
 //! of a session id. Files: [`store`] (where transcripts are), [`transcript`] (reading one,
-//! damaged lines skipped), [`library`] (ordering, `prev`), [`period`] (`--since`), [`show`] and
-//! [`search`] (the output).
+//! damaged lines skipped; [`said`] what a text is), [`library`] (ordering, `prev`), [`period`]
+//! (`--since`), [`scan`] (reading files in parallel), [`query`] (the case-folded query),
+//! [`listing`], [`search`], [`response`] and [`show`] (the output).
 
 mod library;
 mod listing;
@@ -65,7 +66,8 @@ pub struct HistoryArgs {
 pub enum HistoryCommand {
     /// Recent sessions, newest first.
     Sessions {
-        /// Only sessions active since: 30m, 24h, 3d, 1w or today.
+        /// Only sessions whose transcript changed since: 30m, 24h, 3d, 1w, today, yesterday,
+        /// or a local date or time (2026-11-20, 2026-11-20T08:00).
         #[arg(long)]
         since: Option<String>,
     },
@@ -92,7 +94,8 @@ pub enum HistoryCommand {
         /// Answers only.
         #[arg(short = 'r', long)]
         responses: bool,
-        /// Only messages since: 30m, 24h, 3d, 1w or today.
+        /// Only messages since: 30m, 24h, 3d, 1w, today, yesterday, or a local date or time
+        /// (2026-11-20, 2026-11-20T08:00).
         #[arg(long)]
         since: Option<String>,
         /// What to look for.
