@@ -127,20 +127,29 @@ fn bench_size(size: usize) -> std::io::Result<()> {
         measure(&|| history(&["prompts", "prev"])),
     );
     for (label, word) in [("rare word", RARE), ("word in 10% of sessions", COMMON)] {
+        let found = history(&["search", word]).output();
+        let first = found
+            .map(|o| {
+                let text = String::from_utf8_lossy(&o.stdout).into_owned();
+                text.lines().next().unwrap_or("(no output)").to_owned()
+            })
+            .unwrap_or_else(|e| e.to_string());
         line(
             size,
-            &format!("history search ({label})"),
+            &format!("history search ({label}; {first})"),
             measure(&|| history(&["search", word])),
         );
-        line(
-            size,
-            &format!("grep -r -i -c ({label})"),
-            measure(&|| {
-                let mut c = Command::new("grep");
-                c.args(["-r", "-i", "-c", word, &project_arg]);
-                c
-            }),
-        );
+        for flags in [["-r", "-c"].as_slice(), ["-r", "-i", "-c"].as_slice()] {
+            line(
+                size,
+                &format!("grep {} ({label})", flags.join(" ")),
+                measure(&|| {
+                    let mut c = Command::new("grep");
+                    c.args(flags).args([word, &project_arg]);
+                    c
+                }),
+            );
+        }
     }
     Ok(())
 }
