@@ -7,6 +7,8 @@ mod conversation;
 mod discord;
 mod forks;
 mod google;
+mod history;
+mod history_corpus;
 mod idle_release;
 mod process_tree;
 mod webhooks;
@@ -38,6 +40,9 @@ fn main() {
     }
     if wanted("google tasks") {
         google::bench_google();
+    }
+    if wanted("history search sessions") {
+        history::bench_history();
     }
     let sys = actix::System::new();
     sys.block_on(async {

@@ -7,6 +7,8 @@ use std::process::Output;
 
 use serde_json::json;
 
+mod shapes;
+
 use crate::bot::{Bot, Home};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
@@ -208,6 +210,27 @@ async fn damaged_transcripts_are_passed_over_line_by_line() {
 
     let found = stdout(&history(&home, &["search", "heron"]));
     assert!(found.contains(PHRASE), "{found}");
+
+    // `--since` keeps a session whose transcript changed in the period, messages or none, and
+    // takes yesterday and local dates and times as well as spans.
+    let recent = stdout(&history(&home, &["sessions", "--since", "1h"]));
+    assert!(recent.contains("00000000  (empty)"), "{recent}");
+    let today = chrono::Utc::now()
+        .with_timezone(&chrono_tz::America::New_York)
+        .date_naive();
+    let midnight = today.format("%Y-%m-%d").to_string();
+    let morning = format!("{midnight}T00:00");
+    for since in ["yesterday", midnight.as_str(), morning.as_str()] {
+        let listed = stdout(&history(&home, &["sessions", "--since", since]));
+        assert!(listed.contains(&ids[0][..8]), "--since {since}: {listed}");
+        let found = stdout(&history(&home, &["search", "--since", since, "heron"]));
+        assert!(found.contains(PHRASE), "--since {since}: {found}");
+    }
+    let tomorrow = (today + chrono::Duration::days(1))
+        .format("%Y-%m-%d")
+        .to_string();
+    let none = stdout(&history(&home, &["sessions", "--since", &tomorrow]));
+    assert_eq!(none.trim(), "no sessions");
     let whole = stdout(&history(&home, &["transcript", &ids[0][..8]]));
     assert!(whole.contains(PHRASE) && whole.contains("noted"), "{whole}");
     stdout(&history(&home, &["prompts", "0badf00d"]));

@@ -45,6 +45,15 @@ pub enum Reply {
         /// Its arguments.
         input: Value,
     },
+    /// Write some text, then call a tool, in one message (two content blocks).
+    TextAndTool {
+        /// The text block.
+        text: String,
+        /// Full tool name.
+        name: String,
+        /// Its arguments.
+        input: Value,
+    },
     /// Fail with HTTP 400 "prompt is too long" (provokes compaction).
     PromptTooLong,
     /// Fail with this HTTP status and Messages API error (`authentication_error`,

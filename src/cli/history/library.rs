@@ -13,8 +13,8 @@ use super::transcript::Transcript;
 pub struct Library {
     /// Session files, most recently changed first.
     pub sessions: Vec<SessionFile>,
-    /// Subagent transcripts.
-    pub agents: Vec<AgentFile>,
+    /// The project directories read (their subagents are listed only when asked for).
+    pub projects: Vec<PathBuf>,
     /// The session running the command (`CLAUDE_CODE_SESSION_ID`), left out of `prev`.
     pub current: Option<String>,
 }
@@ -37,15 +37,19 @@ impl Library {
             .flat_map(|p| store::session_files(p))
             .collect();
         sessions.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.id.cmp(&b.id)));
-        let agents = projects
-            .iter()
-            .flat_map(|p| store::agent_files(p))
-            .collect();
         Self {
             sessions,
-            agents,
+            projects: projects.to_vec(),
             current: current.filter(|c| !c.trim().is_empty()),
         }
+    }
+
+    /// The subagent transcripts of the projects.
+    pub fn agents(&self) -> Vec<AgentFile> {
+        self.projects
+            .iter()
+            .flat_map(|p| store::agent_files(p))
+            .collect()
     }
 
     /// The label of the session at `index` in [`Library::sessions`].
@@ -116,20 +120,6 @@ impl Library {
             transcript,
         })
     }
-
-    /// Reads the sessions at `indices`, passing over (with a note) those that cannot be read.
-    pub fn load_all(&self, indices: &[usize]) -> Vec<Loaded> {
-        indices
-            .iter()
-            .filter_map(|&i| match self.load(i) {
-                Ok(loaded) => Some(loaded),
-                Err(e) => {
-                    eprintln!("note: {e}; skipped");
-                    None
-                }
-            })
-            .collect()
-    }
 }
 
 /// `prev` → 1, `prev-3` → 3.
@@ -169,7 +159,7 @@ mod tests {
                 file("bbbb2222", 2),
                 file("bbbb3333", 3),
             ],
-            agents: Vec::new(),
+            projects: Vec::new(),
             current: current.map(str::to_owned),
         }
     }

@@ -4,7 +4,7 @@
 //! subagents used.
 //!
 //! ```text
-//! ollim-bot history sessions [--since 24h|3d|1w|today] [--page N] [-t]
+//! ollim-bot history sessions [--since 24h|3d|1w|today|yesterday|2026-11-20[T08:00]] [--page N] [-t]
 //! ollim-bot history prompts [-v] [-t] SESSION
 //! ollim-bot history response UUID
 //! ollim-bot history transcript [-v] [-t] SESSION
@@ -13,11 +13,17 @@
 //! ```
 //! SESSION is `prev` (the latest session but the one asking), `prev-2`, `prev-3`…, or the start
 //! of a session id. Files: [`store`] (where transcripts are), [`transcript`] (reading one,
-//! damaged lines skipped), [`library`] (ordering, `prev`), [`period`] (`--since`), [`show`] and
-//! [`search`] (the output).
+//! damaged lines skipped; [`said`] what a text is), [`library`] (ordering, `prev`), [`period`]
+//! (`--since`), [`scan`] (reading files in parallel), [`query`] (the case-folded query),
+//! [`listing`], [`search`], [`response`] and [`show`] (the output).
 
 mod library;
+mod listing;
 mod period;
+mod query;
+mod response;
+mod said;
+mod scan;
 mod search;
 mod show;
 mod store;
@@ -60,7 +66,8 @@ pub struct HistoryArgs {
 pub enum HistoryCommand {
     /// Recent sessions, newest first.
     Sessions {
-        /// Only sessions active since: 30m, 24h, 3d, 1w or today.
+        /// Only sessions whose transcript changed since: 30m, 24h, 3d, 1w, today, yesterday,
+        /// or a local date or time (2026-11-20, 2026-11-20T08:00).
         #[arg(long)]
         since: Option<String>,
     },
@@ -87,7 +94,8 @@ pub enum HistoryCommand {
         /// Answers only.
         #[arg(short = 'r', long)]
         responses: bool,
-        /// Only messages since: 30m, 24h, 3d, 1w or today.
+        /// Only messages since: 30m, 24h, 3d, 1w, today, yesterday, or a local date or time
+        /// (2026-11-20, 2026-11-20T08:00).
         #[arg(long)]
         since: Option<String>,
         /// What to look for.
@@ -149,23 +157,13 @@ fn run_command(
     }
     match args.command {
         HistoryCommand::Sessions { since: period } => {
-            let from = since(&period)?;
-            let loaded = library.load_all(&library.since(from));
-            let loaded: Vec<_> = loaded
-                .into_iter()
-                .filter(|s| match (from, s.transcript.span()) {
-                    (Some(from), Some((_, last))) => last >= from,
-                    (Some(_), None) => false,
-                    (None, _) => true,
-                })
-                .collect();
-            show::sessions(&loaded, &layout)
+            listing::sessions(&library, since(&period)?, &layout)
         }
         HistoryCommand::Prompts { session } => {
             let loaded = library.load(library.resolve(&session)?)?;
             show::prompts(&loaded, verbose, &layout)
         }
-        HistoryCommand::Response { uuid } => show::response(&library, &uuid, tz),
+        HistoryCommand::Response { uuid } => response::response(&library, &uuid, tz),
         HistoryCommand::Transcript { session } => {
             let loaded = library.load(library.resolve(&session)?)?;
             show::transcript(&loaded, verbose, &layout)

@@ -13,9 +13,7 @@ pub const SESSIONS_PER_PAGE: usize = 20;
 /// Lines per page of `prompts` and `transcript`.
 pub const LINES_PER_PAGE: usize = 60;
 /// The longest text shown for one entry (`response` shows it whole, up to [`MAX_RESPONSE`]).
-const LINE_CHARS: usize = 300;
-/// The longest answer `response` prints.
-const MAX_RESPONSE: usize = 8000;
+pub const LINE_CHARS: usize = 300;
 
 /// How the output is laid out.
 #[derive(Debug, Clone, Copy)]
@@ -97,7 +95,7 @@ pub fn paged(lines: &[String], per_page: usize, page: usize) -> anyhow::Result<(
 }
 
 /// A session's heading line.
-fn heading(loaded: &Loaded, tz: Tz) -> String {
+pub fn heading(loaded: &Loaded, tz: Tz) -> String {
     let span = match loaded.transcript.span() {
         Some((first, last)) => format!("{} – {}", time(first, tz), time(last, tz)),
         None => "no messages".to_owned(),
@@ -108,36 +106,6 @@ fn heading(loaded: &Loaded, tz: Tz) -> String {
         loaded.label,
         count(loaded.transcript.prompts().count(), "prompt")
     )
-}
-
-/// `sessions`: one line per session, newest first.
-pub fn sessions(loaded: &[Loaded], layout: &Layout) -> anyhow::Result<()> {
-    if loaded.is_empty() {
-        emit("no sessions")?;
-        return Ok(());
-    }
-    let lines: Vec<String> = loaded
-        .iter()
-        .map(|s| {
-            let t = &s.transcript;
-            let when = match (t.span(), layout.timestamps) {
-                (Some((first, last)), true) => {
-                    format!("{} – {}", time(first, layout.tz), time(last, layout.tz))
-                }
-                (Some((_, last)), false) => time(last, layout.tz),
-                (None, _) => "(empty)".to_owned(),
-            };
-            let latest = t.prompts().last().map(|p| one_line(&p.text, 80));
-            format!(
-                "{:<7} {}  {when}  {:>11}  {}",
-                s.label,
-                short(&s.file.id),
-                count(t.prompts().count(), "prompt"),
-                latest.unwrap_or_default()
-            )
-        })
-        .collect();
-    paged(&lines, SESSIONS_PER_PAGE, layout.page)
 }
 
 /// `prompts`: the user's prompts of one session (`verbose`: with the tool results).
@@ -172,11 +140,11 @@ pub fn transcript(loaded: &Loaded, verbose: bool, layout: &Layout) -> anyhow::Re
         .transcript
         .entries
         .iter()
-        .filter(|e| verbose || matches!(e.kind, Kind::Prompt | Kind::Answer))
+        .filter(|e| verbose || e.kind == Kind::Prompt || e.kind.is_answer())
         .map(|e| {
             let who = match e.kind {
                 Kind::Prompt => format!("[user {}]", short(&e.uuid)),
-                Kind::Answer => format!("[assistant {}]", short(&e.uuid)),
+                Kind::Answer | Kind::Sent => format!("[assistant {}]", short(&e.uuid)),
                 other => format!("[{}]", other.word()),
             };
             format!(
@@ -189,74 +157,16 @@ pub fn transcript(loaded: &Loaded, verbose: bool, layout: &Layout) -> anyhow::Re
     paged(&lines, LINES_PER_PAGE, layout.page)
 }
 
-/// The answer to the prompt `uuid` (or the answer `uuid` itself) and what follows it up to the
-/// next prompt.
-pub fn response_text(transcript: &Transcript, uuid: &str) -> Option<(Entry, String)> {
-    let entries = &transcript.entries;
-    let at = entries.iter().position(|e| e.uuid.starts_with(uuid))?;
-    let anchor = entries[at].clone();
-    let start = if anchor.kind == Kind::Prompt {
-        entries[at..]
-            .iter()
-            .position(|e| e.uuid != anchor.uuid)
-            .map_or(entries.len(), |p| at + p)
-    } else {
-        at
-    };
-    let answer: Vec<&str> = entries[start..]
-        .iter()
-        .take_while(|e| e.kind != Kind::Prompt)
-        .filter(|e| e.kind == Kind::Answer)
-        .map(|e| e.text.as_str())
-        .collect();
-    Some((anchor, answer.join("\n\n")))
-}
-
-/// `response`: the answer, searched for in every session in scope.
-pub fn response(library: &Library, uuid: &str, tz: Tz) -> anyhow::Result<()> {
-    let uuid = uuid.trim();
-    if uuid.len() < 4 {
-        anyhow::bail!("give at least 4 characters of the message's uuid");
-    }
-    for index in 0..library.sessions.len() {
-        let Ok(loaded) = library.load(index) else {
-            continue;
-        };
-        if let Some((anchor, answer)) = response_text(&loaded.transcript, uuid) {
-            let when = anchor.at.map(|at| time(at, tz)).unwrap_or_default();
-            emit(format!(
-                "{} {} in session {} ({}) {when}:",
-                anchor.kind.word(),
-                short(&anchor.uuid),
-                short(&loaded.file.id),
-                loaded.label
-            ))?;
-            if anchor.kind == Kind::Prompt {
-                emit(format!("> {}", one_line(&anchor.text, LINE_CHARS)))?;
-            }
-            if answer.trim().is_empty() {
-                emit("(no answer text)")?;
-            } else if answer.chars().count() > MAX_RESPONSE {
-                let cut: String = answer.chars().take(MAX_RESPONSE).collect();
-                emit(format!("{cut}\n… (cut at {MAX_RESPONSE} characters)"))?;
-            } else {
-                emit(&answer)?;
-            }
-            return Ok(());
-        }
-    }
-    anyhow::bail!("no message has a uuid starting with {uuid:?}")
-}
-
 /// `subagents`: every subagent transcript, or one in full.
 pub fn subagents(library: &Library, id: Option<&str>, layout: &Layout) -> anyhow::Result<()> {
+    let agents = library.agents();
     let Some(id) = id.map(str::trim) else {
-        if library.agents.is_empty() {
+        if agents.is_empty() {
             emit("no subagent transcripts")?;
             return Ok(());
         }
         let mut lines = Vec::new();
-        for agent in &library.agents {
+        for agent in &agents {
             let Ok(t) = Transcript::read(&agent.path) else {
                 continue;
             };
@@ -278,8 +188,7 @@ pub fn subagents(library: &Library, id: Option<&str>, layout: &Layout) -> anyhow
         let lines: Vec<String> = lines.into_iter().map(|(_, l)| l).collect();
         return paged(&lines, SESSIONS_PER_PAGE, layout.page);
     };
-    let found: Vec<_> = library
-        .agents
+    let found: Vec<_> = agents
         .iter()
         .filter(|a| !id.is_empty() && a.id.starts_with(id))
         .collect();

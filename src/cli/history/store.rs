@@ -100,12 +100,13 @@ pub fn session_files(project: &Path) -> Vec<SessionFile> {
         .filter_map(|e| {
             let path = e.path();
             let stem = path.file_stem()?.to_string_lossy().into_owned();
-            let is_session = path.extension().is_some_and(|x| x == "jsonl")
-                && !stem.starts_with("agent-")
-                && path.is_file();
-            is_session.then(|| SessionFile {
+            if path.extension().is_none_or(|x| x != "jsonl") || stem.starts_with("agent-") {
+                return None;
+            }
+            let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+            Some(SessionFile {
                 id: stem,
-                modified: e.metadata().ok().and_then(|m| m.modified().ok()),
+                modified: meta.modified().ok(),
                 path,
             })
         })
@@ -127,7 +128,9 @@ pub struct AgentFile {
     pub description: Option<String>,
 }
 
-/// Every subagent transcript in a project directory.
+/// Every subagent transcript in a project directory: `agent-<id>.jsonl` anywhere under a
+/// session's `subagents/` (workflow runs put theirs in `subagents/workflows/<run>/`), or
+/// directly in the project (older releases).
 pub fn agent_files(project: &Path) -> Vec<AgentFile> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(project) else {
@@ -135,18 +138,33 @@ pub fn agent_files(project: &Path) -> Vec<AgentFile> {
     };
     for entry in entries.filter_map(Result::ok) {
         let path = entry.path();
-        if path.is_dir() {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
             let session = path.file_name().map(|n| n.to_string_lossy().into_owned());
-            if let Ok(inner) = std::fs::read_dir(path.join("subagents")) {
-                for e in inner.filter_map(Result::ok) {
-                    out.extend(agent_file(e.path(), session.clone()));
-                }
-            }
+            agents_under(&path.join("subagents"), &session, SUBAGENT_DEPTH, &mut out);
         } else {
             out.extend(agent_file(path, None));
         }
     }
     out
+}
+
+/// How deep under `subagents/` transcripts are looked for.
+const SUBAGENT_DEPTH: usize = 4;
+
+fn agents_under(dir: &Path, session: &Option<String>, depth: usize, out: &mut Vec<AgentFile>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            if depth > 0 {
+                agents_under(&path, session, depth - 1, out);
+            }
+        } else {
+            out.extend(agent_file(path, session.clone()));
+        }
+    }
 }
 
 fn agent_file(path: PathBuf, session: Option<String>) -> Option<AgentFile> {
@@ -205,5 +223,31 @@ mod tests {
         std::fs::create_dir_all(&named).unwrap();
         assert_eq!(projects(&config, &data, false).unwrap(), [named]);
         assert_eq!(projects(&config, &data, true).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn subagents_are_found_in_workflow_runs_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let session = tmp.path().join("s1");
+        let run = session.join("subagents/workflows/run-7");
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::write(session.join("subagents/agent-a1.jsonl"), "").unwrap();
+        std::fs::write(run.join("agent-b2.jsonl"), "").unwrap();
+        std::fs::write(run.join("agent-b2.meta.json"), r#"{"agentType":"x"}"#).unwrap();
+        std::fs::write(tmp.path().join("agent-c3.jsonl"), "").unwrap();
+        let mut found: Vec<(String, Option<String>)> = agent_files(tmp.path())
+            .into_iter()
+            .map(|a| (a.id, a.session))
+            .collect();
+        found.sort();
+        let s1 = Some("s1".to_owned());
+        assert_eq!(
+            found,
+            [
+                ("a1".into(), s1.clone()),
+                ("b2".into(), s1),
+                ("c3".into(), None)
+            ]
+        );
     }
 }

@@ -1,26 +1,38 @@
 //! One Claude Code transcript (`<session>.jsonl`) read into what a reader needs: the user's
-//! prompts, the assistant's answers, tool calls and their results, each with its message uuid
-//! and time. The CLI writes many other lines (attachments, request shapes, costs); they are
-//! passed over, and so are the records the CLI writes of its own slash commands (`/clear` as
-//! `<command-name>/clear</command-name>…`, their `<local-command-stdout>` echoes): the user did
-//! not type them as prompts. A line that is not JSON, or not the shape expected, is skipped and counted —
-//! a damaged transcript never stops the reader.
+//! prompts, the assistant's answers, what the bot sent the owner through its Discord tools,
+//! other tool calls and their results, each with its message uuid and time.
+//!
+//! The CLI writes many other lines (attachments, request shapes, costs); they are passed over.
+//! Not prompts either, though written as the user's: the CLI's records of its own slash commands
+//! (`<command-name>/clear</command-name>…`, `<local-command-stdout>` echoes), its
+//! `[Request interrupted by user]` notices, background-task notices (`<task-notification>`),
+//! and text inside a tool result's record (marked `sourceToolAssistantUUID`/`toolUseResult`);
+//! `<system-reminder>` blocks the CLI injects into a prompt are cut out of it. A line that is
+//! not JSON, or not the shape expected, is skipped and counted — a damaged transcript never
+//! stops the reader. Lines end at `\n` only (a raw U+2028 inside a record is part of it).
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
+use memchr::memmem;
 use serde_json::Value;
+
+use super::said;
 
 /// What a transcript entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// Something the user (or the bot, speaking as the user) sent.
     Prompt,
-    /// A tool's result, sent back to the model.
+    /// A tool's result (or a background task's notice), sent back to the model.
     ToolResult,
     /// Text the assistant wrote.
     Answer,
-    /// A tool the assistant called.
+    /// What the assistant sent the owner through a Discord tool (`ping_user`, `discord_embed`,
+    /// `report_updates`…): part of its answer, since background forks reach the owner only so.
+    Sent,
+    /// Any other tool the assistant called.
     ToolCall,
 }
 
@@ -30,9 +42,14 @@ impl Kind {
         match self {
             Kind::Prompt => "user",
             Kind::ToolResult => "result",
-            Kind::Answer => "assistant",
+            Kind::Answer | Kind::Sent => "assistant",
             Kind::ToolCall => "tool",
         }
+    }
+
+    /// Whether it is part of the assistant's answer (what `response` and `search -r` read).
+    pub fn is_answer(self) -> bool {
+        matches!(self, Kind::Answer | Kind::Sent)
     }
 }
 
@@ -45,7 +62,7 @@ pub struct Entry {
     pub at: Option<DateTime<Utc>>,
     /// What it is.
     pub kind: Kind,
-    /// Its text (a tool call as `Name(argument)`).
+    /// Its text (a tool call as `Name(argument)`, a Discord message as `[tool] text`).
     pub text: String,
 }
 
@@ -62,23 +79,23 @@ impl Transcript {
     /// Reads the file at `path`; a file that cannot be read at all is an error.
     pub fn read(path: &Path) -> std::io::Result<Self> {
         let bytes = std::fs::read(path)?;
-        Ok(Self::parse(&String::from_utf8_lossy(&bytes)))
+        Ok(Self::parse_bytes(&bytes))
     }
 
     /// Reads transcript text.
+    #[cfg(test)]
     pub fn parse(text: &str) -> Self {
+        Self::parse_bytes(text.as_bytes())
+    }
+
+    /// Reads transcript bytes line by line; a line that is not UTF-8 is read with the bad
+    /// bytes replaced.
+    pub fn parse_bytes(bytes: &[u8]) -> Self {
         let mut out = Transcript::default();
-        for line in text.lines() {
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            match serde_json::from_str::<Value>(line) {
-                Ok(value) => match entries(&value) {
-                    Some(found) => out.entries.extend(found),
-                    None => out.skipped_lines += 1,
-                },
-                Err(_) => out.skipped_lines += 1,
+        for line in bytes.split(|b| *b == b'\n') {
+            match record_entries(line) {
+                Ok(found) => out.entries.extend(found),
+                Err(Unreadable) => out.skipped_lines += 1,
             }
         }
         out
@@ -98,17 +115,58 @@ impl Transcript {
     }
 }
 
-/// The entries of one line: empty for the lines that carry no conversation; `None` for a
-/// message line whose shape is not what a transcript message looks like.
+/// A line that is not a record (not JSON, or a message of the wrong shape).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unreadable;
+
+/// How a message record names its type; every other record is passed over unparsed (most of a
+/// transcript's bytes are the CLI's own records: prompt snapshots, request shapes).
+static MESSAGE_TYPES: LazyLock<[memmem::Finder<'static>; 4]> = LazyLock::new(|| {
+    [
+        r#""type":"user""#,
+        r#""type":"assistant""#,
+        r#""type": "user""#,
+        r#""type": "assistant""#,
+    ]
+    .map(memmem::Finder::new)
+});
+
+/// The entries of one line of a transcript: none for blank lines and the lines that carry no
+/// conversation. A line that names no message type is not parsed; it is unreadable only when
+/// it is not even bracketed like JSON.
+pub fn record_entries(line: &[u8]) -> Result<Vec<Entry>, Unreadable> {
+    let line = line.trim_ascii();
+    if line.is_empty() {
+        return Ok(Vec::new());
+    }
+    if !MESSAGE_TYPES.iter().any(|f| f.find(line).is_some()) {
+        let bracketed =
+            matches!(line.first(), Some(b'{' | b'[')) && matches!(line.last(), Some(b'}' | b']'));
+        return if bracketed {
+            Ok(Vec::new())
+        } else {
+            Err(Unreadable)
+        };
+    }
+    let value = match serde_json::from_slice::<Value>(line) {
+        Ok(value) => value,
+        Err(_) => {
+            let text = String::from_utf8_lossy(line);
+            serde_json::from_str::<Value>(&text).map_err(|_| Unreadable)?
+        }
+    };
+    entries(&value).ok_or(Unreadable)
+}
+
+/// The entries of one record; `None` for a message record whose shape is not a message's.
 fn entries(line: &Value) -> Option<Vec<Entry>> {
     let kind = line.get("type").and_then(Value::as_str);
     if !matches!(kind, Some("user" | "assistant")) {
         return Some(Vec::new());
     }
+    let flag = |key: &str| line.get(key).and_then(Value::as_bool) == Some(true);
     // Lines the CLI adds for itself: resumed-context summaries, meta notes.
-    if line.get("isMeta").and_then(Value::as_bool) == Some(true)
-        || line.get("isCompactSummary").and_then(Value::as_bool) == Some(true)
-    {
+    if flag("isMeta") || flag("isCompactSummary") {
         return Some(Vec::new());
     }
     let uuid = line.get("uuid")?.as_str()?.to_owned();
@@ -125,13 +183,11 @@ fn entries(line: &Value) -> Option<Vec<Entry>> {
         text,
     };
     let user = kind == Some("user");
+    let mut said = Vec::new();
     let mut out = Vec::new();
     match content {
-        Value::String(text) if user && is_cli_command_record(text) => {}
-        Value::String(text) if user => out.push(entry(Kind::Prompt, text.clone())),
-        Value::String(text) => out.push(entry(Kind::Answer, text.clone())),
+        Value::String(text) => said.push(text.clone()),
         Value::Array(blocks) => {
-            let mut said = Vec::new();
             for block in blocks {
                 match block.get("type").and_then(Value::as_str) {
                     Some("text") => said.push(block.get("text")?.as_str()?.to_owned()),
@@ -140,34 +196,45 @@ fn entries(line: &Value) -> Option<Vec<Entry>> {
                         Kind::ToolResult,
                         text_of(block.get("content").unwrap_or(&Value::Null)),
                     )),
-                    Some("tool_use") => out.push(entry(Kind::ToolCall, tool_call(block))),
+                    Some("tool_use") => out.push(match said::sent_text(block) {
+                        Some(text) => entry(Kind::Sent, text),
+                        None => entry(Kind::ToolCall, tool_call(block)),
+                    }),
                     _ => {}
                 }
-            }
-            said.retain(|text| !(user && is_cli_command_record(text)));
-            if !said.is_empty() {
-                let kind = if user { Kind::Prompt } else { Kind::Answer };
-                out.insert(0, entry(kind, said.join("\n")));
             }
         }
         _ => return None,
     }
+    if !user {
+        said.retain(|text| !text.trim().is_empty());
+        if !said.is_empty() {
+            out.insert(0, entry(Kind::Answer, said.join("\n")));
+        }
+        return Some(out);
+    }
+    // The record of a tool's result: whatever text it holds went to the model, not from the user.
+    let tool_record = line.get("sourceToolAssistantUUID").is_some()
+        || line.get("toolUseResult").is_some()
+        || out.iter().any(|e| e.kind == Kind::ToolResult);
+    let mut notices = Vec::new();
+    let mut prompt = Vec::new();
+    for text in said {
+        match said::user_text(&text) {
+            said::UserText::Prompt(text) if !tool_record => prompt.push(text),
+            said::UserText::Prompt(text) | said::UserText::Notice(text) => notices.push(text),
+            said::UserText::Nothing => {}
+        }
+    }
+    if !prompt.is_empty() {
+        out.insert(0, entry(Kind::Prompt, prompt.join("\n")));
+    }
+    out.extend(
+        notices
+            .into_iter()
+            .map(|text| entry(Kind::ToolResult, text)),
+    );
     Some(out)
-}
-
-/// The tags the CLI wraps around its record of a slash command and of that command's output.
-const CLI_COMMAND_TAGS: [&str; 5] = [
-    "<command-name>",
-    "<command-message>",
-    "<local-command-stdout>",
-    "<local-command-stderr>",
-    "<local-command-caveat>",
-];
-
-/// True for a user-side text that is the CLI's record of one of its own commands.
-fn is_cli_command_record(text: &str) -> bool {
-    let text = text.trim_start();
-    CLI_COMMAND_TAGS.iter().any(|tag| text.starts_with(tag))
 }
 
 /// A tool result's text: a string, or its text blocks joined.
@@ -205,65 +272,5 @@ fn tool_call(block: &Value) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const GOOD: &str = r#"{"type":"queue-operation","operation":"enqueue","content":"hi"}
-{"parentUuid":null,"type":"user","message":{"role":"user","content":"call the dentist"},"uuid":"u1","timestamp":"2026-03-02T14:00:00.000Z","sessionId":"s"}
-{"type":"assistant","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"On it."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ollim-bot reminder list"}}]},"uuid":"a1","timestamp":"2026-03-02T14:00:05.000Z"}
-{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"no pending reminders"}]}]},"uuid":"r1","timestamp":"2026-03-02T14:00:06.000Z"}
-{"type":"user","isMeta":true,"message":{"role":"user","content":"meta"},"uuid":"m1"}
-"#;
-
-    #[test]
-    fn prompts_answers_calls_and_results_in_order() {
-        let t = Transcript::parse(GOOD);
-        assert_eq!(t.skipped_lines, 0);
-        let kinds: Vec<(Kind, &str)> = t
-            .entries
-            .iter()
-            .map(|e| (e.kind, e.text.as_str()))
-            .collect();
-        assert_eq!(
-            kinds,
-            [
-                (Kind::Prompt, "call the dentist"),
-                (Kind::Answer, "On it."),
-                (Kind::ToolCall, "Bash(ollim-bot reminder list)"),
-                (Kind::ToolResult, "no pending reminders"),
-            ]
-        );
-        let (first, last) = t.span().unwrap();
-        assert_eq!((last - first).num_seconds(), 6);
-    }
-
-    #[test]
-    fn the_clis_records_of_its_own_commands_are_not_prompts() {
-        let text = r#"{"type":"user","message":{"role":"user","content":"<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>"},"uuid":"c1","timestamp":"2026-03-02T15:00:00.000Z"}
-{"type":"user","message":{"role":"user","content":"<local-command-stdout></local-command-stdout>"},"uuid":"c2","timestamp":"2026-03-02T15:00:00.100Z"}
-{"type":"user","message":{"role":"user","content":[{"type":"text","text":"<local-command-stdout>Set model to haiku</local-command-stdout>"}]},"uuid":"c3"}
-{"type":"user","message":{"role":"user","content":"what is <command-name> in the transcript?"},"uuid":"u2","timestamp":"2026-03-02T15:01:00.000Z"}
-"#;
-        let t = Transcript::parse(&format!("{GOOD}{text}"));
-        assert_eq!(t.skipped_lines, 0);
-        let prompts: Vec<&str> = t.prompts().map(|e| e.text.as_str()).collect();
-        assert_eq!(
-            prompts,
-            [
-                "call the dentist",
-                "what is <command-name> in the transcript?"
-            ]
-        );
-    }
-
-    #[test]
-    fn damaged_lines_are_skipped_and_counted() {
-        let damaged = format!(
-            "{GOOD}{{\"type\":\"user\",\"message\":{{\"content\":\"cut off\n\u{0}\u{1}garbage\n{}\n{{\"type\":\"user\",\"message\":{{\"content\":42}},\"uuid\":\"x\"}}\n",
-            "[1,2,3]"
-        );
-        let t = Transcript::parse(&damaged);
-        assert_eq!(t.prompts().count(), 1);
-        assert_eq!(t.skipped_lines, 3);
-    }
-}
+#[path = "transcript_tests.rs"]
+mod tests;

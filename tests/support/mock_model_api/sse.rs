@@ -19,6 +19,11 @@ pub fn whole_message(id: &str, model: &str, reply: &Reply, input_tokens: u64) ->
             json!([{"type": "tool_use", "id": format!("toolu_{id}"), "name": name, "input": input}]),
             "tool_use",
         ),
+        Reply::TextAndTool { text, name, input } => (
+            json!([{"type": "text", "text": text},
+                {"type": "tool_use", "id": format!("toolu_{id}"), "name": name, "input": input}]),
+            "tool_use",
+        ),
         Reply::Text(text) => (json!([{"type": "text", "text": text}]), "end_turn"),
         Reply::SlowText { chunks, .. } => (
             json!([{"type": "text", "text": chunks.concat()}]),
@@ -61,6 +66,32 @@ pub fn sse_events(
             ));
             (Vec::new(), now, "tool_use")
         }
+        Reply::TextAndTool { text, name, input } => {
+            events.push((
+                now,
+                json!({"type": "content_block_start", "index": 0,
+                "content_block": {"type": "text", "text": ""}}),
+            ));
+            events.push((
+                now,
+                json!({"type": "content_block_delta", "index": 0,
+                "delta": {"type": "text_delta", "text": text}}),
+            ));
+            events.push((now, json!({"type": "content_block_stop", "index": 0})));
+            events.push((
+                now,
+                json!({"type": "content_block_start", "index": 1,
+                "content_block": {"type": "tool_use", "id": format!("toolu_{id}"),
+                    "name": name, "input": {}}}),
+            ));
+            events.push((
+                now,
+                json!({"type": "content_block_delta", "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": input.to_string()}}),
+            ));
+            events.push((now, json!({"type": "content_block_stop", "index": 1})));
+            (Vec::new(), now, "tool_use")
+        }
         Reply::PromptTooLong | Reply::ApiError { .. } => (Vec::new(), now, "end_turn"),
     };
     if stop == "end_turn" {
@@ -77,7 +108,9 @@ pub fn sse_events(
             ));
         }
     }
-    events.push((now, json!({"type": "content_block_stop", "index": 0})));
+    if !matches!(reply, Reply::TextAndTool { .. }) {
+        events.push((now, json!({"type": "content_block_stop", "index": 0})));
+    }
     events.push((
         now,
         json!({"type": "message_delta",
