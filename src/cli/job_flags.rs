@@ -1,6 +1,11 @@
-//! The flags routines and reminders share, and their translation into job settings.
+//! The flags routines and reminders share, their translation into job settings, and what both
+//! listings show.
+
+use std::path::PathBuf;
 
 use clap::Args;
+use ollim_actors::data_dir::DataDir;
+use ollim_actors::jobs::duplicates::Duplicate;
 use ollim_actors::jobs::gate::Gate;
 use ollim_actors::jobs::{JobSettings, ModelChoice, UpdateMode};
 
@@ -118,4 +123,20 @@ pub fn summary<'a>(s: &'a JobSettings, message: &'a str) -> &'a str {
     } else {
         &s.description
     }
+}
+
+/// For each file the scheduler ignores (another file, earlier by name, holds its id), the words
+/// a listing shows beside it: `[ignored: duplicate id of routines/a.md]`.
+pub fn ignored_marks(
+    data: &DataDir,
+    duplicates: Vec<Duplicate>,
+) -> std::collections::HashMap<PathBuf, String> {
+    duplicates
+        .into_iter()
+        .map(|d| {
+            let kept = d.kept.strip_prefix(data.root()).unwrap_or(&d.kept);
+            let mark = format!("[ignored: duplicate id of {}]", kept.display());
+            (d.ignored, mark)
+        })
+        .collect()
 }

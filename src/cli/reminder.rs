@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ollim-bot reminder add --delay 30 -m "take a break" [--foreground] [--max-chain 3] [...]
-//! ollim-bot reminder list
+//! ollim-bot reminder list               # a copy of another file's id: [ignored: duplicate id of …]
 //! ollim-bot reminder cancel a1b2c3d4
 //! ollim-bot reminder history [a1b2c3d4] [--limit 20]
 //! ```
@@ -18,7 +18,7 @@ use ollim_actors::jobs::new_reminder::{self, Invalid, NewReminder, When, MAX_DEL
 use ollim_actors::jobs::{store, JobId, Reminder};
 use ollim_actors::runs::JobKind;
 
-use super::job_flags::{describe_schedule, summary, JobFlags};
+use super::job_flags::{describe_schedule, ignored_marks, summary, JobFlags};
 
 /// A refusal of the shared reminder rules, in the words of this command's flags.
 fn flag_words(invalid: &Invalid) -> String {
@@ -138,15 +138,20 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
             if loaded.items.is_empty() {
                 println!("no pending reminders");
             }
-            let mut items: Vec<_> = loaded.items.iter().map(|(_, r)| r).collect();
-            items.sort_by_key(|r| r.run_at);
-            for r in items {
-                println!(
+            let ignored = ignored_marks(data, loaded.duplicates());
+            let mut items: Vec<_> = loaded.items.iter().collect();
+            items.sort_by_key(|(_, r)| r.run_at);
+            for (path, r) in items {
+                let mut line = format!(
                     "  {}  {:24}  {}",
                     r.id,
                     schedule(r, tz),
                     summary(&r.settings, &r.message)
                 );
+                if let Some(mark) = ignored.get(path) {
+                    line.push_str(&format!("  {mark}"));
+                }
+                println!("{line}");
             }
         }
         ReminderCommand::Cancel { id } => {

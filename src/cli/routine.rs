@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ollim-bot routine add --cron "30 8 * * 1-5" -m "Morning briefing" [--catch-up 30m|none] [...]
-//! ollim-bot routine list
+//! ollim-bot routine list                # a copy of another file's id: [ignored: duplicate id of …]
 //! ollim-bot routine cancel a1b2c3d4
 //! ollim-bot routine run a1b2c3d4        # now, through the running bot
 //! ollim-bot routine pause a1b2c3d4      # `paused: true` in its file: listed, never fires
@@ -21,7 +21,7 @@ use ollim_actors::jobs::{store, JobId, Routine};
 use ollim_actors::runs::JobKind;
 use ollim_actors::scheduler::cron::CronSchedule;
 
-use super::job_flags::{describe_schedule, summary, JobFlags};
+use super::job_flags::{describe_schedule, ignored_marks, summary, JobFlags};
 
 /// Routine subcommands.
 #[derive(Debug, Subcommand)]
@@ -128,18 +128,23 @@ pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
             if loaded.items.is_empty() {
                 println!("no routines");
             }
-            for (_, r) in &loaded.items {
+            let ignored = ignored_marks(data, loaded.duplicates());
+            for (path, r) in &loaded.items {
                 // The file only promises five fields; the scheduler refuses what does not parse.
                 let shown = match CronSchedule::parse(&r.cron) {
                     Ok(_) => schedule(r),
                     Err(e) => format!("INVALID {} ({e}; never fires)", schedule(r)),
                 };
-                println!(
+                let mut line = format!(
                     "  {}  {:24}  {}",
                     r.id,
                     shown,
                     summary(&r.settings, &r.message)
                 );
+                if let Some(mark) = ignored.get(path) {
+                    line.push_str(&format!("  {mark}"));
+                }
+                println!("{line}");
             }
         }
         RoutineCommand::Cancel { id } => {

@@ -1,13 +1,16 @@
 //! What the bot runs: every routine (it parses; when it fires next, in the zone), every reminder
-//! (it parses; overdue ones), webhook specs and skills (they parse), and the `allowed-tools` of
-//! each (unsafe patterns, which skip a background run, and patterns the bot would strip).
+//! (it parses; overdue ones), each file the bot ignores because an earlier file by name holds
+//! its id (the scheduler's rule, [`duplicates::find`]), webhook specs and skills (they parse),
+//! and the `allowed-tools` of each (unsafe patterns, which skip a background run, and patterns
+//! the bot would strip).
 
-use std::collections::HashSet;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use ollim_actors::jobs::{store, Reminder, Routine};
+use ollim_actors::jobs::store::Item;
+use ollim_actors::jobs::{duplicates, store, Reminder, Routine};
 use ollim_actors::scheduler::cron::CronSchedule;
 use ollim_actors::{permissions, skills, webhook_spec};
 
@@ -100,6 +103,43 @@ fn tool_checks(
     errors.chain(warnings).collect()
 }
 
+/// Each file parsed, and the files the scheduler ignores (another file, earlier by name, holds
+/// the id) with the file it uses instead.
+type LoadedFiles<T> = (
+    Vec<(PathBuf, Result<T, store::Error>)>,
+    HashMap<PathBuf, PathBuf>,
+);
+
+fn load_all<T: Item>(files: Vec<PathBuf>) -> LoadedFiles<T> {
+    let loaded: Vec<_> = files
+        .into_iter()
+        .map(|path| {
+            let item = store::load_file::<T>(&path);
+            (path, item)
+        })
+        .collect();
+    let ids = loaded
+        .iter()
+        .filter_map(|(p, item)| item.as_ref().ok().map(|i| (p.as_path(), i.id())));
+    let ignored = duplicates::find(ids)
+        .into_iter()
+        .map(|d| (d.ignored, d.kept))
+        .collect();
+    (loaded, ignored)
+}
+
+/// The WARN for a file the scheduler ignores, naming the file it uses.
+fn duplicate(inputs: &Inputs<'_>, name: &str, kind: &str, id: &str, kept: &Path) -> Check {
+    Check::warn(
+        name.to_owned(),
+        format!(
+            "shares id {id} with {}, which the bot runs; this {kind} file is ignored",
+            short(inputs, kept)
+        ),
+        format!("give each {kind} its own id (or delete the copy)"),
+    )
+}
+
 fn routines(inputs: &Inputs<'_>) -> Vec<Check> {
     let files = match store::markdown_files(&inputs.data.routines()) {
         Ok(f) => f,
@@ -109,24 +149,23 @@ fn routines(inputs: &Inputs<'_>) -> Vec<Check> {
         return vec![Check::pass("routines/", "no routines")];
     }
     let mut checks = Vec::new();
-    let mut ids = HashSet::new();
-    for path in files {
+    let (loaded, ignored) = load_all::<Routine>(files);
+    for (path, routine) in loaded {
         let name = short(inputs, &path);
-        let routine = match store::load_file::<Routine>(&path) {
+        let routine = match routine {
             Ok(r) => r,
             Err(e) => {
                 checks.push(broken_file(inputs, &path, &e, JOB_SPEC));
                 continue;
             }
         };
-        if !ids.insert(routine.id.as_str().to_owned()) {
-            checks.push(Check::warn(
-                name,
-                format!(
-                    "shares id {} with another routine; one of them is used",
-                    routine.id
-                ),
-                "give each routine its own id (or delete the copy)",
+        if let Some(kept) = ignored.get(&path) {
+            checks.push(duplicate(
+                inputs,
+                &name,
+                "routine",
+                routine.id.as_str(),
+                kept,
             ));
             continue;
         }
@@ -173,15 +212,26 @@ fn reminders(inputs: &Inputs<'_>) -> Vec<Check> {
         return vec![Check::pass("reminders/", "no reminders pending")];
     }
     let mut checks = Vec::new();
-    for path in files {
+    let (loaded, ignored) = load_all::<Reminder>(files);
+    for (path, reminder) in loaded {
         let name = short(inputs, &path);
-        let reminder = match store::load_file::<Reminder>(&path) {
+        let reminder = match reminder {
             Ok(r) => r,
             Err(e) => {
                 checks.push(broken_file(inputs, &path, &e, JOB_SPEC));
                 continue;
             }
         };
+        if let Some(kept) = ignored.get(&path) {
+            checks.push(duplicate(
+                inputs,
+                &name,
+                "reminder",
+                reminder.id.as_str(),
+                kept,
+            ));
+            continue;
+        }
         let due = reminder.run_at.with_timezone(&Utc);
         checks.push(if due + OVERDUE_AFTER < inputs.now {
             Check::warn(

@@ -9,6 +9,7 @@ mod cli;
 mod concurrent_cli;
 mod doctor;
 mod doctor_references;
+mod duplicate_ids;
 mod env_example;
 mod fixtures;
 mod formats;

@@ -4,11 +4,13 @@
 //! holds the validated types every other part uses. Disk shapes and parsing live in
 //! [`routine`] and [`reminder`] (with [`settings_file`] and [`yaml_scalars`] for what they
 //! share); file names in [`slug`]; which entries are job files in [`entry`]; reading and writing a
-//! whole directory in [`store`]; a new reminder's rules in [`new_reminder`] (shared by the command
+//! whole directory in [`store`]; which of two files with one id is the job in
+//! [`duplicates`]; a new reminder's rules in [`new_reminder`] (shared by the command
 //! line and the agent's tool); what the routine validator says about a file's text in
 //! [`validate`].
 
 pub mod catch_up;
+pub mod duplicates;
 pub mod entry;
 pub mod frontmatter;
 pub mod gate;

@@ -17,7 +17,8 @@
 //!   time gets the `[late: …]` marker;
 //! - a fired reminder is never fired again, even if deleting its file failed;
 //! - two files holding one id (routine or reminder): the first by file name is the job, the
-//!   other is ignored, with one warning naming both files.
+//!   other is ignored, with one warning naming both files (the rule is [`duplicates::find`],
+//!   which the lists and `doctor` use too).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -32,7 +33,7 @@ pub use super::missed::Baselines;
 use super::missed::MAX_LOOKBACK;
 use super::registry::DirIndex;
 use crate::data_dir::DataDir;
-use crate::jobs::{store, Job, JobId, Reminder, Routine};
+use crate::jobs::{duplicates, store, Job, JobId, Reminder, Routine};
 
 #[path = "plan_views.rs"]
 mod views;
@@ -69,27 +70,6 @@ struct RoutineTimer {
     paused: bool,
     schedule: CronSchedule,
     next: Option<DateTime<Utc>>,
-}
-
-/// `(kind, id, file used, file ignored)` for each file whose id an earlier file (by name)
-/// already holds.
-fn shadowed_by_name<'a>(
-    kind: &'static str,
-    files: impl Iterator<Item = (&'a Path, &'a JobId)>,
-) -> Vec<(&'static str, JobId, PathBuf, PathBuf)> {
-    let mut files: Vec<_> = files.collect();
-    files.sort();
-    let mut first: HashMap<&JobId, &Path> = HashMap::new();
-    let mut shadowed = Vec::new();
-    for (path, id) in files {
-        match first.get(id) {
-            Some(kept) => shadowed.push((kind, id.clone(), kept.to_path_buf(), path.to_path_buf())),
-            None => {
-                first.insert(id, path);
-            }
-        }
-    }
-    shadowed
 }
 
 /// Registered jobs and their timers.
@@ -200,21 +180,22 @@ impl Plan {
 
     /// Recomputes which files share an id with an earlier one, warning once about each.
     fn find_shadowed(&mut self) {
-        let routines = shadowed_by_name("routine", self.routines.items().map(|(p, r)| (p, &r.id)));
-        let reminders =
-            shadowed_by_name("reminder", self.reminders.items().map(|(p, r)| (p, &r.id)));
+        let routines = duplicates::find(self.routines.items().map(|(p, r)| (p, r.id.as_str())));
+        let reminders = duplicates::find(self.reminders.items().map(|(p, r)| (p, r.id.as_str())));
+        let kinds = std::iter::repeat("routine").zip(routines);
+        let kinds = kinds.chain(std::iter::repeat("reminder").zip(reminders));
         let mut now_shadowed = HashSet::new();
-        for (kind, id, kept, ignored) in routines.into_iter().chain(reminders) {
-            if !self.shadowed.contains(&ignored) {
+        for (kind, dup) in kinds {
+            if !self.shadowed.contains(&dup.ignored) {
                 tracing::warn!(
                     kind,
-                    %id,
-                    file = %ignored.display(),
-                    used = %kept.display(),
+                    id = %dup.id,
+                    file = %dup.ignored.display(),
+                    used = %dup.kept.display(),
                     "two {kind} files share an id; the first by name is used and this one ignored"
                 );
             }
-            now_shadowed.insert(ignored);
+            now_shadowed.insert(dup.ignored);
         }
         self.shadowed = now_shadowed;
     }
