@@ -229,3 +229,59 @@ async fn a_spec_whose_secret_variable_is_unset_is_not_served() {
     assert!(hooks.recorder.jobs().is_empty());
     hooks.stop().await;
 }
+
+/// A spec for GitHub's `workflow_run` events that declares only what it wants, nested too.
+const GH_RUN_SPEC: &str = "---\nid: \"ghrun\"\nauth: github\nsecret-env: OLLIM_TEST_GITHUB_HOOK_SECRET\nfields:\n  type: object\n  properties:\n    action:\n      type: string\n      enum: [requested, in_progress, completed]\n    workflow_run:\n      type: object\n      properties:\n        name:\n          type: string\n          maxLength: 100\n        conclusion:\n          type: string\n          maxLength: 40\n---\nA workflow run is {action}.\n";
+
+#[actix_rt::test]
+async fn a_whole_github_event_keeps_only_what_the_spec_declares_and_its_ping_starts_nothing() {
+    std::env::set_var(GH_ENV, GH_SECRET);
+    let hooks = Hooks::start(&[("ghrun.md", GH_RUN_SPEC)], Verdict::Safe).await;
+    let send = |event: &'static str, delivery: &'static str, body: String| {
+        let addr = hooks.addr;
+        async move {
+            let signature = github_signature(&body);
+            post_with(
+                addr,
+                "ghrun",
+                &[
+                    ("X-GitHub-Event", event),
+                    ("X-GitHub-Delivery", delivery),
+                    ("X-Hub-Signature-256", &signature),
+                ],
+                body.as_bytes(),
+            )
+            .await
+        }
+    };
+    // GitHub's first delivery is a ping with fields no spec declares.
+    let ping = json!({"zen": "Keep it logically awesome.", "hook_id": 7, "hook": {"type": "Repository"}});
+    let (status, _, body) = send("ping", "p-1", ping.to_string()).await;
+    assert_eq!((status, body), (200, json!({"status": "pong"})));
+
+    // A real event repeats the repository and the sender and runs past the bearer hooks' 10 KB.
+    let event = json!({
+        "action": "completed",
+        "workflow_run": {
+            "name": "build-and-test",
+            "conclusion": "failure",
+            "head_commit": {"message": "UNDECLARED-COMMIT-MESSAGE"},
+        },
+        "repository": {"full_name": "o/r", "description": "x".repeat(30_000)},
+        "sender": {"login": "UNDECLARED-SENDER"},
+    })
+    .to_string();
+    assert!(event.len() > 10 * 1024);
+    let (status, _, body) = send("workflow_run", "r-1", event).await;
+    assert_eq!(status, 202, "{body}");
+    hooks.decided(1).await;
+    let jobs = hooks.recorder.until(1).await;
+    assert_eq!(jobs.len(), 1, "the ping started nothing");
+    let prompt = &jobs[0].prompt;
+    assert!(prompt.contains("A workflow run is completed."), "{prompt}");
+    assert!(prompt.contains("build-and-test") && prompt.contains("failure"), "{prompt}");
+    for dropped in ["UNDECLARED-COMMIT-MESSAGE", "UNDECLARED-SENDER", "xxxxxxxxxx"] {
+        assert!(!prompt.contains(dropped), "{dropped} reached the prompt: {prompt}");
+    }
+    hooks.stop().await;
+}

@@ -69,6 +69,28 @@ pub enum Rejection {
     },
 }
 
+/// What a signed sender's payload keeps: the fields `schema` declares, at the top and inside
+/// every declared object whose schema names its own `properties`; the rest is dropped unread.
+/// A service such as GitHub sends its whole event and the owner cannot trim it, while a bearer
+/// hook's sender is the owner's own script, whose undeclared fields are refused instead.
+pub fn keep_declared(schema: &Value, data: Map<String, Value>) -> Map<String, Value> {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return data;
+    };
+    data.into_iter()
+        .filter_map(|(key, value)| {
+            let sub = props.get(&key)?;
+            let value = match value {
+                Value::Object(inner) if sub.get("properties").is_some() => {
+                    Value::Object(keep_declared(sub, inner))
+                }
+                other => other,
+            };
+            Some((key, value))
+        })
+        .collect()
+}
+
 /// Runs every check in order; the first failure is the answer.
 pub fn check_payload(spec: &WebhookSpec, data: &Map<String, Value>) -> Result<(), Rejection> {
     let count = spec.fields["properties"].as_object().map_or(0, Map::len);
@@ -237,6 +259,33 @@ mod tests {
             Rejection::MissingFields {
                 missing: vec!["status".into()]
             }
+        );
+    }
+
+    #[test]
+    fn a_signed_payload_keeps_only_what_the_spec_declares_at_every_level() {
+        let schema = json!({"properties": {
+            "action": {"type": "string"},
+            "workflow_run": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "repository": {"type": "object"},
+        }});
+        let data = json!({
+            "action": "completed",
+            "sender": {"login": "someone"},
+            "workflow_run": {"name": "ci", "head_commit": {"message": "long text"}},
+            "repository": {"full_name": "o/r", "owner": {"login": "o"}},
+        });
+        let Value::Object(data) = data else {
+            unreachable!()
+        };
+        let kept = Value::Object(keep_declared(&schema, data));
+        assert_eq!(
+            kept,
+            json!({
+                "action": "completed",
+                "workflow_run": {"name": "ci"},
+                "repository": {"full_name": "o/r", "owner": {"login": "o"}},
+            })
         );
     }
 

@@ -12,15 +12,20 @@ use actix::Addr;
 
 use super::admission::{Admission, ClaimDelivery, CountRequest, MAX_ID_BYTES};
 use super::auth::{authenticate, bearer_matches, secret_in_query, Refusal};
-use super::checks::{check_payload, Rejection};
+use super::checks::{check_payload, keep_declared, Rejection};
 use super::dispatch::dispatch;
 use super::HookConfig;
 use crate::jobs::JobId;
 use crate::webhook_auth::HookAuth;
 use crate::webhook_spec::{load_specs, WebhookSpec};
 
-/// Largest body accepted, in bytes.
+/// Largest body accepted from a bearer hook, in bytes.
 pub const MAX_BODY_BYTES: usize = 10 * 1024;
+
+/// Largest body accepted from a signed hook (`auth: github|standard`), in bytes: a service
+/// such as GitHub sends its whole event (a `workflow_run` delivery is often 20–40 KB), of
+/// which the spec keeps only what it declares ([`keep_declared`]).
+pub const MAX_SIGNED_BODY_BYTES: usize = 1024 * 1024;
 
 /// Longest the body may take to arrive once the head is read (the head has its own limit, the
 /// server's `client_request_timeout`). 10 KB in 10 s is slow enough for any real sender, and a
@@ -83,14 +88,18 @@ pub async fn hook(
     if spec.auth == HookAuth::Bearer && !bearer_ok {
         return error(StatusCode::UNAUTHORIZED, "unauthorized");
     }
-    let body = actix_web::rt::time::timeout(BODY_TIMEOUT, payload.to_bytes_limited(MAX_BODY_BYTES));
+    let limit = match spec.auth {
+        HookAuth::Bearer => MAX_BODY_BYTES,
+        HookAuth::Standard { .. } | HookAuth::GitHub { .. } => MAX_SIGNED_BODY_BYTES,
+    };
+    let body = actix_web::rt::time::timeout(BODY_TIMEOUT, payload.to_bytes_limited(limit));
     let body = match body.await {
         Ok(Ok(Ok(body))) => body,
         Ok(Ok(Err(_))) => return error(StatusCode::BAD_REQUEST, "could not read the body"),
         Ok(Err(_)) => {
             return error(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                format!("payload too large (limit {MAX_BODY_BYTES} bytes)"),
+                format!("payload too large (limit {limit} bytes)"),
             )
         }
         Err(_) => {
@@ -142,10 +151,18 @@ pub async fn hook(
             return error(StatusCode::INTERNAL_SERVER_ERROR, "webhook server stopping");
         }
     }
+    if matches!(spec.auth, HookAuth::GitHub { .. }) && github_event(&req) == Some("ping") {
+        tracing::info!(webhook = %id, "GitHub's ping delivery answered; nothing started");
+        return answer(StatusCode::OK, json!({"status": "pong"}));
+    }
     let data: Map<String, Value> = match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Object(map)) => map,
         Ok(_) => return error(StatusCode::BAD_REQUEST, "payload must be a JSON object"),
         Err(_) => return error(StatusCode::BAD_REQUEST, "invalid json"),
+    };
+    let data = match spec.auth {
+        HookAuth::Bearer => data,
+        HookAuth::Standard { .. } | HookAuth::GitHub { .. } => keep_declared(&spec.fields, data),
     };
     if let Err(rejection) = check_payload(&spec, &data) {
         return refuse(&id, rejection);
@@ -175,6 +192,13 @@ pub async fn hook(
     tracing::info!(webhook = %id, "webhook accepted");
     actix_web::rt::spawn(dispatch(config.into_inner(), spec, data, rel_path));
     answer(StatusCode::ACCEPTED, json!({"status": "accepted"}))
+}
+
+/// GitHub's `X-GitHub-Event` header (`ping`, `workflow_run`, …).
+fn github_event(req: &HttpRequest) -> Option<&str> {
+    req.headers()
+        .get("x-github-event")
+        .and_then(|v| v.to_str().ok())
 }
 
 fn refuse(id: &str, rejection: Rejection) -> HttpResponse {
