@@ -9,6 +9,7 @@ mod forks;
 mod google;
 mod idle_release;
 mod process_tree;
+mod request_size;
 mod webhooks;
 
 #[allow(dead_code)]
@@ -52,6 +53,9 @@ fn main() {
         }
         if wanted("idle release") {
             idle_release::bench_idle_release().await;
+        }
+        if wanted("request size") {
+            request_size::bench_request_size().await;
         }
         if wanted("forks") {
             forks::bench_forks().await;
