@@ -11,6 +11,7 @@ mod history;
 mod history_corpus;
 mod idle_release;
 mod process_tree;
+mod request_size;
 mod webhooks;
 
 #[allow(dead_code)]
@@ -57,6 +58,9 @@ fn main() {
         }
         if wanted("idle release") {
             idle_release::bench_idle_release().await;
+        }
+        if wanted("request size") {
+            request_size::bench_request_size().await;
         }
         if wanted("forks") {
             forks::bench_forks().await;

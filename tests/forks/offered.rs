@@ -1,11 +1,14 @@
 //! What each kind of session is offered, read from the `tools` the real CLI sends the mock
-//! model (SPEC §6, §9, §16): a background fork exactly its effective set, the conversation the
-//! CLI's built-ins with only its own `discord` tools, and nobody the CLI's scheduling tools.
+//! model (SPEC §6, §9, §16): each kind exactly its row of the tool table — a background fork
+//! its effective set, the conversation the assistant's built-ins with only its own `discord`
+//! tools — and nobody the CLI's scheduling tools.
 
 use std::collections::BTreeSet;
 
-use ollim_actors::main_session::{Command, Say};
+use actix::Addr;
+use ollim_actors::main_session::{Command, ForkButton, MainSession, Say};
 use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::tools::{BackgroundRules, SessionKind};
 
 use crate::rig::{bg_reminder, rig, Rig};
 use crate::support::mock_model_api::{ModelRequest, Reply};
@@ -157,13 +160,48 @@ async fn a_job_allowed_web_search_gets_it_beside_the_defaults_and_no_other_built
 fn conversation(req: &ModelRequest) -> Reply {
     if req.latest_user_text().contains("[fork-started]") {
         Reply::Text("fork here".into())
+    } else if req.latest_user_text().contains("[reminder-bg:") {
+        Reply::Text("nothing to do".into())
     } else {
         Reply::Text("hello there".into())
     }
 }
 
+/// What the table says `kind` is offered, by the names the model sees: the built-ins for
+/// `--tools` (given `granted` by the tool policy) and the `discord` tools its server lists.
+/// `ToolSearch` is left out: the CLI sends it only to Anthropic's API, never to the mock.
+fn table_row(kind: &SessionKind, granted: &[&str]) -> BTreeSet<String> {
+    let granted: Vec<String> = granted.iter().map(|g| (*g).to_owned()).collect();
+    kind.built_in_tools(&granted)
+        .into_iter()
+        .filter(|t| t != "ToolSearch")
+        .map(|t| if t == "Task" { "Agent".to_owned() } else { t })
+        .chain(kind.listed_tools().into_iter().map(|t| t.qualified()))
+        .collect()
+}
+
+/// Opens a fork about `topic` and returns its first request.
+async fn fork_request(rig: &Rig, main: &Addr<MainSession>, topic: &str) -> ModelRequest {
+    let answer = main
+        .send(Command::Fork(Some(topic.to_owned())))
+        .await
+        .unwrap();
+    assert!(answer.contains("Entering fork"), "{answer}");
+    let needle = format!("Topic: {topic}");
+    rig.until("the fork's greeting", |r| {
+        !r.requests_for(&needle).is_empty()
+    })
+    .await;
+    rig.requests_for(&needle).remove(0)
+}
+
+/// Every kind of session, in one bot, is offered exactly its row of the tool table — so a CLI
+/// release that adds a built-in, or offers one the bot did not ask for, fails here by name —
+/// and that row holds the assistant's built-ins, none of the coding agent's and none of the
+/// CLI's scheduling; the tool policy's `main_session.additional_allowed` brings a coding
+/// built-in back from the next start of a conversation's process.
 #[actix_rt::test]
-async fn the_conversation_keeps_the_built_ins_with_its_own_discord_tools_and_no_scheduling() {
+async fn each_kind_of_session_is_offered_exactly_its_row_of_the_tool_table() {
     let rig = rig(conversation, |_| {}).await;
     let main = rig.handles.main_session.clone().unwrap();
     main.do_send(Say {
@@ -177,32 +215,30 @@ async fn the_conversation_keeps_the_built_ins_with_its_own_discord_tools_and_no_
             .any(|e| matches!(e, SurfaceEvent::Reply(t) if t == "hello there"))
     })
     .await;
-    let answer = main.send(Command::Fork(None)).await.unwrap();
-    assert!(answer.contains("Entering fork"), "{answer}");
-    rig.until("the fork's greeting", |r| {
-        !r.requests_for("[fork-started]").is_empty()
-    })
-    .await;
     let main_tools = offered(&rig.requests_for("hi")[0]);
-    let fork_tools = offered(&rig.requests_for("[fork-started]")[0]);
+    let bg_tools = offered(&first_request(&rig, "e1000008", 1, "").await);
+    rig.settle().await;
+    let fork_tools = offered(&fork_request(&rig, &main, "first").await);
+
+    let background = SessionKind::Background(BackgroundRules::default());
+    assert_eq!(main_tools, table_row(&SessionKind::Main, &[]));
+    assert_eq!(fork_tools, table_row(&SessionKind::InteractiveFork, &[]));
+    assert_eq!(bg_tools, table_row(&background, &[]));
+
+    let assistant = set(&[
+        "Agent",
+        "Bash",
+        "Read",
+        "Write",
+        "Edit",
+        "Glob",
+        "Grep",
+        "WebFetch",
+        "WebSearch",
+        "Skill",
+    ]);
     for tools in [&main_tools, &fork_tools] {
-        for expected in [
-            "Bash",
-            "Read",
-            "Write",
-            "Edit",
-            "WebFetch",
-            "WebSearch",
-            "Agent",
-        ] {
-            assert!(tools.contains(expected), "{expected} missing: {tools:?}");
-        }
-        for tool in SCHEDULING {
-            assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
-        }
-        for tool in ["mcp__discord__ping_user", "mcp__discord__follow_up_chain"] {
-            assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
-        }
+        assert_eq!(built_ins(tools), assistant);
         for tool in [
             "mcp__discord__discord_embed",
             "mcp__discord__add_reminder",
@@ -212,19 +248,44 @@ async fn the_conversation_keeps_the_built_ins_with_its_own_discord_tools_and_no_
         ] {
             assert!(tools.contains(tool), "{tool} missing: {tools:?}");
         }
+        for tool in ["mcp__discord__ping_user", "mcp__discord__follow_up_chain"] {
+            assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
+        }
     }
+    assert_eq!(built_ins(&bg_tools), set(&["Bash", "Read", "Glob", "Grep"]));
     assert!(main_tools.contains("mcp__discord__enter_fork"));
     for tool in ["save_context", "report_updates", "exit_fork"] {
-        assert!(
-            !main_tools.contains(&format!("mcp__discord__{tool}")),
-            "{tool}"
-        );
-        assert!(
-            fork_tools.contains(&format!("mcp__discord__{tool}")),
-            "{tool}"
-        );
+        let tool = format!("mcp__discord__{tool}");
+        assert!(!main_tools.contains(&tool), "{tool}");
+        assert!(fork_tools.contains(&tool), "{tool}");
     }
     assert!(!fork_tools.contains("mcp__discord__enter_fork"));
+
+    // The policy grants a coding built-in; the next fork's process is offered it.
+    std::fs::write(
+        rig.data.root().join("tool-policy.yaml"),
+        "main_session:\n  additional_allowed:\n    - \"Workflow\"\n    - \"CronCreate\"\n",
+    )
+    .unwrap();
+    main.send(Command::EndFork(ForkButton::Exit)).await.unwrap();
+    rig.until("the fork's end", |r| {
+        r.screen
+            .events()
+            .iter()
+            .any(|e| matches!(e, SurfaceEvent::ForkEnded(_)))
+    })
+    .await;
+    let granted = offered(&fork_request(&rig, &main, "second").await);
+    assert_eq!(
+        granted,
+        table_row(&SessionKind::InteractiveFork, &["Workflow", "CronCreate"])
+    );
+    assert!(granted.contains("Workflow"), "{granted:?}");
+    for tools in [&main_tools, &fork_tools, &bg_tools, &granted] {
+        for tool in SCHEDULING {
+            assert!(!tools.contains(tool), "{tool} offered: {tools:?}");
+        }
+    }
 }
 
 #[actix_rt::test]

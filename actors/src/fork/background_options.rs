@@ -35,7 +35,7 @@ impl BackgroundFork {
         // apply; the rest (and the CLI's own scheduling) taken away.
         let kind = crate::tools::SessionKind::Background(self.rules());
         o.allowed_tools = kind.effective_allowed();
-        o.tools = kind.built_in_tools();
+        o.tools = Some(kind.built_in_tools(&[]));
         o.disallowed_tools = kind.disallowed_tools();
         o.session = match (&self.parent_session, self.isolated()) {
             (Some(main), false) => SessionStart::Fork(main.clone()),

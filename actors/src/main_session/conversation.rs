@@ -179,12 +179,20 @@ impl MainSession {
             self.policy.mode = mode;
             self.show(SurfaceEvent::Notice(notice));
         }
+        // `tool-policy.yaml` as it is now: the built-ins it grants are offered from this start on.
+        let granted = self
+            .tool_policy
+            .current()
+            .main_allowed(&self.config.data_dir);
         let fut = launch::start(
             self.config.clone(),
             *self.config.runtime.values(),
-            mode,
-            self.session_id.clone(),
-            fork_start,
+            launch::Launch {
+                mode,
+                saved: self.session_id.clone(),
+                fork_start,
+                granted,
+            },
             handlers,
         );
         ctx.wait(fut.into_actor(self).map(|res, act, ctx| {

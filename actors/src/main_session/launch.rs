@@ -29,6 +29,7 @@ fn options(
     mode: PermissionMode,
     session: SessionStart,
     kind: &SessionKind,
+    granted: &[String],
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
     o.append_system_prompt = Some(config.system_prompt.clone());
@@ -38,7 +39,8 @@ fn options(
         .or_else(|| runtime.model_main.map(|m| m.as_str().to_owned()));
     o.thinking = Some(runtime.thinking_main);
     o.permission_mode = Some(host::cli_mode(mode));
-    // The CLI's built-ins stay (its scheduling aside); only this kind's `discord` tools.
+    // The assistant's built-ins (and those the tool policy grants), this kind's `discord` tools.
+    o.tools = Some(kind.built_in_tools(granted));
     o.allowed_tools = conversation_tools(kind);
     o.disallowed_tools = kind.disallowed_tools();
     o.session = session;
@@ -94,15 +96,32 @@ pub struct ForkStart {
     pub parent_context: Option<u64>,
 }
 
+/// How a conversation's process is to start.
+pub struct Launch {
+    /// The permission mode.
+    pub mode: PermissionMode,
+    /// The main session to resume, when there is one.
+    pub saved: Option<String>,
+    /// Set for an interactive fork.
+    pub fork_start: Option<ForkStart>,
+    /// `tool-policy.yaml`'s `main_session.additional_allowed` (validated): the built-ins it
+    /// names are offered too.
+    pub granted: Vec<String>,
+}
+
 /// Starts the process on `saved` (or a new session).
 pub async fn start(
     config: MainSessionConfig,
     runtime: RuntimeConfig,
-    mode: PermissionMode,
-    saved: Option<String>,
-    fork_start: Option<ForkStart>,
+    launch: Launch,
     handlers: Handlers,
 ) -> Result<Started, Error> {
+    let Launch {
+        mode,
+        saved,
+        fork_start,
+        granted,
+    } = launch;
     if let Some(fork) = fork_start {
         // An interactive fork: a new session branched from (or resuming) the given one; its id
         // arrives with the first turn. It runs on the fork's model and thinking.
@@ -112,6 +131,7 @@ pub async fn start(
             mode,
             fork.session,
             &SessionKind::InteractiveFork,
+            &granted,
         );
         let (model, note) = fork_model(&runtime, fork.parent_context);
         if config.model_override.is_none() {
@@ -137,6 +157,7 @@ pub async fn start(
                     mode,
                     SessionStart::Resume(id.clone()),
                     &SessionKind::Main,
+                    &granted,
                 ),
                 handlers.clone(),
             )
@@ -153,7 +174,7 @@ pub async fn start(
             }
             Err(e @ Error::StartFailed { .. }) => {
                 tracing::warn!(session_id = %id, cause = %e, "could not resume the main session; starting a new one");
-                let mut started = start_new(&config, &runtime, mode, handlers).await?;
+                let mut started = start_new(&config, &runtime, mode, &granted, handlers).await?;
                 started.note =
                     Some("-# couldn't resume the previous conversation — starting fresh.".into());
                 return Ok(started);
@@ -161,13 +182,14 @@ pub async fn start(
             Err(e) => return Err(e),
         }
     }
-    start_new(&config, &runtime, mode, handlers).await
+    start_new(&config, &runtime, mode, &granted, handlers).await
 }
 
 async fn start_new(
     config: &MainSessionConfig,
     runtime: &RuntimeConfig,
     mode: PermissionMode,
+    granted: &[String],
     handlers: Handlers,
 ) -> Result<Started, Error> {
     let id = uuid::Uuid::new_v4().to_string();
@@ -180,6 +202,7 @@ async fn start_new(
                 mode,
                 SessionStart::NewWithId(id.clone()),
                 &SessionKind::Main,
+                granted,
             ),
             handlers,
         )

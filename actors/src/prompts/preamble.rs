@@ -245,8 +245,12 @@ fn tools_section(tools: &[String]) -> String {
     out
 }
 
-const PROXY_HINT: &str =
-    "When a choice depends on the user's preferences, ask the user-proxy subagent (via the Task tool).\n\n";
+const PROXY_HINT: &str = concat!(
+    "When a choice depends on the user's preferences, ask the user-proxy subagent (via the Task ",
+    "tool) about one concrete case. Its confidence: HIGH, act on it; MEDIUM, act on it and say ",
+    "in `report_updates` what it found and what the user could clarify; LOW, take the safe ",
+    "default (skip or postpone), or ping if the decision matters enough.\n\n",
+);
 
 /// Whether the Task tool (which spawns subagents) is usable: tools unrestricted, or `Task`
 /// listed (the CLI's newer name `Agent` counts too).

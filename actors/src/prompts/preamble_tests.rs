@@ -159,6 +159,14 @@ fn user_proxy_hint_only_when_task_tool_available() {
     let with = tools(&["Read", "Task"]);
     let text = preamble(true, UpdateMode::OnPing, false, Some(&with));
     assert!(text.contains(PROXY_MARK));
+    // What to do with each of its confidence levels is said here, where the fork reads it.
+    for level in [
+        "HIGH, act on it",
+        "MEDIUM, act on it",
+        "LOW, take the safe default",
+    ] {
+        assert!(text.contains(level), "{level}: {text}");
+    }
 }
 
 #[test]

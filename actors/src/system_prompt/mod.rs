@@ -4,8 +4,10 @@
 //! Order: the profile ([`profile`]: `IDENTITY.md` then `USER.md`, when present), then the
 //! operational sections ([`sections`]): task capture, output, configuration notes, skills
 //! (with the list of the user's own skills), Google Tasks, Google Calendar, routines and
-//! reminders, the five subagents, embeds, web and docs, interactive forks, background forks
-//! and webhooks. The section texts ship in `config/prompts/`; the user's and bot's names and
+//! reminders, the five subagents (one section), embeds, web and docs, interactive forks,
+//! background forks and webhooks. Each rule is said once, where the session that needs it reads
+//! it: what only a background fork needs is in its preamble ([`crate::prompts::preamble`]),
+//! what a tool's caller needs in the tool's description, the formats in the spec documents. The section texts ship in `config/prompts/`; the user's and bot's names and
 //! the zone are filled in here.
 
 pub mod profile;
@@ -104,7 +106,7 @@ mod tests {
     use super::*;
 
     /// The section headers SPEC §14 asks for, in order.
-    const HEADERS: [&str; 17] = [
+    const HEADERS: [&str; 13] = [
         "## Capturing tasks",
         "## How to answer",
         "## Configuration notes",
@@ -112,11 +114,7 @@ mod tests {
         "## Google Tasks",
         "## Google Calendar",
         "## Routines and reminders",
-        "## Guide",
-        "## Gmail",
-        "## Claude history",
-        "## Responsiveness",
-        "## User proxy",
+        "## Subagents",
         "## Discord embeds",
         "## Web and docs",
         "## Interactive forks",
@@ -215,7 +213,6 @@ mod tests {
             "routine-reminder-spec.md",
             "webhook-spec.md",
             "skill-spec.md",
-            "follow_up_chain",
             "`ollim-bot-guide`",
             "`run_in_background`",
             "tool-policy.yaml",
@@ -223,13 +220,40 @@ mod tests {
             "`history-reviewer`",
             "`responsiveness-reviewer`",
             "`user-proxy`",
-            "`always`",
-            "`on_ping`",
-            "`freely`",
-            "`blocked`",
+            "`job-config`",
+            "reflections/<job id>/<time>.md",
         ] {
             assert!(prompt.contains(needle), "prompt lacks {needle}");
         }
+    }
+
+    /// Each rule once, where the session that needs it reads it (the original's context audit,
+    /// L1 and T1): a background run's rulebook — the one-ping rule, the budget, the reporting
+    /// modes, quiet hours — is its preamble's, never repeated in the prompt every turn carries.
+    #[test]
+    fn background_run_rules_are_left_to_the_preamble() {
+        let tmp = tempfile::tempdir().unwrap();
+        let prompt = build_in(tmp.path(), &[]);
+        for needle in [
+            "only one",
+            "at most 1",
+            "critical=true",
+            "`on_ping`",
+            "`freely`",
+            "would {USER_NAME} regret",
+            "regret",
+            "quiet hours",
+            "follow_up_chain",
+        ] {
+            assert!(
+                !prompt.to_lowercase().contains(&needle.to_lowercase()),
+                "the prompt repeats {needle}"
+            );
+        }
+        assert!(
+            prompt.contains("preamble"),
+            "the prompt points to the preamble"
+        );
     }
 
     #[test]

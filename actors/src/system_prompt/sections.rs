@@ -27,7 +27,7 @@ macro_rules! template {
 }
 
 /// Every section after the profile, in the order the prompt presents them.
-pub const PARTS: [Part; 18] = [
+pub const PARTS: [Part; 14] = [
     template!("task-capture.md"),
     template!("output.md"),
     template!("configuration.md"),
@@ -36,11 +36,7 @@ pub const PARTS: [Part; 18] = [
     template!("google-tasks.md"),
     template!("google-calendar.md"),
     template!("routines-reminders.md"),
-    template!("guide.md"),
-    template!("gmail.md"),
-    template!("history.md"),
-    template!("responsiveness.md"),
-    template!("user-proxy.md"),
+    template!("subagents.md"),
     template!("embeds.md"),
     template!("web.md"),
     template!("interactive-forks.md"),

@@ -42,6 +42,7 @@ mod reminders;
 pub mod replies;
 pub mod schema;
 pub mod session_kind;
+mod unclassified;
 
 #[cfg(test)]
 mod recording_backend;

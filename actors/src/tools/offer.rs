@@ -3,20 +3,24 @@
 //! with `--disallowedTools`, the `discord` tools its server lists, a background job's effective
 //! allow list, and the check of the tools a CLI release lists at start (`system/init`).
 //!
-//! The conversation (main session, interactive forks) keeps the CLI's own built-ins, except the
-//! CLI's scheduling tools, which live inside one process and vanish with it (routines and
-//! reminders are the bot's scheduling), and gets only the `discord` tools that can apply to it.
+//! The conversation (main session, interactive forks) is offered the built-ins an assistant
+//! uses — files, Bash, search, the web, subagents, skills — and not the CLI's coding-agent
+//! tools (worktrees, to-do lists, workflows, notebooks…), whose definitions would be sent and
+//! paid for on every turn; `tool-policy.yaml`'s `main_session.additional_allowed` brings any of
+//! them back from the next start of the conversation's process. The CLI's scheduling tools,
+//! which live inside one process and vanish with it, are off everywhere (routines and reminders
+//! are the bot's scheduling). It gets only the `discord` tools that can apply to it.
 //! A background fork is offered only its effective set: its reply tools, the default background
 //! set (or `tool-policy.yaml`'s), its job's `allowed-tools` and its skills', less what its
-//! settings take away. The built-ins below are
-//! those of the pinned CLI (2.1.330): its default set (with a host answering permission prompts,
-//! as ours does, it adds `AskUserQuestion` and the plan-mode tools), plus `Glob`, `Grep` and the
-//! `Task*` list tools, which it offers only when named.
-
-use std::sync::atomic::{AtomicBool, Ordering};
+//! settings take away. The built-ins below are those of the pinned CLI (2.1.330): its default
+//! set (with a host answering permission prompts, as ours does, it adds `AskUserQuestion` and
+//! the plan-mode tools), plus `Glob`, `Grep` and the `Task*` list tools, which it offers only
+//! when named.
 
 use super::schema::{ToolName, SERVER_NAME};
 use super::session_kind::{BackgroundRules, SessionKind};
+
+pub use super::unclassified::{note_init_tools, unclassified};
 
 /// A background fork's ways back to the user (SPEC §6): on every fork's allow list, whatever
 /// the job declares or `tool-policy.yaml` says; `allow-ping` and `update-main-session` decide
@@ -47,9 +51,10 @@ pub const DEFAULT_BG_TOOLS: [&str; 8] = [
 pub enum Offer {
     /// Never: taken away with `--disallowedTools`.
     Never,
-    /// Always (a built-in: whenever the CLI offers it by default).
+    /// Always.
     Always,
-    /// Background: when the job's allowed set names it.
+    /// When the allowed set names it: a background job's, or for the conversation
+    /// `tool-policy.yaml`'s `main_session.additional_allowed`.
     WhenAllowed,
     /// Background: when the job may ping (`allow-ping`).
     WhenPinging,
@@ -83,11 +88,22 @@ pub struct Row {
     pub background: Offer,
 }
 
-const fn built_in(name: &'static str) -> Row {
+/// A built-in an assistant uses: the conversation always has it, a job when it names it.
+const fn assistant(name: &'static str) -> Row {
     Row {
         tool: Tool::BuiltIn(name),
         main: Offer::Always,
         interactive: Offer::Always,
+        background: Offer::WhenAllowed,
+    }
+}
+
+/// A built-in for coding agents (or the CLI's own apps): offered only where named.
+const fn on_request(name: &'static str) -> Row {
+    Row {
+        tool: Tool::BuiltIn(name),
+        main: Offer::WhenAllowed,
+        interactive: Offer::WhenAllowed,
         background: Offer::WhenAllowed,
     }
 }
@@ -117,35 +133,37 @@ use Offer::{
 
 /// The table.
 pub const TABLE: [Row; 45] = [
-    // The CLI's built-ins.
-    built_in("Task"),
-    built_in("Bash"),
-    built_in("Read"),
-    built_in("Write"),
-    built_in("Edit"),
-    built_in("NotebookEdit"),
-    built_in("WebFetch"),
-    built_in("WebSearch"),
-    built_in("Skill"),
-    built_in("Glob"),
-    built_in("Grep"),
-    built_in("EnterWorktree"),
-    built_in("ExitWorktree"),
-    built_in("ListAgents"),
-    built_in("Monitor"),
-    built_in("ReportFindings"),
-    built_in("SendMessage"),
-    built_in("TaskStop"),
-    built_in("TaskCreate"),
-    built_in("TaskGet"),
-    built_in("TaskList"),
-    built_in("TaskUpdate"),
-    built_in("Workflow"),
-    // Listed by the CLI 2.1.330 only when it talks to Anthropic's API (not to the tests' mock),
-    // seen at a real start: the deferred-tool search and two tools of its own apps.
-    built_in("ToolSearch"),
-    built_in("Artifact"),
-    built_in("DesignSync"),
+    // The CLI's built-ins an assistant uses.
+    assistant("Task"),
+    assistant("Bash"),
+    assistant("Read"),
+    assistant("Write"),
+    assistant("Edit"),
+    assistant("Glob"),
+    assistant("Grep"),
+    assistant("WebFetch"),
+    assistant("WebSearch"),
+    assistant("Skill"),
+    // Listed by the CLI 2.1.330 only when it talks to Anthropic's API (not to the tests' mock):
+    // the deferred-tool search, through which the model reaches the tools sent deferred.
+    assistant("ToolSearch"),
+    // The coding agent's: notebooks, worktrees, agent teams, background monitors, to-do lists,
+    // workflows; and two tools of the CLI's own apps, seen at a real start.
+    on_request("NotebookEdit"),
+    on_request("EnterWorktree"),
+    on_request("ExitWorktree"),
+    on_request("ListAgents"),
+    on_request("Monitor"),
+    on_request("ReportFindings"),
+    on_request("SendMessage"),
+    on_request("TaskStop"),
+    on_request("TaskCreate"),
+    on_request("TaskGet"),
+    on_request("TaskList"),
+    on_request("TaskUpdate"),
+    on_request("Workflow"),
+    on_request("Artifact"),
+    on_request("DesignSync"),
     // The CLI's scheduling, which dies with its process: off everywhere.
     never("CronCreate"),
     never("CronDelete"),
@@ -181,7 +199,7 @@ fn canonical(name: &str) -> &str {
 }
 
 /// The row of a built-in, by either of its names.
-fn built_in_row(name: &str) -> Option<&'static Row> {
+pub(super) fn built_in_row(name: &str) -> Option<&'static Row> {
     let name = canonical(name);
     TABLE
         .iter()
@@ -252,8 +270,9 @@ impl SessionKind {
         }
     }
 
-    /// Whether this session is offered `tool`. A built-in the table does not know (a newer
-    /// CLI's) is kept by the conversation and given to a background fork its job names.
+    /// Whether this session is offered `tool` without naming it: a built-in the table does not
+    /// know (a newer CLI's) is offered, like a coding-agent one, only where named (see
+    /// [`Self::built_in_tools`]).
     pub fn offers(&self, tool: Tool) -> bool {
         let row = match tool {
             Tool::Discord(t) => discord_row(t),
@@ -262,10 +281,7 @@ impl SessionKind {
         let offer = match row {
             Some(row) => self.offer(row),
             None if matches!(tool, Tool::Discord(_)) => Never,
-            None => match self {
-                SessionKind::Background(_) => WhenAllowed,
-                _ => Always,
-            },
+            None => WhenAllowed,
         };
         match self {
             SessionKind::Background(rules) => rules.granted(offer, tool),
@@ -281,21 +297,39 @@ impl SessionKind {
             .collect()
     }
 
-    /// The built-ins for `--tools`: `None` keeps the CLI's default set (the conversation); a
-    /// background fork gets exactly the built-ins its effective set names.
-    pub fn built_in_tools(&self) -> Option<Vec<String>> {
-        let SessionKind::Background(_) = self else {
-            return None;
+    /// The built-ins for `--tools`. The conversation: the assistant's built-ins of the table,
+    /// and those `granted` names (`tool-policy.yaml`'s `main_session.additional_allowed`, as
+    /// validated) unless the table keeps them from everyone. A background fork: exactly the
+    /// built-ins its effective set names (its share of the policy is in its rules already, so
+    /// `granted` is not read).
+    pub fn built_in_tools(&self, granted: &[String]) -> Vec<String> {
+        let named: Vec<String> = match self {
+            SessionKind::Background(_) => self.effective_allowed(),
+            _ => TABLE
+                .iter()
+                .filter_map(|row| match row.tool {
+                    Tool::BuiltIn(name) if self.offer(row) == Always => Some(name.to_owned()),
+                    _ => None,
+                })
+                .chain(
+                    granted
+                        .iter()
+                        .filter(|p| {
+                            built_in_row(pattern_tool(p)).is_none_or(|row| self.offer(row) != Never)
+                        })
+                        .cloned(),
+                )
+                .collect(),
         };
         let mut out: Vec<String> = Vec::new();
-        for pattern in self.effective_allowed() {
+        for pattern in named {
             let name = canonical(pattern_tool(&pattern));
             if name.starts_with("mcp__") || out.iter().any(|t| t == name) {
                 continue;
             }
             out.push(name.to_owned());
         }
-        Some(out)
+        out
     }
 
     /// `--disallowedTools`: the built-ins this kind is never offered (the CLI's scheduling),
@@ -332,40 +366,6 @@ impl SessionKind {
             })
             .cloned()
             .collect()
-    }
-}
-
-/// The tools in a `system/init` list that the table does not classify (another MCP server's
-/// tools are the user's own and not ours to classify).
-pub fn unclassified(init_tools: &[String]) -> Vec<String> {
-    init_tools
-        .iter()
-        .filter(|name| match name.strip_prefix("mcp__") {
-            Some(rest) => match rest.strip_prefix(&format!("{SERVER_NAME}__")) {
-                Some(tool) => ToolName::parse(tool).is_none(),
-                None => false,
-            },
-            None => built_in_row(name).is_none(),
-        })
-        .cloned()
-        .collect()
-}
-
-/// Set once the unclassified tools have been logged, so a new CLI release is named once per run.
-static UNCLASSIFIED_LOGGED: AtomicBool = AtomicBool::new(false);
-
-/// Logs, once per run, the tools of a `system/init` list the table does not classify.
-pub fn note_init_tools(init_tools: &[String]) {
-    if UNCLASSIFIED_LOGGED.load(Ordering::Relaxed) {
-        return;
-    }
-    let unknown = unclassified(init_tools);
-    if !unknown.is_empty() && !UNCLASSIFIED_LOGGED.swap(true, Ordering::Relaxed) {
-        tracing::warn!(
-            tools = ?unknown,
-            "the claude cli offers tools the bot's tool table does not classify (a new cli release?); \
-             the conversation keeps them, background forks get them only when a job names them"
-        );
     }
 }
 

@@ -211,13 +211,18 @@ fn files_reach_a_background_job_only_when_named_and_reminder_tools_only_when_all
 fn a_background_job_gets_the_built_ins_its_set_names() {
     let kind = job(true, UpdateMode::OnPing, None);
     assert_eq!(
-        kind.built_in_tools(),
-        Some(strings(&["Bash", "Read", "Glob", "Grep"]))
+        kind.built_in_tools(&[]),
+        strings(&["Bash", "Read", "Glob", "Grep"])
     );
     let kind = job_with(true, UpdateMode::OnPing, None, &["Read", "WebSearch"]);
     assert_eq!(
-        kind.built_in_tools(),
-        Some(strings(&["Bash", "Read", "Glob", "Grep", "WebSearch"]))
+        kind.built_in_tools(&[]),
+        strings(&["Bash", "Read", "Glob", "Grep", "WebSearch"])
+    );
+    // The conversation's grants are not a job's.
+    assert_eq!(
+        kind.built_in_tools(&strings(&["Workflow"])),
+        strings(&["Bash", "Read", "Glob", "Grep", "WebSearch"])
     );
     let kind = job_with(
         true,
@@ -226,17 +231,15 @@ fn a_background_job_gets_the_built_ins_its_set_names() {
         &["Agent", "CronCreate", "mcp__docs", "WebFetch(domain:x.org)"],
     );
     assert_eq!(
-        kind.built_in_tools(),
-        Some(strings(&[
-            "Bash", "Read", "Glob", "Grep", "Task", "WebFetch"
-        ]))
+        kind.built_in_tools(&[]),
+        strings(&["Bash", "Read", "Glob", "Grep", "Task", "WebFetch"])
     );
     assert!(!kind.effective_allowed().contains(&"CronCreate".to_owned()));
     assert!(kind.effective_allowed().contains(&"mcp__docs".to_owned()));
 }
 
 #[test]
-fn the_conversation_keeps_the_cli_defaults_but_never_its_scheduling() {
+fn the_conversation_is_offered_the_assistants_built_ins_and_never_the_clis_scheduling() {
     for kind in [
         SessionKind::Main,
         SessionKind::InteractiveFork,
@@ -256,8 +259,26 @@ fn the_conversation_keeps_the_cli_defaults_but_never_its_scheduling() {
             assert!(!kind.offers(Tool::BuiltIn(cron)));
         }
     }
-    assert_eq!(SessionKind::Main.built_in_tools(), None);
-    assert_eq!(SessionKind::InteractiveFork.built_in_tools(), None);
+    let assistant = strings(&[
+        "Task",
+        "Bash",
+        "Read",
+        "Write",
+        "Edit",
+        "Glob",
+        "Grep",
+        "WebFetch",
+        "WebSearch",
+        "Skill",
+        "ToolSearch",
+    ]);
+    for kind in [SessionKind::Main, SessionKind::InteractiveFork] {
+        assert_eq!(kind.built_in_tools(&[]), assistant, "{kind:?}");
+        for coding in ["Workflow", "TaskCreate", "EnterWorktree", "NotebookEdit"] {
+            assert!(!kind.offers(Tool::BuiltIn(coding)), "{kind:?}: {coding}");
+            assert!(!kind.disallowed_tools().contains(&coding.to_owned()));
+        }
+    }
     let main = SessionKind::Main.disallowed_tools();
     for tool in [
         PingUser,
@@ -313,13 +334,29 @@ fn the_pinned_cli_lists_nothing_the_table_does_not_classify() {
 }
 
 #[test]
-fn an_unknown_built_in_is_kept_by_the_conversation_and_given_to_a_job_that_names_it() {
-    assert!(SessionKind::Main.offers(Tool::BuiltIn("Teleport")));
+fn a_built_in_off_the_assistants_list_is_offered_where_named() {
+    // The tool policy's grants bring coding-agent and unknown built-ins to the conversation,
+    // never the ones the table keeps from everyone; a rule on a tool counts as naming it.
+    let granted = strings(&[
+        "Workflow",
+        "Bash(git status)",
+        "TaskCreate(*)",
+        "Teleport",
+        "CronCreate",
+        "AskUserQuestion",
+        "mcp__docs",
+        "Agent",
+    ]);
+    let mut want = SessionKind::Main.built_in_tools(&[]);
+    want.extend(strings(&["Workflow", "TaskCreate", "Teleport"]));
+    assert_eq!(SessionKind::Main.built_in_tools(&granted), want);
+    assert_eq!(SessionKind::InteractiveFork.built_in_tools(&granted), want);
+    assert!(!SessionKind::Main.offers(Tool::BuiltIn("Teleport")));
     assert!(!job(true, UpdateMode::OnPing, None).offers(Tool::BuiltIn("Teleport")));
     let named = job_with(true, UpdateMode::OnPing, None, &["Teleport(somewhere)"]);
     assert!(named.offers(Tool::BuiltIn("Teleport")));
     assert_eq!(
-        named.built_in_tools(),
-        Some(strings(&["Bash", "Read", "Glob", "Grep", "Teleport"]))
+        named.built_in_tools(&[]),
+        strings(&["Bash", "Read", "Glob", "Grep", "Teleport"])
     );
 }

@@ -99,13 +99,12 @@ impl ToolName {
     fn description(self) -> &'static str {
         match self {
             ToolName::DiscordEmbed => {
-                "Works in every session. Sends a rich embed (title, text, fields, up to 5 action \
-                 buttons) to the user's DM. Good for task lists, agendas, email digests and other \
-                 structured information."
+                "Sends a rich embed (title, text, fields, up to 5 action buttons) to the user's \
+                 DM."
             }
             ToolName::PingUser => {
-                "Background forks only. Sends the user a short plain-text alert when something \
-                 needs their attention and an embed would be overkill."
+                "Sends the user a short plain-text alert when something needs their attention \
+                 and an embed would be overkill."
             }
             ToolName::FollowUpChain => {
                 "For follow-up chain reminders: schedules the next check of this reminder \
@@ -113,21 +112,17 @@ impl ToolName {
                  it and the chain ends here."
             }
             ToolName::SaveContext => {
-                "Interactive forks only. Asks the user to confirm making this fork the main \
-                 session from now on; nothing is saved unless they click Confirm. Refused when \
-                 the main session moved on or background updates arrived since the fork \
-                 started, and in resumed forks. Use it only when the fork produced decisions or \
-                 context the main conversation must keep; most forks should end with \
-                 report_updates."
+                "Asks the user to confirm making this fork the main session from now on; \
+                 nothing is saved unless they click Confirm. Refused when the main session moved \
+                 on or background updates arrived since the fork started, and in resumed forks."
             }
             ToolName::ReportUpdates => {
                 "Passes a short summary to the main session, which sees it with the user's next \
-                 message. In an interactive fork this is the usual way out: the fork is \
-                 discarded afterwards."
+                 message. An interactive fork is discarded afterwards."
             }
             ToolName::EnterFork => {
-                "Starts an interactive fork: a branch of the main conversation for research, a \
-                 tangent or focused work. End it with report_updates, exit_fork or save_context."
+                "Starts an interactive fork, a branch of the main conversation. End it with \
+                 report_updates, exit_fork or save_context."
             }
             ToolName::ExitFork => {
                 "Ends the current interactive fork and throws it away; the main session carries \
@@ -154,7 +149,7 @@ impl ToolName {
                  critical."
             }
             ToolName::UpdateNames => {
-                "Main session and interactive forks. Saves the user's and your display names \
+                "Saves the user's and your display names \
                  (OLLIM_USER_NAME, OLLIM_BOT_NAME) in the bot's .env file. The new names apply \
                  after /restart: suggest it to the user."
             }
@@ -216,7 +211,8 @@ impl ToolName {
                                                     another calendar is \
                                                     event_del:<calendar_id>/<event_id>, a task \
                                                     on another list \
-                                                    task_done:<list_id>/<task_id>",
+                                                    task_done:<list_id>/<task_id> or \
+                                                    task_del:<list_id>/<task_id>",
                                 },
                             },
                             "required": ["label", "action"],
