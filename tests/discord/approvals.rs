@@ -28,7 +28,7 @@ async fn in_default_mode_an_approval_reaction_lets_the_tool_run() {
     .unwrap();
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&home, &mock, &fake).await;
-    // Choices are sent by index: dontAsk, default, acceptEdits, bypassPermissions.
+    // Choices are sent by index: don't ask, ask first, allow file edits, allow everything.
     let set = fake
         .slash(
             OWNER_ID,
@@ -39,7 +39,7 @@ async fn in_default_mode_an_approval_reaction_lets_the_tool_run() {
     fake.wait_for("the mode switched", LIMIT, |f| {
         f.interaction_responses(set)
             .iter()
-            .any(|b| b.to_string().contains("permission mode: default"))
+            .any(|b| b.to_string().contains("permission mode: ask first"))
             .then_some(())
     })
     .await;

@@ -179,3 +179,40 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
     said(&fake, "drafting the reply to Jo now").await;
     assert!(bot.stop().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_always_report_is_announced_in_the_dm_without_a_notification() {
+    let mock = MockModelApi::start(|req| {
+        let text = req.latest_user_text();
+        if !req.tool_results().is_empty() {
+            Reply::Text("reported".into())
+        } else if text.contains("[reminder-bg:d0000001]") {
+            Reply::ToolUse {
+                name: "mcp__discord__report_updates".into(),
+                input: json!({"message": "inbox is clear"}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let reminder = reminder_in(3, "d0000001", "look at the inbox").replace(
+        "update-main-session: \"freely\"",
+        "update-main-session: \"always\"\ndescription: \"inbox sweep\"",
+    );
+    home.write("reminders/inbox.md", &reminder);
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let line = said(&fake, "inbox sweep left an update").await;
+    assert_eq!(
+        line.content,
+        "-# inbox sweep left an update — it comes up when you next write."
+    );
+    assert_eq!(line.flags & 4096, 4096, "posted @silent: {}", line.flags);
+    // The update itself still waits for the conversation.
+    let queued = std::fs::read_to_string(home.state("pending_updates.json")).unwrap_or_default();
+    assert!(queued.contains("inbox is clear"), "{queued}");
+    assert!(bot.stop().await);
+}

@@ -8,9 +8,10 @@
 //! ways once the agent has finished responding: report (summary queued for the main session),
 //! exit (discarded), save (its session becomes the main session; pending updates cleared). The
 //! agent's save only asks the user, and only when it would lose nothing (`save_guard`).
-//! Idle for `fork_idle_timeout`: a visible "fork idle — checking in..." note and a
-//! `[fork-timeout]` prompt; idle again: a stronger prompt to exit. The agent always decides; a
-//! fork is never ended for idleness.
+//! Idle for `fork_idle_timeout`: a visible "fork idle for 10 minutes — checking in..." note and
+//! a `[fork-timeout]` prompt; idle again: a stronger prompt to exit. The agent always decides; a
+//! fork is never ended for idleness by the bot — but when the agent ends one that sat idle
+//! through a nudge, the DM says so *(ours)*: "fork closed after 20 minutes idle.".
 
 use std::time::{Duration, Instant};
 
@@ -59,8 +60,22 @@ pub struct ForkState {
     pub parent_context: Option<u64>,
 }
 
-/// The visible note when a fork has been idle for `fork_idle_timeout`.
-pub const FORK_IDLE_NOTE: &str = "-# fork idle — checking in...";
+/// The visible note when a fork has been idle for `fork_idle_timeout` (`minutes`).
+pub fn fork_idle_note(minutes: u32) -> String {
+    format!(
+        "-# fork idle for {} — checking in...",
+        fork_prompt::minutes(minutes)
+    )
+}
+
+/// *(ours)* The line when the agent ends a fork that was nudged for idleness and has heard
+/// nothing from the owner since: idle for `minutes` in all.
+pub fn fork_closed_idle_note(minutes: u32) -> String {
+    format!(
+        "-# fork closed after {} idle.",
+        fork_prompt::minutes(minutes)
+    )
+}
 
 /// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
 /// message). Refused inside a fork ([`Refusal::AlreadyInFork`]) and while one is open
@@ -132,17 +147,18 @@ pub struct ForkEnded {
     pub session_id: Option<String>,
 }
 
+/// The owner pressed one of the fork's buttons: that is activity, not idleness.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "()")]
+pub struct OwnerActed;
+
 /// What a fork idle for the `nudges`+1-th time gets: the visible note (the first time) and
 /// the prompt for the agent; nothing after the second, stronger prompt — the fork is never
 /// ended for idleness, the agent decides.
-fn idle_nudge(
-    nudges: u32,
-    user_name: &str,
-    minutes: u32,
-) -> Option<(Option<&'static str>, String)> {
+fn idle_nudge(nudges: u32, user_name: &str, minutes: u32) -> Option<(Option<String>, String)> {
     match nudges {
         0 => Some((
-            Some(FORK_IDLE_NOTE),
+            Some(fork_idle_note(minutes)),
             fork_prompt::fork_idle_prompt(user_name, minutes),
         )),
         1 => Some((None, fork_prompt::fork_forced_exit_prompt(minutes))),
@@ -150,8 +166,8 @@ fn idle_nudge(
     }
 }
 
-/// The idle check's period.
-pub const IDLE_CHECK: Duration = Duration::from_secs(60);
+/// The idle check's period: a nudge comes at most this late.
+pub const IDLE_CHECK: Duration = Duration::from_secs(15);
 
 impl MainSession {
     /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
@@ -160,6 +176,7 @@ impl MainSession {
         let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
             return "not in a fork.".into();
         };
+        fork.do_send(OwnerActed);
         match button {
             ForkButton::Save => fork.do_send(MarkExit(ExitAction::Save)),
             ForkButton::Exit => fork.do_send(MarkExit(ExitAction::Discard)),
@@ -248,7 +265,13 @@ impl MainSession {
         let Some(action) = state.exit.take() else {
             return;
         };
-        state.parent.do_send(ForkEnded {
+        // Nothing from the owner since an idle nudge: the fork ends for idleness.
+        let idle_minutes = (state.idle.as_secs() / 60) as u32 * state.nudges;
+        let parent = state.parent.clone();
+        if idle_minutes > 0 {
+            self.show(SurfaceEvent::Notice(fork_closed_idle_note(idle_minutes)));
+        }
+        parent.do_send(ForkEnded {
             action,
             session_id: self.session_id.clone(),
         });
@@ -273,7 +296,7 @@ impl MainSession {
         };
         state.nudges += 1;
         if let Some(note) = note {
-            self.show(SurfaceEvent::Notice(note.into()));
+            self.show(SurfaceEvent::Notice(note));
         }
         self.submit(
             Outgoing {
@@ -333,6 +356,16 @@ impl Handler<EnterFork> for MainSession {
     }
 }
 
+impl Handler<OwnerActed> for MainSession {
+    type Result = ();
+    fn handle(&mut self, _msg: OwnerActed, _ctx: &mut Self::Context) {
+        if let Role::Fork(state) = &mut self.role {
+            state.last_activity = Instant::now();
+            state.nudges = 0;
+        }
+    }
+}
+
 impl Handler<MarkExit> for MainSession {
     type Result = ();
     fn handle(&mut self, MarkExit(action): MarkExit, ctx: &mut Self::Context) {
@@ -363,7 +396,18 @@ mod tests {
     #[test]
     fn idleness_shows_a_note_then_nudges_twice_and_never_ends_the_fork() {
         let (note, first) = idle_nudge(0, "Sam", 10).unwrap();
-        assert_eq!(note, Some("-# fork idle — checking in..."));
+        assert_eq!(
+            note.as_deref(),
+            Some("-# fork idle for 10 minutes — checking in...")
+        );
+        assert_eq!(
+            idle_nudge(0, "Sam", 1).unwrap().0.as_deref(),
+            Some("-# fork idle for 1 minute — checking in...")
+        );
+        assert_eq!(
+            fork_closed_idle_note(2),
+            "-# fork closed after 2 minutes idle."
+        );
         assert!(first.starts_with("[fork-timeout]"), "{first}");
         let (note, second) = idle_nudge(1, "Sam", 10).unwrap();
         assert_eq!(note, None);
