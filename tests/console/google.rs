@@ -186,7 +186,7 @@ async fn google_buttons_call_the_apis_and_queue_updates() {
     bot.say("/button 3").await;
     bot.expect("deleted").await;
     bot.say("/button 4").await;
-    bot.expect("failed: Requested entity was not found.").await;
+    bot.expect("failed: google has no such item").await;
     bot.say("/updates").await;
     bot.expect("User completed task \"Buy milk\"").await;
     bot.expect("User deleted task \"Old errand\"").await;
