@@ -1,8 +1,9 @@
 //! Background work on Discord: a background ping arrives as `[bg] …`, and replying to it opens an
 //! interactive fork on that background fork's session once that fork has ended, so the session
 //! holds everything it did (a second reply while the interactive fork runs is quoted into it
-//! instead); a button on a background embed still
-//! works after the bot restarts.
+//! instead); a background embed's headings lose their emoji (title and field names, not the
+//! text) and its button still works after the bot restarts; an `always` job's report is
+//! announced with a silent line.
 
 use serde_json::json;
 
@@ -125,8 +126,9 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
             Reply::ToolUse {
                 name: "mcp__discord__discord_embed".into(),
                 input: json!({
-                    "title": "Inbox",
+                    "title": "📬 Inbox",
                     "description": "2 emails need you",
+                    "fields": [{"name": "⭐ From", "value": "Jo ✉️"}],
                     "buttons": [{"label": "Draft reply", "action": "agent:draft a reply to Jo"}]
                 }),
             }
@@ -150,6 +152,18 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
                 .find(|m| m.embeds.to_string().contains("Inbox"))
         })
         .await;
+    // Headings carry no emoji — the title and the field names alike; the text keeps them.
+    assert_eq!(embed.embeds[0]["title"], "Inbox", "{}", embed.embeds);
+    assert_eq!(
+        embed.embeds[0]["fields"][0]["name"], "From",
+        "{}",
+        embed.embeds
+    );
+    assert_eq!(
+        embed.embeds[0]["fields"][0]["value"], "Jo ✉️",
+        "{}",
+        embed.embeds
+    );
     let custom_id = embed.components[0]["components"][0]["custom_id"]
         .as_str()
         .expect("a button")
