@@ -55,7 +55,7 @@ pub struct AskToSave;
 #[rtype(result = "Result<(), Refusal>")]
 pub struct ConfirmSave;
 
-/// The agent's exit tools ask first: refused until the user has said something in the fork.
+/// The agent's exit tools ask first: refused until the user has said something in the fork, unless an idle nudge came first.
 #[derive(Debug, Clone, Copy, Message)]
 #[rtype(result = "Result<(), Refusal>")]
 pub struct MayExit;
