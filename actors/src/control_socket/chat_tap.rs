@@ -67,7 +67,10 @@ pub fn chat_event(ev: &SurfaceEvent) -> Option<ChatEvent> {
         SurfaceEvent::TextDelta(t) => ChatEvent::Text(t.clone()),
         SurfaceEvent::Reply(t) => ChatEvent::Reply(t.clone()),
         SurfaceEvent::ToolUse(label) => ChatEvent::Tool(label.clone()),
-        SurfaceEvent::Denied { label, .. } => ChatEvent::Denied(label.clone()),
+        SurfaceEvent::Denied { label, reason } => ChatEvent::Denied {
+            label: label.clone(),
+            reason: reason.clone(),
+        },
         SurfaceEvent::ToolFailed(label) => {
             ChatEvent::Notice(crate::permissions::label::failed_label(label))
         }
