@@ -8,7 +8,7 @@
 //! ways once the agent has finished responding: report (summary queued for the main session),
 //! exit (discarded), save (its session becomes the main session; pending updates cleared). The
 //! agent's save only asks the user, and only when it would lose nothing (`save_guard`).
-//! Idle for `fork_idle_timeout`: a visible "fork idle for 10 minutes — checking in..." note and
+//! Idle for `fork_idle_timeout` ([`super::fork_idle`]): a visible "fork idle for 10 minutes — checking in..." note and
 //! a `[fork-timeout]` prompt; idle again: a stronger prompt to exit. The agent always decides; a
 //! fork is never ended for idleness by the bot — but when the agent ends one that sat idle
 //! through a nudge, the DM says so *(ours)*: "fork closed after 20 minutes idle.".
@@ -17,8 +17,7 @@ use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 
-use super::turn::TurnKind;
-use super::{ForkButton, MainSession, Outgoing};
+use super::{ForkButton, MainSession};
 use crate::brain::SessionStart;
 use crate::pending_updates::Clear;
 use crate::prompts::fork as fork_prompt;
@@ -58,23 +57,6 @@ pub struct ForkState {
     /// The tokens of the conversation's last model call when the fork began (its model may
     /// have to change: a haiku fork of a larger context runs on sonnet).
     pub parent_context: Option<u64>,
-}
-
-/// The visible note when a fork has been idle for `fork_idle_timeout` (`minutes`).
-pub fn fork_idle_note(minutes: u32) -> String {
-    format!(
-        "-# fork idle for {} — checking in...",
-        fork_prompt::minutes(minutes)
-    )
-}
-
-/// *(ours)* The line when the agent ends a fork that was nudged for idleness and has heard
-/// nothing from the owner since: idle for `minutes` in all.
-pub fn fork_closed_idle_note(minutes: u32) -> String {
-    format!(
-        "-# fork closed after {} idle.",
-        fork_prompt::minutes(minutes)
-    )
 }
 
 /// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
@@ -147,28 +129,6 @@ pub struct ForkEnded {
     pub session_id: Option<String>,
 }
 
-/// The owner pressed one of the fork's buttons: that is activity, not idleness.
-#[derive(Debug, Clone, Copy, Message)]
-#[rtype(result = "()")]
-pub struct OwnerActed;
-
-/// What a fork idle for the `nudges`+1-th time gets: the visible note (the first time) and
-/// the prompt for the agent; nothing after the second, stronger prompt — the fork is never
-/// ended for idleness, the agent decides.
-fn idle_nudge(nudges: u32, user_name: &str, minutes: u32) -> Option<(Option<String>, String)> {
-    match nudges {
-        0 => Some((
-            Some(fork_idle_note(minutes)),
-            fork_prompt::fork_idle_prompt(user_name, minutes),
-        )),
-        1 => Some((None, fork_prompt::fork_forced_exit_prompt(minutes))),
-        _ => None,
-    }
-}
-
-/// The idle check's period: a nudge comes at most this late.
-pub const IDLE_CHECK: Duration = Duration::from_secs(15);
-
 impl MainSession {
     /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
     /// after its turn); Report asks the agent for the summary first.
@@ -176,7 +136,7 @@ impl MainSession {
         let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
             return "not in a fork.".into();
         };
-        fork.do_send(OwnerActed);
+        fork.do_send(super::fork_idle::OwnerActed);
         match button {
             ForkButton::Save => fork.do_send(MarkExit(ExitAction::Save)),
             ForkButton::Exit => fork.do_send(MarkExit(ExitAction::Discard)),
@@ -269,7 +229,9 @@ impl MainSession {
         let idle_minutes = (state.idle.as_secs() / 60) as u32 * state.nudges;
         let parent = state.parent.clone();
         if idle_minutes > 0 {
-            self.show(SurfaceEvent::Notice(fork_closed_idle_note(idle_minutes)));
+            self.show(SurfaceEvent::Notice(
+                super::fork_idle::fork_closed_idle_note(idle_minutes),
+            ));
         }
         parent.do_send(ForkEnded {
             action,
@@ -277,38 +239,6 @@ impl MainSession {
         });
         ctx.notify(super::Close);
         ctx.run_later(Duration::from_secs(6), |_act, ctx| ctx.stop());
-    }
-
-    /// Fork: nudges the agent after idleness (a visible note first), twice at most; the agent
-    /// decides how the fork ends.
-    pub(super) fn idle_check(&mut self, ctx: &mut Context<Self>) {
-        let busy = self.busy();
-        let Role::Fork(state) = &mut self.role else {
-            return;
-        };
-        if busy || state.last_activity.elapsed() < state.idle {
-            return;
-        }
-        state.last_activity = Instant::now();
-        let minutes = (state.idle.as_secs() / 60) as u32;
-        let Some((note, text)) = idle_nudge(state.nudges, &self.config.user_name, minutes) else {
-            return;
-        };
-        state.nudges += 1;
-        if let Some(note) = note {
-            self.show(SurfaceEvent::Notice(note));
-        }
-        self.submit(
-            Outgoing {
-                text,
-                images: Vec::new(),
-                kind: TurnKind::Message,
-                resent: false,
-                job: None,
-                snooze: None,
-            },
-            ctx,
-        );
     }
 
     /// Main session: a fork ended.
@@ -356,16 +286,6 @@ impl Handler<EnterFork> for MainSession {
     }
 }
 
-impl Handler<OwnerActed> for MainSession {
-    type Result = ();
-    fn handle(&mut self, _msg: OwnerActed, _ctx: &mut Self::Context) {
-        if let Role::Fork(state) = &mut self.role {
-            state.last_activity = Instant::now();
-            state.nudges = 0;
-        }
-    }
-}
-
 impl Handler<MarkExit> for MainSession {
     type Result = ();
     fn handle(&mut self, MarkExit(action): MarkExit, ctx: &mut Self::Context) {
@@ -386,33 +306,5 @@ impl Handler<ForkEnded> for MainSession {
     fn handle(&mut self, msg: ForkEnded, ctx: &mut Self::Context) {
         self.fork_ended(msg);
         self.arm_idle_release(ctx);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn idleness_shows_a_note_then_nudges_twice_and_never_ends_the_fork() {
-        let (note, first) = idle_nudge(0, "Sam", 10).unwrap();
-        assert_eq!(
-            note.as_deref(),
-            Some("-# fork idle for 10 minutes — checking in...")
-        );
-        assert_eq!(
-            idle_nudge(0, "Sam", 1).unwrap().0.as_deref(),
-            Some("-# fork idle for 1 minute — checking in...")
-        );
-        assert_eq!(
-            fork_closed_idle_note(2),
-            "-# fork closed after 2 minutes idle."
-        );
-        assert!(first.starts_with("[fork-timeout]"), "{first}");
-        let (note, second) = idle_nudge(1, "Sam", 10).unwrap();
-        assert_eq!(note, None);
-        assert!(second.contains("20 minutes"), "{second}");
-        assert_eq!(idle_nudge(2, "Sam", 10), None);
-        assert_eq!(idle_nudge(7, "Sam", 10), None);
     }
 }
