@@ -17,9 +17,14 @@ pub enum SurfaceEvent {
     /// What a subagent is doing (`ollim-bot-guide(search for docs) · Read`): the status line's
     /// new label, its timer still counting from when the subagent started.
     SubagentActivity(String),
-    /// A tool call that was denied, as its label; shown struck through
-    /// ([`crate::permissions::struck_through`]).
-    Denied(String),
+    /// A tool call that was denied: its label, shown struck through, and *(ours)* why, in words
+    /// the owner can act on ([`crate::permissions::denied_line`]).
+    Denied {
+        /// The call's label (`Bash(rm x)`), as its [`SurfaceEvent::ToolUse`] showed it.
+        label: String,
+        /// Why ([`crate::permissions::reasons`]).
+        reason: String,
+    },
     /// A tool call whose result was an error, as its label; shown struck through
     /// ([`crate::permissions::failed_label`]). Surfaces that already showed the call denied keep
     /// that line.
@@ -78,6 +83,15 @@ pub enum SurfaceEvent {
     /// (`state/fork_messages.json`), so a reply to any of them resumes the fork; the "Fork
     /// Ended" embed ends the recording.
     InteractiveForkSession(String),
+    /// *(ours)* A background job whose reports are `always` queued one: a short line (posted
+    /// without a notification where the surface can) so the owner knows it is waiting
+    /// ([`update_queued_line`]).
+    UpdateQueued {
+        /// The job's name for the owner.
+        job: String,
+        /// Updates now waiting for the conversation, this one included.
+        waiting: usize,
+    },
     /// A background fork's process has exited, its transcript complete: a reply to one of its
     /// messages may resume its session now. Nothing is shown.
     BackgroundEnded {
@@ -95,7 +109,10 @@ impl SurfaceEvent {
             E::Status(t) => E::Status(owned(t)),
             E::ToolUse(t) => E::ToolUse(owned(t)),
             E::SubagentActivity(t) => E::SubagentActivity(owned(t)),
-            E::Denied(t) => E::Denied(owned(t)),
+            E::Denied { label, reason } => E::Denied {
+                label: owned(label),
+                reason: owned(reason),
+            },
             E::ToolFailed(t) => E::ToolFailed(owned(t)),
             E::TextDelta(t) => E::TextDelta(owned(t)),
             E::Reply(t) => E::Reply(owned(t)),
@@ -136,6 +153,17 @@ impl SurfaceEvent {
             other => other,
         }
     }
+}
+
+/// The line for [`SurfaceEvent::UpdateQueued`]: `-# morning checkin left an update — it comes
+/// up when you next write.`, with how many wait when more than one does.
+pub fn update_queued_line(job: &str, waiting: usize) -> String {
+    let more = if waiting > 1 {
+        format!(" ({waiting} waiting)")
+    } else {
+        String::new()
+    };
+    format!("-# {job} left an update — it comes up when you next write.{more}")
 }
 
 /// How an interactive fork ends (SPEC §6): chosen by its tools or the fork buttons, carried out

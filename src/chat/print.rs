@@ -5,7 +5,7 @@
 use std::io::{IsTerminal, Write};
 
 use ollim_actors::control_socket::ChatEvent;
-use ollim_actors::permissions::struck_through;
+use ollim_actors::permissions::denied_line;
 
 /// The prompt before each line the user types.
 pub const PROMPT: &str = "you> ";
@@ -70,8 +70,8 @@ impl ChatPrinter {
                 self.streamed = false;
             }
             ChatEvent::Tool(label) => self.own_line(&dim(&format!("[tool] {label}"))),
-            ChatEvent::Denied(label) => {
-                self.own_line(&dim(&format!("[tool] {}", struck_through(&label))))
+            ChatEvent::Denied { label, reason } => {
+                self.own_line(&dim(&format!("[tool] {}", denied_line(&label, &reason))))
             }
             ChatEvent::Embed(title) => self.own_line(&format!("[embed] {title}")),
             ChatEvent::Notice(text) => self.own_line(&text),

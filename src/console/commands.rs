@@ -28,8 +28,10 @@ commands:
   /interrupt                              stop the answer in progress
   /config [key] [value]                   show or change the runtime settings
   /fork [topic]                           branch the conversation into an interactive fork
-  /permissions [MODE]                     show or switch: dontAsk, default, acceptEdits or
-                                          bypassPermissions (inside a fork: that fork only)
+  /permissions [MODE]                     show or switch: don't ask, ask first, allow file
+                                          edits or allow everything (inside a fork: that
+                                          fork only; dontAsk, default, acceptEdits and
+                                          bypassPermissions work too)
   /button N                               press button N of the last embed
   /snooze 15m|1h|tomorrow                 snooze the newest [bg] ping or reminder: the same
                                           prompt again in 15 minutes, an hour, or at 9:00

@@ -9,10 +9,9 @@ use actix::prelude::*;
 
 use ollim_actors::main_session::ExitAction;
 use ollim_actors::permissions::{
-    cancelled_text, failed_label, prompt_text, struck_through, ApprovalAnswer, ApprovalRequest,
-    Asker,
+    cancelled_text, denied_line, failed_label, prompt_text, ApprovalAnswer, ApprovalRequest, Asker,
 };
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::surface::{update_queued_line, SurfaceEvent};
 use tokio::sync::oneshot;
 
 /// Writes the DM channel to stdout.
@@ -155,8 +154,11 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                 self.denied.clear();
             }
             SurfaceEvent::Notice(s) | SurfaceEvent::Error(s) => self.own_line(&s),
-            SurfaceEvent::Denied(label) => {
-                self.own_line(&struck_through(&label));
+            SurfaceEvent::UpdateQueued { job, waiting } => {
+                self.own_line(&update_queued_line(&job, waiting))
+            }
+            SurfaceEvent::Denied { label, reason } => {
+                self.own_line(&denied_line(&label, &reason));
                 self.denied.push(label);
             }
             SurfaceEvent::ToolFailed(label) => match self.denied.iter().position(|l| *l == label) {

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use ollim_actors::permissions::{failed_label, struck_through};
+use ollim_actors::permissions::{denied_line, failed_label};
 use serenity::all::MessageId;
 use tokio::time::Instant;
 
@@ -51,8 +51,13 @@ impl StatusLine {
 pub enum Label {
     /// It ran: `-# *Write(x)*`.
     Ran(String),
-    /// It was denied: `-# ~~Bash(rm x)~~ — denied`.
-    Denied(String),
+    /// It was denied, and why: `-# ~~Bash(rm x)~~ — denied: not approved`.
+    Denied {
+        /// The call's label.
+        label: String,
+        /// Why it was denied.
+        reason: String,
+    },
     /// It ran and failed: `-# *~~Read(x)~~ — error*`.
     Failed(String),
 }
@@ -98,7 +103,9 @@ impl Answer {
         for label in std::mem::take(&mut self.labels) {
             let line = match label {
                 Label::Ran(l) => format!("\n-# *{l}*\n"),
-                Label::Denied(l) => format!("\n-# {}\n", struck_through(&l)),
+                Label::Denied { label, reason } => {
+                    format!("\n-# {}\n", denied_line(&label, &reason))
+                }
                 Label::Failed(l) => format!("\n-# *{}*\n", failed_label(&l)),
             };
             self.stream.push(&line);
@@ -155,7 +162,10 @@ mod tests {
         let mut a = Answer {
             labels: vec![
                 Label::Ran("Read(x.md)".into()),
-                Label::Denied("Bash(rm x)".into()),
+                Label::Denied {
+                    label: "Bash(rm x)".into(),
+                    reason: "not approved".into(),
+                },
             ],
             ..Answer::default()
         };
@@ -164,7 +174,7 @@ mod tests {
         let text: String = a.stream.flush().into_iter().map(|p| p.text).collect();
         assert_eq!(
             text,
-            "\n-# *Read(x.md)*\n\n-# ~~Bash(rm x)~~ — denied\ndone"
+            "\n-# *Read(x.md)*\n\n-# ~~Bash(rm x)~~ — denied: not approved\ndone"
         );
     }
 }

@@ -146,7 +146,7 @@ impl Delivery {
                 self.status(label).await;
             }
             SurfaceEvent::SubagentActivity(label) => self.relabel(label).await,
-            SurfaceEvent::Denied(label) => {
+            SurfaceEvent::Denied { label, reason } => {
                 self.answer.started.get_or_insert_with(Instant::now);
                 // The label the call showed becomes its struck-through line.
                 match self
@@ -156,8 +156,8 @@ impl Delivery {
                     .rev()
                     .find(|l| **l == Label::Ran(label.clone()))
                 {
-                    Some(l) => *l = Label::Denied(label),
-                    None => self.answer.labels.push(Label::Denied(label)),
+                    Some(l) => *l = Label::Denied { label, reason },
+                    None => self.answer.labels.push(Label::Denied { label, reason }),
                 }
             }
             SurfaceEvent::ToolFailed(label) => {
@@ -190,6 +190,10 @@ impl Delivery {
             SurfaceEvent::Notice(text) => {
                 self.flush_now().await;
                 self.post(render::notice(&text)).await;
+            }
+            SurfaceEvent::UpdateQueued { job, waiting } => {
+                self.flush_now().await;
+                self.post(render::update_queued(&job, waiting)).await;
             }
             SurfaceEvent::Ping {
                 text,

@@ -29,8 +29,11 @@ use super::quote;
 use super::reauth::OwnerWrote;
 use super::sign_in::OwnerLine;
 
-/// Shown when the replied-to background session is older than the record keeps.
-pub const EXPIRED_FORK: &str = "-# this session has expired — starting fresh with quoted context.";
+/// Shown when the replied-to message came from a fork whose session can no longer be resumed
+/// (replies resume one for 7 days): what happened, and where the reply goes instead.
+pub const EXPIRED_FORK: &str =
+    "-# the fork that sent this message has expired (replies resume one for 7 days) — \
+     your reply goes to the main conversation, with that message quoted.";
 /// Starts the line telling the owner an attached file was not kept (the reason follows).
 pub const NOT_SAVED: &str = "-# not saved: ";
 /// Shown when a reply to a background message arrives while a fork runs.
@@ -100,6 +103,8 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
             tracing::error!(cause = %e, "the outbox has stopped; the reply is quoted instead");
             ForkLookup::Unknown
         });
+        let expired = matches!(lookup, ForkLookup::Expired);
+        let unrecorded = matches!(lookup, ForkLookup::Unknown);
         match lookup {
             ForkLookup::Live {
                 fork_session_id,
@@ -121,13 +126,22 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
                     Err(e) => tracing::warn!(cause = %e, "the conversation did not answer"),
                 }
             }
-            ForkLookup::Expired => data.outbox.do_send(Post(EXPIRED_FORK.to_owned())),
-            ForkLookup::Unknown => {}
+            ForkLookup::Expired | ForkLookup::Unknown => {}
         }
         let replied = match msg.referenced_message.as_deref() {
             Some(m) => Some(m.clone()),
             None => msg.channel_id.message(&ctx.http, replied_id).await.ok(),
         };
+        // No record at all (older than the records keep) still shows by its marks.
+        let bot = ctx.cache.current_user().id;
+        let from_fork = expired
+            || (unrecorded
+                && replied
+                    .as_ref()
+                    .is_some_and(|m| quote::sent_by_a_fork(m, bot)));
+        if from_fork {
+            data.outbox.do_send(Post(EXPIRED_FORK.to_owned()));
+        }
         if let Some(replied) = replied {
             text = quote::with_quote(&replied, &text);
         }

@@ -1,7 +1,7 @@
 //! Quoting the message a user replied to (SPEC §5): its content, or its first embed's title,
 //! description and fields, cut at 500 characters plus "...", each line behind `> `.
 
-use serenity::all::Message;
+use serenity::all::{Message, UserId};
 
 /// Quoted text longer than this is cut.
 const MAX_QUOTE_CHARS: usize = 500;
@@ -23,6 +23,21 @@ fn quotable(msg: &Message) -> Option<String> {
         parts.push(format!("**{}**: {}", f.name, f.value));
     }
     (!parts.is_empty()).then(|| parts.join("\n"))
+}
+
+/// Whether `msg` is the bot's (`bot`) and carries a fork's marks: a `[bg] ` ping, or an embed
+/// footed `bg` or `fork`. For a reply whose fork record is gone: it cannot resume, and the owner
+/// is told so rather than left to guess.
+pub fn sent_by_a_fork(msg: &Message, bot: UserId) -> bool {
+    if msg.author.id != bot {
+        return false;
+    }
+    msg.content.starts_with("[bg] ")
+        || msg.embeds.iter().any(|e| {
+            e.footer
+                .as_ref()
+                .is_some_and(|f| f.text == "bg" || f.text == "fork")
+        })
 }
 
 /// `text` as a quote block, cut to [`MAX_QUOTE_CHARS`].

@@ -8,7 +8,7 @@ use ollim_actors::snooze::SnoozeChoice;
 use ollim_actors::tools::{ButtonClick, ButtonStyle, Embed};
 use serenity::all::{
     ActionRow, ActionRowComponent, ButtonKind, ButtonStyle as DiscordStyle, CreateActionRow,
-    CreateButton, CreateEmbed, CreateEmbedFooter, CreateMessage,
+    CreateButton, CreateEmbed, CreateEmbedFooter, CreateMessage, MessageFlags,
 };
 
 /// Discord's "greyple", the colour of a discarded fork.
@@ -112,6 +112,15 @@ pub fn notice(text: &str) -> CreateMessage {
         .label(ollim_actors::onboarding::SETUP_BUTTON_LABEL)
         .style(DiscordStyle::Primary);
     msg.components(vec![CreateActionRow::Buttons(vec![button])])
+}
+
+/// *(ours)* The line saying a background update waits for the conversation: posted silent
+/// (Discord's `@silent`), so an `always` job does not buzz the phone on every run — the ping
+/// budget is for that.
+pub fn update_queued(job: &str, waiting: usize) -> CreateMessage {
+    CreateMessage::new()
+        .content(ollim_actors::surface::update_queued_line(job, waiting))
+        .flags(MessageFlags::SUPPRESS_NOTIFICATIONS)
 }
 
 /// A `[bg]` ping, with the snooze buttons when it has a snooze.

@@ -130,7 +130,10 @@ fn sent_pings(bytes: &[u8]) -> Result<String, String> {
 
 fn json_object(bytes: &[u8]) -> Result<String, String> {
     serde_json::from_slice::<BTreeMap<String, Value>>(bytes)
-        .map(|m| format!("{} entries", m.len()))
+        .map(|m| match m.len() {
+            1 => "1 entry".to_owned(),
+            n => format!("{n} entries"),
+        })
         .map_err(|e| e.to_string())
 }
 

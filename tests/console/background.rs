@@ -77,7 +77,14 @@ async fn a_tool_outside_the_allowed_set_is_denied_and_shown_struck_through() {
         .unwrap();
     let mut bot = Bot::start(&home, &mock).await;
     bot.say("make the marker").await;
-    bot.expect("~~Bash(touch").await;
+    let line = bot.expect("~~Bash(touch").await;
+    // The owner is told why, and what would let it run.
+    assert!(
+        line.contains(
+            "— denied: not allowed in don't-ask mode; switch /permissions to \"ask first\""
+        ),
+        "{line}"
+    );
     bot.expect("finished with the file").await;
     bot.finish().await;
     assert!(!target.exists());
@@ -92,7 +99,7 @@ async fn in_default_mode_an_approval_at_the_prompt_lets_the_tool_run() {
         .unwrap();
     let mut bot = Bot::start(&home, &mock).await;
     bot.say("/permissions default").await;
-    bot.expect("permission mode: default").await;
+    bot.expect("permission mode: ask first").await;
     bot.say("make the marker").await;
     bot.expect("answer y (allow)").await;
     bot.say("y").await;
@@ -120,7 +127,7 @@ async fn a_forks_permission_mode_leaves_the_main_session_alone() {
     bot.say("/fork scratch").await;
     bot.expect("fork ready").await;
     bot.say("/permissions default").await;
-    bot.expect("permission mode: default (this fork only)")
+    bot.expect("permission mode: ask first — you're asked before a tool that isn't allowed runs (this fork only)")
         .await;
     bot.say("/exit-fork").await;
     bot.expect("Fork Ended — discarded").await;

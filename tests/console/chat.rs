@@ -30,6 +30,12 @@ fn model(req: &ModelRequest) -> Reply {
             input: json!({"title": "Chat Embed", "description": "from chat"}),
         };
     }
+    if latest.contains("clear the tmp dir") {
+        return Reply::ToolUse {
+            name: "Bash".into(),
+            input: json!({"command": "rm -rf /tmp/nothing-here", "description": "remove"}),
+        };
+    }
     if latest.contains("still there") {
         return Reply::Text("still here".into());
     }
@@ -65,6 +71,12 @@ async fn a_chat_line_reaches_the_running_bots_conversation_and_the_bot_keeps_wor
     chat.expect("[tool] ").await;
     chat.expect("[embed] Chat Embed").await;
     chat.expect("embed sent").await;
+    // A denied tool says why, in chat as on the other surfaces.
+    chat.say("clear the tmp dir").await;
+    let denied = chat
+        .expect("~~Bash(rm -rf /tmp/nothing-here)~~ — denied")
+        .await;
+    assert!(denied.contains("not allowed in don't-ask mode"), "{denied}");
     assert!(
         children_named(chat.pid(), "").is_empty(),
         "chat started no conversation of its own while a bot runs"

@@ -82,15 +82,24 @@ async fn settings_without_a_value_show_the_one_in_force_and_forks_refuse_changes
     bot.say("/thinking").await;
     bot.expect("thinking.main: off (default)").await;
     bot.say("/permissions").await;
-    bot.expect("permission mode: dontAsk (default)").await;
+    let line = bot
+        .expect("permission mode: don't ask — tools that aren't allowed are refused without asking (default)")
+        .await;
+    assert!(
+        !line.contains("dontAsk"),
+        "plain words, not the CLI's name: {line}"
+    );
     bot.say("/model haiku").await;
     bot.expect("model.main set to haiku").await;
     bot.say("/model").await;
     bot.expect("model.main: haiku").await;
+    // The plain name is accepted, and so is the CLI's own.
+    bot.say("/permissions ask first").await;
+    bot.expect("permission mode: ask first").await;
     bot.say("/permissions acceptEdits").await;
-    bot.expect("permission mode: acceptEdits").await;
+    bot.expect("permission mode: allow file edits").await;
     bot.say("/permissions").await;
-    let line = bot.expect("permission mode: acceptEdits").await;
+    let line = bot.expect("permission mode: allow file edits").await;
     assert!(!line.contains("(default)"), "{line}");
     bot.say("/fork planning").await;
     bot.expect("Forked Session").await;

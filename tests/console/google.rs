@@ -182,7 +182,7 @@ async fn google_buttons_call_the_apis_and_queue_updates() {
     bot.say("/button 1").await;
     bot.expect("done ✓").await;
     bot.say("/button 4").await;
-    bot.expect("failed: Requested entity was not found.").await;
+    bot.expect("failed: google has no such item").await;
     // A delete asks first (SPEC §20): the question's buttons are the last embed's now.
     bot.say("/button 2").await;
     bot.expect("Delete 'Old errand'?").await;

@@ -38,7 +38,7 @@ async fn an_approval_reaction_lets_the_tool_run_and_one_on_an_interrupted_turn_r
     .unwrap();
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&home, &mock, &fake).await;
-    // Choices are sent by index: dontAsk, default, acceptEdits, bypassPermissions.
+    // Choices are sent by index: don't ask, ask first, allow file edits, allow everything.
     let set = fake
         .slash(
             OWNER_ID,
@@ -49,7 +49,7 @@ async fn an_approval_reaction_lets_the_tool_run_and_one_on_an_interrupted_turn_r
     fake.wait_for("the mode switched", LIMIT, |f| {
         f.interaction_responses(set)
             .iter()
-            .any(|b| b.to_string().contains("permission mode: default"))
+            .any(|b| b.to_string().contains("permission mode: ask first"))
             .then_some(())
     })
     .await;

@@ -1,8 +1,9 @@
 //! Background work on Discord: a background ping arrives as `[bg] …`, and replying to it opens an
 //! interactive fork on that background fork's session once that fork has ended, so the session
 //! holds everything it did (a second reply while the interactive fork runs is quoted into it
-//! instead); a button on a background embed still
-//! works after the bot restarts.
+//! instead); a background embed's headings lose their emoji (title and field names, not the
+//! text) and its button still works after the bot restarts; an `always` job's report is
+//! announced with a silent line.
 
 use serde_json::json;
 
@@ -125,8 +126,9 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
             Reply::ToolUse {
                 name: "mcp__discord__discord_embed".into(),
                 input: json!({
-                    "title": "Inbox",
+                    "title": "📬 Inbox",
                     "description": "2 emails need you",
+                    "fields": [{"name": "⭐ From", "value": "Jo ✉️"}],
                     "buttons": [{"label": "Draft reply", "action": "agent:draft a reply to Jo"}]
                 }),
             }
@@ -150,6 +152,18 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
                 .find(|m| m.embeds.to_string().contains("Inbox"))
         })
         .await;
+    // Headings carry no emoji — the title and the field names alike; the text keeps them.
+    assert_eq!(embed.embeds[0]["title"], "Inbox", "{}", embed.embeds);
+    assert_eq!(
+        embed.embeds[0]["fields"][0]["name"], "From",
+        "{}",
+        embed.embeds
+    );
+    assert_eq!(
+        embed.embeds[0]["fields"][0]["value"], "Jo ✉️",
+        "{}",
+        embed.embeds
+    );
     let custom_id = embed.components[0]["components"][0]["custom_id"]
         .as_str()
         .expect("a button")
@@ -177,5 +191,42 @@ async fn a_button_on_a_background_embed_works_after_a_restart() {
     })
     .await;
     said(&fake, "drafting the reply to Jo now").await;
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_always_report_is_announced_in_the_dm_without_a_notification() {
+    let mock = MockModelApi::start(|req| {
+        let text = req.latest_user_text();
+        if !req.tool_results().is_empty() {
+            Reply::Text("reported".into())
+        } else if text.contains("[reminder-bg:d0000001]") {
+            Reply::ToolUse {
+                name: "mcp__discord__report_updates".into(),
+                input: json!({"message": "inbox is clear"}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let reminder = reminder_in(3, "d0000001", "look at the inbox").replace(
+        "update-main-session: \"freely\"",
+        "update-main-session: \"always\"\ndescription: \"inbox sweep\"",
+    );
+    home.write("reminders/inbox.md", &reminder);
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let line = said(&fake, "inbox sweep left an update").await;
+    assert_eq!(
+        line.content,
+        "-# inbox sweep left an update — it comes up when you next write."
+    );
+    assert_eq!(line.flags & 4096, 4096, "posted @silent: {}", line.flags);
+    // The update itself still waits for the conversation.
+    let queued = std::fs::read_to_string(home.state("pending_updates.json")).unwrap_or_default();
+    assert!(queued.contains("inbox is clear"), "{queued}");
     assert!(bot.stop().await);
 }

@@ -273,7 +273,10 @@ async fn version_and_settings_without_a_value_answer_with_what_is_in_force() {
     for (command, expected) in [
         ("model", "model.main: cli default (default)"),
         ("thinking", "thinking.main: off (default)"),
-        ("permissions", "permission mode: dontAsk (default)"),
+        (
+            "permissions",
+            "permission mode: don't ask — tools that aren't allowed are refused without asking (default)",
+        ),
     ] {
         let asked = fake.slash(OWNER_ID, command, json!([])).await;
         let text = fake
@@ -281,7 +284,46 @@ async fn version_and_settings_without_a_value_answer_with_what_is_in_force() {
             .await;
         assert_eq!(text, expected, "/{command}");
     }
+    // `/permissions` offers its modes in plain words, not the CLI's camelCase names.
+    let labels = choice_names(&fake, "permissions", "mode");
+    assert_eq!(
+        labels
+            .iter()
+            .map(|l| l.split(" — ").next().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        [
+            "don't ask",
+            "ask first",
+            "allow file edits",
+            "allow everything"
+        ],
+        "{labels:?}"
+    );
+    for camel in ["dontAsk", "acceptEdits", "bypassPermissions"] {
+        assert!(!labels.iter().any(|l| l.contains(camel)), "{labels:?}");
+    }
     assert!(bot.stop().await);
+}
+
+/// The choice names the bot registered for `command`'s option `option`.
+fn choice_names(fake: &FakeDiscord, command: &str, option: &str) -> Vec<String> {
+    let commands = fake.command_overwrites();
+    let registered = commands
+        .last()
+        .and_then(Value::as_array)
+        .and_then(|all| all.iter().find(|c| c["name"] == command))
+        .cloned()
+        .unwrap_or_else(|| panic!("/{command} registered"));
+    registered["options"]
+        .as_array()
+        .and_then(|o| o.iter().find(|o| o["name"] == option))
+        .and_then(|o| o["choices"].as_array())
+        .map(|c| {
+            c.iter()
+                .filter_map(|c| c["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `ollim-bot v0.2.0` (a tagged build) or `ollim-bot v0.1.0+dev (abc1234)`.

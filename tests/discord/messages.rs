@@ -1,6 +1,6 @@
 //! What the owner's message carries to the agent (SPEC §5): attached images typed by their magic
 //! bytes, and a reply to an ordinary message quoted above the new text; and what the DM shows
-//! while tools run: the tool label, and a denied tool struck through.
+//! while tools run: the tool label, and a denied tool struck through with the reason.
 
 use serde_json::json;
 
@@ -133,10 +133,12 @@ async fn a_denied_tool_is_shown_struck_through_in_the_reply() {
                 .find(|m| !m.deleted && m.content.contains("could not do that"))
         })
         .await;
+    // Struck through, with why and what would let it run.
     assert!(
-        reply
-            .content
-            .contains("~~Bash(rm -rf /tmp/nothing-here)~~ — denied"),
+        reply.content.contains(
+            "~~Bash(rm -rf /tmp/nothing-here)~~ — denied: not allowed in don't-ask mode; \
+             switch /permissions to \"ask first\" to approve calls like this"
+        ),
         "{}",
         reply.content
     );

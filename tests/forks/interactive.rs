@@ -50,7 +50,7 @@ async fn into_fork_and_out(rig: &Rig, save: bool) -> String {
         .send(Command::Fork(Some("secret research".into())))
         .await
         .unwrap();
-    assert!(answer.contains("Entering fork"), "{answer}");
+    assert!(answer.starts_with("entering fork"), "{answer}");
     // The greeting's turn is over (its reply is shown) before the user talks: a line sent while
     // it runs would interrupt it and be merged with the `[fork-started]` prompt.
     rig.until("the fork's greeting", |r| {

@@ -207,7 +207,7 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
         ("session_history.jsonl", "1 events"),
         ("fork_messages.json", "0 records"),
         ("inquiries.json", "0 entries"),
-        ("config.json", "1 entries"),
+        ("config.json", "1 entry"),
         ("bot.pid", "no bot is running"),
         ("routines/morning.md", "a1b2c3d4 `30 8 * * *`, next "),
         ("reminders/break.md", "b1b2c3d4 fires "),

@@ -1,5 +1,6 @@
 //! Bad input gets a clear error, exit code 1, and writes nothing: corrupt files, bad dates,
-//! unknown ids, an unreachable Google, Google being busy or failing.
+//! unknown ids, an unreachable Google, Google refusing, busy or failing — Google's answers said
+//! in plain words (what happened, what to do), never as a bare HTTP status.
 
 use crate::harness::{expiry_in, Setup};
 use crate::support::fake_google::Failure;
@@ -93,8 +94,18 @@ fn bad_arguments_are_refused_before_anything_is_sent() {
     );
 }
 
+/// The one line the command printed for a failure, without Google's machinery.
+fn plain(err: &str) -> &str {
+    assert!(!err.contains("HTTP"), "no HTTP status: {err}");
+    assert!(
+        !err.contains("Requested entity"),
+        "not Google's wording: {err}"
+    );
+    err
+}
+
 #[test]
-fn an_unknown_id_reports_googles_404() {
+fn an_unknown_id_says_there_is_no_such_item_and_what_to_do() {
     let s = Setup::connected();
     for args in [
         &["tasks", "done", "nope"][..],
@@ -104,8 +115,35 @@ fn an_unknown_id_reports_googles_404() {
     ] {
         let err = s.run(args).failure();
         assert!(
-            err.contains("Requested entity was not found.") && err.contains("404"),
+            plain(&err).contains("no such item") && err.contains("list them again"),
             "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_refused_or_revoked_connection_says_what_to_do() {
+    let s = Setup::connected();
+    for (status, message, says) in [
+        (
+            401,
+            "Request had invalid authentication credentials.",
+            "/google-auth to reconnect",
+        ),
+        (403, "The caller does not have permission", "right account"),
+        (403, "Rate Limit Exceeded", "try again in a minute"),
+    ] {
+        s.fake.fail_next(Failure {
+            method: Some("GET"),
+            path_contains: "/tasks/v1/",
+            status,
+            message,
+        });
+        let err = s.run(&["tasks", "list"]).failure();
+        assert!(plain(&err).contains(says), "{status}: {err}");
+        assert!(
+            !err.contains(message),
+            "Google's words stay in the log: {err}"
         );
     }
 }
@@ -122,9 +160,10 @@ fn busy_or_failing_google_and_no_google_at_all_are_clear_errors() {
     });
     let err = s.run(&["tasks", "list"]).failure();
     assert!(
-        err.contains("Quota exceeded") && err.contains("429") && err.contains("try again"),
+        plain(&err).contains("limiting requests") && err.contains("try again in a minute"),
         "{err}"
     );
+    assert!(!err.contains("429") && !err.contains("Quota"), "{err}");
     s.fake.fail_next(Failure {
         method: None,
         path_contains: "/calendar/v3/",
@@ -133,9 +172,10 @@ fn busy_or_failing_google_and_no_google_at_all_are_clear_errors() {
     });
     let err = s.run(&["cal", "today"]).failure();
     assert!(
-        err.contains("503") && err.contains("Service Unavailable"),
+        plain(&err).contains("trouble right now") && err.contains("try again in a few minutes"),
         "{err}"
     );
+    assert!(!err.contains("503"), "{err}");
     assert_eq!(s.snapshot(), before, "nothing written");
 
     s.api_base = format!("http://127.0.0.1:{}", closed_port());

@@ -112,7 +112,8 @@ async fn buttons_act_on_the_calendar_or_list_they_name_and_bare_ids_on_the_defau
     );
     assert_eq!(
         press(format!("act:task_del:@default/{bread}")).await,
-        "failed: Requested entity was not found.",
+        "failed: google has no such item: it was deleted, or the id is wrong or from another \
+         calendar or list — list them again for the current ids",
         "Bread is on errands, not the default list: nobody is asked"
     );
     assert_eq!(questions.lock().len(), 3);

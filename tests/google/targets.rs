@@ -96,7 +96,9 @@ fn writes_go_to_the_first_calendar_unless_one_is_named() {
         "title:       Review"
     );
     assert!(
-        s.run(&["cal", "show", &id]).failure().contains("not found"),
+        s.run(&["cal", "show", &id])
+            .failure()
+            .contains("no such item"),
         "without --calendar the first configured one is asked"
     );
     s.run(&[
@@ -205,7 +207,7 @@ fn the_configured_task_list_is_used_unless_list_names_one() {
     assert!(s
         .run(&["tasks", "show", &milk, "--list", "nope"])
         .failure()
-        .contains("not found"));
+        .contains("no such item"));
 }
 
 #[test]

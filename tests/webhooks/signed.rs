@@ -255,7 +255,8 @@ async fn a_whole_github_event_keeps_only_what_the_spec_declares_and_its_ping_sta
         }
     };
     // GitHub's first delivery is a ping with fields no spec declares.
-    let ping = json!({"zen": "Keep it logically awesome.", "hook_id": 7, "hook": {"type": "Repository"}});
+    let ping =
+        json!({"zen": "Keep it logically awesome.", "hook_id": 7, "hook": {"type": "Repository"}});
     let (status, _, body) = send("ping", "p-1", ping.to_string()).await;
     assert_eq!((status, body), (200, json!({"status": "pong"})));
 
@@ -279,9 +280,19 @@ async fn a_whole_github_event_keeps_only_what_the_spec_declares_and_its_ping_sta
     assert_eq!(jobs.len(), 1, "the ping started nothing");
     let prompt = &jobs[0].prompt;
     assert!(prompt.contains("A workflow run is completed."), "{prompt}");
-    assert!(prompt.contains("build-and-test") && prompt.contains("failure"), "{prompt}");
-    for dropped in ["UNDECLARED-COMMIT-MESSAGE", "UNDECLARED-SENDER", "xxxxxxxxxx"] {
-        assert!(!prompt.contains(dropped), "{dropped} reached the prompt: {prompt}");
+    assert!(
+        prompt.contains("build-and-test") && prompt.contains("failure"),
+        "{prompt}"
+    );
+    for dropped in [
+        "UNDECLARED-COMMIT-MESSAGE",
+        "UNDECLARED-SENDER",
+        "xxxxxxxxxx",
+    ] {
+        assert!(
+            !prompt.contains(dropped),
+            "{dropped} reached the prompt: {prompt}"
+        );
     }
     hooks.stop().await;
 }

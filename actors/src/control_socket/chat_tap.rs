@@ -67,7 +67,10 @@ pub fn chat_event(ev: &SurfaceEvent) -> Option<ChatEvent> {
         SurfaceEvent::TextDelta(t) => ChatEvent::Text(t.clone()),
         SurfaceEvent::Reply(t) => ChatEvent::Reply(t.clone()),
         SurfaceEvent::ToolUse(label) => ChatEvent::Tool(label.clone()),
-        SurfaceEvent::Denied(label) => ChatEvent::Denied(label.clone()),
+        SurfaceEvent::Denied { label, reason } => ChatEvent::Denied {
+            label: label.clone(),
+            reason: reason.clone(),
+        },
         SurfaceEvent::ToolFailed(label) => {
             ChatEvent::Notice(crate::permissions::label::failed_label(label))
         }
@@ -75,6 +78,9 @@ pub fn chat_event(ev: &SurfaceEvent) -> Option<ChatEvent> {
         SurfaceEvent::Embed { embed, .. } => ChatEvent::Embed(embed.title.clone()),
         SurfaceEvent::Notice(t) | SurfaceEvent::Error(t) => ChatEvent::Notice(t.clone()),
         SurfaceEvent::Ping { text, .. } => ChatEvent::Notice(text.clone()),
+        SurfaceEvent::UpdateQueued { job, waiting } => {
+            ChatEvent::Notice(crate::surface::update_queued_line(job, *waiting))
+        }
         SurfaceEvent::ForkStarted { topic } => ChatEvent::Notice(match topic {
             Some(t) => format!("── Forked Session: {t} ──"),
             None => "── Forked Session ──".to_owned(),

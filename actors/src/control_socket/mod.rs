@@ -57,8 +57,14 @@ pub enum ChatEvent {
     Reply(String),
     /// A tool the agent called, as its label.
     Tool(String),
-    /// A tool call that was denied, as its label.
-    Denied(String),
+    /// A tool call that was denied: its label and why.
+    Denied {
+        /// The call's label.
+        label: String,
+        /// Why ([`crate::permissions::reasons`]).
+        #[serde(default)]
+        reason: String,
+    },
     /// An embed's title.
     Embed(String),
     /// A line from the bot (a notice, an error, a background ping).

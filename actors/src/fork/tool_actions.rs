@@ -14,8 +14,8 @@
 use actix::prelude::*;
 use chrono::Duration;
 
-use super::background::BackgroundFork;
-use crate::jobs::{store, Job, JobId, Reminder};
+use super::background::{human_name, mode, BackgroundFork};
+use crate::jobs::{store, Job, JobId, Reminder, UpdateMode};
 use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::Append;
 use crate::ping_budget::{NoteSent, PingDecision, RecordCritical, TrySend, TryUse};
@@ -297,14 +297,21 @@ impl BackgroundFork {
                 let pending = self.peers.pending.clone();
                 let reporting = self.mark(RunMark::Reporting(message.clone()));
                 let reported = self.mark(RunMark::Reported);
+                // *(ours)* An `always` job reports every run and pings rarely: the owner is
+                // told an update waits, rather than finding out only when they next write.
+                let announce = (mode(&self.fired) == UpdateMode::Always)
+                    .then(|| (self.peers.surface.clone(), human_name(&self.fired)));
                 Box::pin(
                     async move {
                         reporting.await;
-                        pending
+                        let waiting = pending
                             .send(Append { message })
                             .await
                             .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))?;
                         reported.await;
+                        if let Some((surface, job)) = announce {
+                            surface.do_send(SurfaceEvent::UpdateQueued { job, waiting });
+                        }
                         Ok(())
                     }
                     .into_actor(self),

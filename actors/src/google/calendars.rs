@@ -55,16 +55,9 @@ impl CalendarEntry {
 pub async fn calendars(rest: &Rest) -> Result<Vec<CalendarEntry>, Error> {
     let mut url = rest.url(&["calendar", "v3", "users", "me", "calendarList"]);
     url.query_pairs_mut().append_pair("maxResults", "250");
-    rest.all_pages(url, None).await.map_err(|e| match e {
-        Error::Api { status: 403, message } if message.contains("scope") => Error::Api {
-            status: 403,
-            message: format!(
-                "{message} — this google connection was made before calendar listing was asked for: \
-                 delete state/token.json and use /google-auth to reconnect"
-            ),
-        },
-        other => other,
-    })
+    // A connection made before calendar listing was asked for gets a 403 naming the scope:
+    // its plain words say to reconnect.
+    rest.all_pages(url, None).await
 }
 
 /// An event and the calendar it came from.

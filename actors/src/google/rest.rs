@@ -122,6 +122,8 @@ impl Rest {
                     format!("{reason}: {}", text.trim())
                 }
             });
+        // Google's own words stay in the log; the error says it plainly.
+        tracing::info!(status = status.as_u16(), url = %shown, google = %message, "google answered with an error");
         Err(Error::Api {
             status: status.as_u16(),
             message,

@@ -11,11 +11,11 @@ use actix::prelude::*;
 use super::turn::{Turn, TurnKind};
 use super::{MainSession, Outgoing};
 use crate::brain::{PermissionMode, TurnResult};
+use crate::permissions::modes;
 use crate::runtime_config::Key;
 use crate::sessions::records::LineageStart;
 use crate::sessions::CompactReport;
 use crate::surface::SurfaceEvent;
-use crate::tools::Confirmation;
 
 /// A slash command for the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Message)]
@@ -192,19 +192,14 @@ impl MainSession {
             };
             return Box::pin(fut::ready(format!(
                 "permission mode: {}{default}{scope}",
-                current.as_str()
+                modes::choice_label(current)
             )));
         };
-        let parsed = match mode.as_str() {
-            "dontAsk" => PermissionMode::DontAsk,
-            "default" => PermissionMode::Default,
-            "acceptEdits" => PermissionMode::AcceptEdits,
-            "bypassPermissions" => PermissionMode::BypassPermissions,
-            other => {
-                return Box::pin(fut::ready(format!(
-                    "unknown permission mode {other:?} (dontAsk, default, acceptEdits or bypassPermissions)"
-                )))
-            }
+        let Some(parsed) = modes::parse(&mode) else {
+            return Box::pin(fut::ready(format!(
+                "unknown permission mode {mode:?} ({})",
+                modes::listed()
+            )));
         };
         if parsed == PermissionMode::BypassPermissions {
             if let Some(why) = crate::permissions::bypass_refused_as_root() {
@@ -217,7 +212,7 @@ impl MainSession {
         } else {
             ""
         };
-        let done = format!("permission mode: {mode}{scope}");
+        let done = format!("permission mode: {}{scope}", modes::choice_label(parsed));
         let _ = ctx;
         let Some(live) = &self.live else {
             return Box::pin(fut::ready(done));
@@ -317,6 +312,12 @@ impl MainSession {
     }
 }
 
+/// `/fork`'s answer when nothing was running.
+pub const FORK_ENTERED: &str = "entering fork.";
+/// `/fork`'s answer while the main conversation was still answering.
+pub const FORK_BESIDE_ANSWER: &str =
+    "entering fork — the answer in progress finishes in the main conversation.";
+
 impl Handler<Command> for MainSession {
     type Result = ResponseActFuture<Self, String>;
 
@@ -363,6 +364,8 @@ impl Handler<Command> for MainSession {
             Command::Thinking(v) => self.main_setting("thinking", v, ctx),
             Command::Fork(topic) => {
                 let idle_minutes = self.idle_minutes();
+                // `/fork` interrupts nothing: an answer in progress finishes where it began.
+                let answering = !self.inflight.is_empty();
                 let started = self.start_fork(
                     super::EnterFork {
                         topic,
@@ -373,7 +376,8 @@ impl Handler<Command> for MainSession {
                     ctx,
                 );
                 reply(match started {
-                    Ok(()) => Confirmation::EnteringFork.to_string(),
+                    Ok(()) if answering => FORK_BESIDE_ANSWER.to_owned(),
+                    Ok(()) => FORK_ENTERED.to_owned(),
                     Err(refusal) => refusal.to_string(),
                 })
             }

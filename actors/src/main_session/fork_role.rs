@@ -8,16 +8,16 @@
 //! ways once the agent has finished responding: report (summary queued for the main session),
 //! exit (discarded), save (its session becomes the main session; pending updates cleared). The
 //! agent's save only asks the user, and only when it would lose nothing (`save_guard`).
-//! Idle for `fork_idle_timeout`: a visible "fork idle — checking in..." note and a
-//! `[fork-timeout]` prompt; idle again: a stronger prompt to exit. The agent always decides; a
-//! fork is never ended for idleness.
+//! Idle for `fork_idle_timeout` ([`super::fork_idle`]): a visible "fork idle for 10 minutes — checking in..." note and
+//! a `[fork-timeout]` prompt; idle again: a stronger prompt to exit. The agent always decides; a
+//! fork is never ended for idleness by the bot — but when the agent ends one that sat idle
+//! through a nudge, the DM says so *(ours)*: "fork closed after 20 minutes idle.".
 
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 
-use super::turn::TurnKind;
-use super::{ForkButton, MainSession, Outgoing};
+use super::{ForkButton, MainSession};
 use crate::brain::SessionStart;
 use crate::pending_updates::Clear;
 use crate::prompts::fork as fork_prompt;
@@ -58,9 +58,6 @@ pub struct ForkState {
     /// have to change: a haiku fork of a larger context runs on sonnet).
     pub parent_context: Option<u64>,
 }
-
-/// The visible note when a fork has been idle for `fork_idle_timeout`.
-pub const FORK_IDLE_NOTE: &str = "-# fork idle — checking in...";
 
 /// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
 /// message). Refused inside a fork ([`Refusal::AlreadyInFork`]) and while one is open
@@ -138,27 +135,6 @@ pub struct ForkEnded {
     pub session_id: Option<String>,
 }
 
-/// What a fork idle for the `nudges`+1-th time gets: the visible note (the first time) and
-/// the prompt for the agent; nothing after the second, stronger prompt — the fork is never
-/// ended for idleness, the agent decides.
-fn idle_nudge(
-    nudges: u32,
-    user_name: &str,
-    minutes: u32,
-) -> Option<(Option<&'static str>, String)> {
-    match nudges {
-        0 => Some((
-            Some(FORK_IDLE_NOTE),
-            fork_prompt::fork_idle_prompt(user_name, minutes),
-        )),
-        1 => Some((None, fork_prompt::fork_forced_exit_prompt(minutes))),
-        _ => None,
-    }
-}
-
-/// The idle check's period.
-pub const IDLE_CHECK: Duration = Duration::from_secs(60);
-
 impl MainSession {
     /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
     /// after its turn); Report asks the agent for the summary first.
@@ -166,6 +142,7 @@ impl MainSession {
         let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
             return "not in a fork.".into();
         };
+        fork.do_send(super::fork_idle::OwnerActed);
         match button {
             ForkButton::Save => fork.do_send(MarkExit(ExitAction::Save)),
             ForkButton::Exit => fork.do_send(MarkExit(ExitAction::Discard)),
@@ -268,44 +245,20 @@ impl MainSession {
         let Some(action) = state.exit.take() else {
             return;
         };
-        state.parent.do_send(ForkEnded {
+        // Nothing from the owner since an idle nudge: the fork ends for idleness.
+        let idle_minutes = (state.idle.as_secs() / 60) as u32 * state.nudges;
+        let parent = state.parent.clone();
+        if idle_minutes > 0 {
+            self.show(SurfaceEvent::Notice(
+                super::fork_idle::fork_closed_idle_note(idle_minutes),
+            ));
+        }
+        parent.do_send(ForkEnded {
             action,
             session_id: self.session_id.clone(),
         });
         ctx.notify(super::Close);
         ctx.run_later(Duration::from_secs(6), |_act, ctx| ctx.stop());
-    }
-
-    /// Fork: nudges the agent after idleness (a visible note first), twice at most; the agent
-    /// decides how the fork ends.
-    pub(super) fn idle_check(&mut self, ctx: &mut Context<Self>) {
-        let busy = self.busy();
-        let Role::Fork(state) = &mut self.role else {
-            return;
-        };
-        if busy || state.last_activity.elapsed() < state.idle {
-            return;
-        }
-        state.last_activity = Instant::now();
-        let minutes = (state.idle.as_secs() / 60) as u32;
-        let Some((note, text)) = idle_nudge(state.nudges, &self.config.user_name, minutes) else {
-            return;
-        };
-        state.nudges += 1;
-        if let Some(note) = note {
-            self.show(SurfaceEvent::Notice(note.into()));
-        }
-        self.submit(
-            Outgoing {
-                text,
-                images: Vec::new(),
-                kind: TurnKind::Message,
-                resent: false,
-                job: None,
-                snooze: None,
-            },
-            ctx,
-        );
     }
 
     /// Main session: a fork ended.
@@ -389,7 +342,3 @@ impl Handler<ForkEnded> for MainSession {
         self.arm_idle_release(ctx);
     }
 }
-
-#[cfg(test)]
-#[path = "fork_role_tests.rs"]
-mod tests;

@@ -21,7 +21,7 @@ use crate::brain::{
 };
 use crate::data_dir::DataDir;
 use crate::permissions::{
-    ask_surface, ApprovalAnswer, ApprovalRequest, Decision, FileHooks, APPROVAL_TIMEOUT,
+    ask_surface, reasons, ApprovalAnswer, ApprovalRequest, Decision, FileHooks, APPROVAL_TIMEOUT,
 };
 use crate::surface::SurfaceEvent;
 
@@ -136,13 +136,17 @@ impl SessionHost {
                 Decision::Deny {
                     label: tool.to_owned(),
                     message: format!("{tool} was not run: the session has ended"),
+                    reason: reasons::SESSION_ENDED.to_owned(),
                 }
             }
         }
     }
 
-    fn show_denied(&self, label: &str) {
-        self.surface.do_send(SurfaceEvent::Denied(label.to_owned()));
+    fn show_denied(&self, label: &str, reason: &str) {
+        self.surface.do_send(SurfaceEvent::Denied {
+            label: label.to_owned(),
+            reason: reason.to_owned(),
+        });
     }
 
     /// The PreToolUse answer for a Bash `call` that could write into `state/`: the owner's
@@ -165,13 +169,14 @@ impl SessionHost {
             why: why.clone(),
         };
         let decision = self.ask_session(asked, "Bash").await;
-        let (label, refusal) = match (decision, &self.approvals) {
+        let (label, refusal, reason) = match (decision, &self.approvals) {
             (Decision::Ask { label }, Some(approvals)) => {
                 let ask = ApprovalRequest::new(label.clone(), "Bash");
                 match ask_surface(approvals, ask, APPROVAL_TIMEOUT).await {
                     ApprovalAnswer::Deny => (
                         label,
                         format!("Bash was not run: the owner did not allow it ({why})"),
+                        reasons::NOT_APPROVED.to_owned(),
                     ),
                     answer => {
                         if answer == ApprovalAnswer::AllowForSession {
@@ -186,15 +191,27 @@ impl SessionHost {
             (Decision::Ask { label }, None) => (
                 label,
                 format!("Bash was not run: it may write into state/ ({why}), and nobody can be asked here"),
+                reasons::NOBODY_TO_ASK.to_owned(),
             ),
-            (Decision::Deny { label, message }, _) => (label, message),
+            (
+                Decision::Deny {
+                    label,
+                    message,
+                    reason,
+                },
+                _,
+            ) => (label, message, reason),
             (Decision::Allow, _) => {
                 // The policy never allows these unasked; refuse rather than trust a change.
-                ("Bash".into(), format!("Bash was not run: it may write into state/ ({why})"))
+                (
+                    "Bash".into(),
+                    format!("Bash was not run: it may write into state/ ({why})"),
+                    reasons::STATE_FILES.to_owned(),
+                )
             }
         };
         tracing::info!(%label, %why, "Bash that may write into state/ denied");
-        self.show_denied(&label);
+        self.show_denied(&label, &reason);
         HookCall::deny_tool(refusal)
     }
 }
@@ -219,12 +236,13 @@ impl Host for SessionHost {
                 (Decision::Ask { label }, None) => Decision::Deny {
                     message: format!("{label} needs approval, and nobody can be asked here"),
                     label,
+                    reason: reasons::NOBODY_TO_ASK.to_owned(),
                 },
                 (d, _) => d,
             };
-            if let Decision::Deny { label, .. } = &decision {
-                tracing::info!(tool = %request.tool_name, %label, "tool denied");
-                self.show_denied(label);
+            if let Decision::Deny { label, reason, .. } = &decision {
+                tracing::info!(tool = %request.tool_name, %label, %reason, "tool denied");
+                self.show_denied(label, reason);
             }
             decision
                 .to_permission_decision(&request.input)

@@ -19,6 +19,7 @@ mod commands;
 mod context_warning;
 mod conversation;
 pub mod failure;
+pub mod fork_idle;
 pub mod fork_role;
 pub mod header;
 pub mod host;
@@ -286,7 +287,7 @@ impl Actor for MainSession {
         if let Role::Fork(state) = &self.role {
             tracing::info!(actor = "interactive_fork", "interactive fork started");
             let intro = state.intro.clone();
-            ctx.run_interval(fork_role::IDLE_CHECK, |act, ctx| act.idle_check(ctx));
+            ctx.run_interval(fork_idle::IDLE_CHECK, |act, ctx| act.idle_check(ctx));
             self.submit(
                 Outgoing {
                     text: intro,

@@ -55,7 +55,7 @@ pub struct AskToSave;
 #[rtype(result = "Result<(), Refusal>")]
 pub struct ConfirmSave;
 
-/// The agent's exit tools ask first: refused until the user has said something in the fork.
+/// The agent's exit tools ask first: refused until the user has said something in the fork, unless an idle nudge came first.
 #[derive(Debug, Clone, Copy, Message)]
 #[rtype(result = "Result<(), Refusal>")]
 pub struct MayExit;
@@ -170,7 +170,10 @@ impl Handler<MayExit> for MainSession {
     type Result = Result<(), Refusal>;
     fn handle(&mut self, _: MayExit, _ctx: &mut Self::Context) -> Self::Result {
         match &self.role {
-            Role::Fork(state) if state.user_turns == 0 => Err(Refusal::ExitBeforeUserTurn),
+            // An idle nudge asks the agent to wrap up: the fork may end then, said or not.
+            Role::Fork(state) if state.user_turns == 0 && state.nudges == 0 => {
+                Err(Refusal::ExitBeforeUserTurn)
+            }
             _ => Ok(()),
         }
     }

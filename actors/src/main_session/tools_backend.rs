@@ -59,7 +59,7 @@ impl SessionBackend {
         })
     }
 
-    /// Refused until the user has said something in the fork.
+    /// Refused until the user has said something in the fork (or an idle nudge came).
     async fn may_exit(&self) -> Result<(), Refusal> {
         self.session
             .send(MayExit)

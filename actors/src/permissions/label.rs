@@ -71,6 +71,16 @@ pub fn struck_through(label: &str) -> String {
     format!("~~{label}~~ — denied")
 }
 
+/// *(ours)* The refused call with why: `~~Bash(rm x)~~ — denied: not approved`; without a
+/// reason, [`struck_through`].
+pub fn denied_line(label: &str, reason: &str) -> String {
+    if reason.trim().is_empty() {
+        struck_through(label)
+    } else {
+        format!("{}: {reason}", struck_through(label))
+    }
+}
+
 /// The line shown in place of a tool call that ran and failed: `~~Read(x.md)~~ — error`.
 pub fn failed_label(label: &str) -> String {
     format!("~~{label}~~ — error")

@@ -11,6 +11,7 @@
 //! | [`policy`] | the four modes, `state/` protection, session approvals: [`Policy::decide`] |
 //! | [`approval`] | the question to the surface, its reactions and its 60 s limit |
 //! | [`label`] | `Bash(rm x)` labels and the `~~…~~ — denied` line |
+//! | [`modes`] | the modes in plain words for `/permissions`, and reading either spelling |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`read_scope`] | a background fork's Read/Glob/Grep held to its allowed set (a hook) |
 //! | [`secret_reads`] | `.env`, `state/token.json`, the Google client, `/proc/*/environ`: refused to every session, file tools and Bash alike |
@@ -33,6 +34,7 @@ mod file_rules;
 mod glob;
 pub mod label;
 pub mod matcher;
+pub mod modes;
 pub mod patterns;
 pub mod policy;
 pub mod read_scope;
@@ -53,8 +55,8 @@ pub use bash_writes::bash_state_write;
 pub use edit_scope::edit_stays_home;
 pub use file_hooks::FileHooks;
 pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};
-pub use label::{failed_label, short_tool_name, struck_through, tool_label};
+pub use label::{denied_line, failed_label, short_tool_name, struck_through, tool_label};
 pub use matcher::is_allowed;
 pub use patterns::{validate, ToolPattern, Validated};
-pub use policy::{state_write_denial, Decision, Policy};
+pub use policy::{reasons, state_write_denial, Decision, Policy};
 pub use root_rule::{bypass_refused, bypass_refused_as_root, BYPASS_REFUSED_AS_ROOT};

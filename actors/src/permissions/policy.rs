@@ -39,12 +39,15 @@ use crate::data_dir::DataDir;
 pub enum Decision {
     /// Run the tool.
     Allow,
-    /// Refuse it; the surface shows `label` struck through, the model reads `message`.
+    /// Refuse it; the surface shows `label` struck through with `reason`, the model reads
+    /// `message`.
     Deny {
         /// How the call is shown to the user (`Bash(rm x)`).
         label: String,
         /// What the model is told.
         message: String,
+        /// *(ours)* Why, in words the owner can act on ([`reasons`]).
+        reason: String,
     },
     /// Ask the user on the surface.
     Ask {
@@ -135,6 +138,7 @@ impl Policy {
             return Decision::Deny {
                 label: label(),
                 message,
+                reason: reasons::STATE_FILES.to_owned(),
             };
         }
         if tool == "Bash" {
@@ -164,6 +168,12 @@ impl Policy {
                     message: format!(
                         "{tool} needs permission, and the current mode (dontAsk) refuses without asking"
                     ),
+                    reason: if self.asks {
+                        reasons::DONT_ASK
+                    } else {
+                        reasons::BACKGROUND
+                    }
+                    .to_owned(),
                 }
             }
             PermissionMode::AcceptEdits | PermissionMode::Default | PermissionMode::Plan => {
@@ -176,6 +186,7 @@ impl Policy {
         Decision::Deny {
             label: label(),
             message: format!("{tool} is not available in background forks"),
+            reason: reasons::BACKGROUND.to_owned(),
         }
     }
 
@@ -194,17 +205,21 @@ impl Policy {
             tool_label(tool, &request.input, data_dir.root()),
             escape_markdown(why)
         );
-        let refused = |reason: &str| Decision::Deny {
+        let refused = |reason: &str, shown: &str| Decision::Deny {
             label: label.clone(),
             message: format!(
                 "{tool} was not run: it may write into state/ ({why}), the bot's own files, \
                  which only the owner can allow, and {reason}"
             ),
+            reason: shown.to_owned(),
         };
         if !self.asks {
-            refused("background tasks never ask")
+            refused("background tasks never ask", reasons::BACKGROUND)
         } else if self.mode == PermissionMode::DontAsk {
-            refused("the current mode (dontAsk) refuses without asking")
+            refused(
+                "the current mode (dontAsk) refuses without asking",
+                reasons::STATE_WRITE_DONT_ASK,
+            )
         } else {
             Decision::Ask { label }
         }
@@ -226,9 +241,32 @@ impl Policy {
             ApprovalAnswer::Deny => Decision::Deny {
                 label: tool_label(&request.tool_name, &request.input, data_dir.root()),
                 message: format!("the user did not allow {}", request.tool_name),
+                reason: reasons::NOT_APPROVED.to_owned(),
             },
         }
     }
+}
+
+/// Why a call was denied, as the owner reads it beside the struck-through call: what happened
+/// and, where there is one, what to do about it.
+pub mod reasons {
+    /// `dontAsk` refused a tool outside the allowed set.
+    pub const DONT_ASK: &str =
+        "not allowed in don't-ask mode; switch /permissions to \"ask first\" to approve calls like this";
+    /// A file tool aimed at `state/`.
+    pub const STATE_FILES: &str = "the bot's own state/ files can't be changed by the agent";
+    /// A Bash command that could write into `state/`, refused in `dontAsk`.
+    pub const STATE_WRITE_DONT_ASK: &str =
+        "it may change the bot's own state/ files; switch /permissions to \"ask first\" to approve it";
+    /// A background fork asked for something it may not do.
+    pub const BACKGROUND: &str =
+        "background tasks can't ask; add it to the job's allowed-tools to let it run";
+    /// The owner answered ❌ or did not answer in time.
+    pub const NOT_APPROVED: &str = "not approved";
+    /// It needed the owner and nobody could be asked.
+    pub const NOBODY_TO_ASK: &str = "it needs approval, and nobody could be asked here";
+    /// The session had ended before it could be decided.
+    pub const SESSION_ENDED: &str = "the session had ended";
 }
 
 /// The refusal for a file-writing tool aimed into `state/` (what the model reads), or `None`.

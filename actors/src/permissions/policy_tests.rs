@@ -167,7 +167,19 @@ fn background_never_asks() {
             label: "Bash(rm x)".into(),
             message: "Bash needs permission, and the current mode (dontAsk) refuses without asking"
                 .into(),
+            reason: reasons::BACKGROUND.into(),
         }
+    );
+    // The conversation's own refusal tells the owner how to be asked instead.
+    let Decision::Deny { reason, .. } =
+        Policy::new(DontAsk).decide(&request("Bash", json!({"command": "rm x"})), &data())
+    else {
+        panic!("dontAsk asked");
+    };
+    assert_eq!(reason, reasons::DONT_ASK);
+    assert!(
+        reason.contains("/permissions") && reason.contains("ask first"),
+        "{reason}"
     );
     let mut default_bg = Policy::background();
     default_bg.mode = Default;
@@ -230,6 +242,7 @@ fn decisions_become_cli_answers() {
     let deny = Decision::Deny {
         label: "Bash(ls)".into(),
         message: "no".into(),
+        reason: reasons::NOT_APPROVED.into(),
     };
     assert_eq!(
         deny.to_permission_decision(&input),

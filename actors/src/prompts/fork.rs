@@ -72,8 +72,9 @@ pub fn button_prompt(inquiry_prompt: &str) -> String {
 
 /// The first idle notice, after `idle_minutes` without activity.
 pub fn fork_idle_prompt(user_name: &str, idle_minutes: u32) -> String {
+    let idle = minutes(idle_minutes);
     format!(
-        "[fork-timeout] This fork has been idle for {idle_minutes} minutes. If {user_name} \
+        "[fork-timeout] This fork has been idle for {idle}. If {user_name} \
          still seems engaged, ask them; otherwise exit the fork."
     )
 }
@@ -82,10 +83,15 @@ pub fn fork_idle_prompt(user_name: &str, idle_minutes: u32) -> String {
 /// timeout, so the fork has been idle twice that long.
 pub fn fork_forced_exit_prompt(idle_minutes: u32) -> String {
     format!(
-        "[fork-timeout] This fork has been idle for {} minutes and already had a timeout \
+        "[fork-timeout] This fork has been idle for {} and already had a timeout \
          notice. You MUST exit the fork now.",
-        idle_minutes.saturating_mul(2)
+        minutes(idle_minutes.saturating_mul(2))
     )
+}
+
+/// A whole number of minutes in words: `1 minute`, `20 minutes`.
+pub fn minutes(n: u32) -> String {
+    format!("{n} minute{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
@@ -142,5 +148,8 @@ mod tests {
         let forced = fork_forced_exit_prompt(10);
         assert!(forced.starts_with("[fork-timeout] This fork has been idle for 20 minutes"));
         assert!(forced.contains("MUST exit"));
+        // One minute is one minute, not "1 minutes".
+        assert!(fork_idle_prompt("Sam", 1).contains("idle for 1 minute."));
+        assert!(fork_forced_exit_prompt(1).contains("idle for 2 minutes and"));
     }
 }

@@ -60,9 +60,14 @@ impl Alert {
                 file,
                 count,
                 last_error,
-            } => format!(
-                "⚠️ {name} ({file}) has failed {count} times in a row. last error: {last_error}"
-            ),
+            } => {
+                let times = if *count == 1 {
+                    "once".to_owned()
+                } else {
+                    format!("{count} times in a row")
+                };
+                format!("⚠️ {name} ({file}) has failed {times}. last error: {last_error}")
+            }
             Alert::Recovered { name } => format!("{name} is working again."),
         }
     }
@@ -198,6 +203,20 @@ mod tests {
             Some("⚠️ inbox sweep (routines/inbox.md) has failed 8 times in a row. last error: api error 500")
         );
         assert_eq!(alerts[8], None);
+    }
+
+    #[test]
+    fn a_single_failure_reads_once() {
+        let alert = Alert::Failing {
+            name: "inbox sweep".into(),
+            file: "routines/inbox.md".into(),
+            count: 1,
+            last_error: "api error 500".into(),
+        };
+        assert_eq!(
+            alert.text(),
+            "⚠️ inbox sweep (routines/inbox.md) has failed once. last error: api error 500"
+        );
     }
 
     #[test]

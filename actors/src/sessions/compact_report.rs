@@ -41,7 +41,7 @@ impl fmt::Display for CompactReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::with_capacity(3);
         if let Some(turns) = self.turns {
-            parts.push(format!("{turns} turns"));
+            parts.push(format!("{turns} turn{}", if turns == 1 { "" } else { "s" }));
         }
         if let Some(age) = self.age {
             parts.push(format_age(age));
@@ -135,6 +135,11 @@ mod tests {
             pre_tokens: None,
         };
         assert_eq!(only_turns.to_string(), "0 turns");
+        let one = CompactReport {
+            turns: Some(1),
+            ..only_turns
+        };
+        assert_eq!(one.to_string(), "1 turn");
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //! The file is the original's: a JSON array of `{message_id, fork_session_id,
 //! parent_session_id, ts}` with `ts` in Unix seconds. A lookup sees expired records too, so it
 //! can tell "this session has expired" apart from "not a fork message"; reading never rewrites
-//! the file. Expired records are dropped whenever the file is written (each [`ForkMessages::record`])
-//! or by [`ForkMessages::prune`]. A record that does not parse is skipped with a warning; a file
-//! that is not an array is set aside by [`state_file`].
+//! the file. *(ours)* The original dropped expired records whenever it wrote the file, so a reply
+//! to an old ping read as an ordinary message as soon as any newer background message was
+//! recorded; here a write keeps the newest [`KEPT_EXPIRED`] expired records (and every live one),
+//! so the owner is told the session expired. [`ForkMessages::prune`] drops every expired record.
+//! A record that does not parse is skipped with a warning; a file that is not an array is set
+//! aside by [`state_file`].
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +23,10 @@ use super::{is_live, save_line, unix_seconds, Error};
 
 /// Name of the file inside `state/`.
 pub const FILE_NAME: &str = "fork_messages.json";
+
+/// How many expired records a write keeps (the newest), so a reply to an old message can still
+/// be told apart from a reply to an ordinary one; the file stays bounded.
+pub const KEPT_EXPIRED: usize = 500;
 
 /// One Discord message a background fork sent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,7 +105,7 @@ impl ForkMessages {
     }
 
     /// Records that `message_ids` were sent by the fork `fork_session_id` (branched from
-    /// `parent_session_id`), dropping expired records in the same write.
+    /// `parent_session_id`); of the expired records, only the newest [`KEPT_EXPIRED`] stay.
     pub fn record(
         &mut self,
         message_ids: &[u64],
@@ -108,8 +115,19 @@ impl ForkMessages {
         if message_ids.is_empty() {
             return Ok(());
         }
-        let ts = unix_seconds(self.clock.now());
-        let mut records = self.load()?;
+        let now = self.clock.now();
+        let ts = unix_seconds(now);
+        let mut records = self.load_all()?;
+        let expired = records.iter().filter(|r| !is_live(r.ts, now)).count();
+        if expired > KEPT_EXPIRED {
+            // The file is in the order written: the oldest expired ones go first.
+            let mut dropping = expired - KEPT_EXPIRED;
+            records.retain(|r| {
+                let drop = dropping > 0 && !is_live(r.ts, now);
+                dropping -= usize::from(drop);
+                !drop
+            });
+        }
         records.extend(message_ids.iter().map(|&message_id| ForkMessageRecord {
             message_id,
             fork_session_id: fork_session_id.to_owned(),
@@ -220,7 +238,7 @@ mod tests {
     }
 
     #[test]
-    fn a_record_older_than_seven_days_is_expired_but_kept_until_a_write() {
+    fn a_record_older_than_seven_days_is_expired_and_still_known_after_a_write() {
         let (_dir, clock, mut f) = records();
         f.record(&[1], "old", None).unwrap();
         clock.advance(Duration::days(7) - Duration::seconds(1));
@@ -234,10 +252,25 @@ mod tests {
             "reading rewrote the file"
         );
 
+        // A newer background message does not make the old one read as ordinary.
         f.record(&[2], "new", Some("main")).unwrap();
-        assert_eq!(f.lookup(1).unwrap(), ForkLookup::Unknown);
-        let kept: Vec<u64> = f.load().unwrap().iter().map(|r| r.message_id).collect();
-        assert_eq!(kept, vec![2]);
+        assert_eq!(f.lookup(1).unwrap(), ForkLookup::Expired);
+        let live: Vec<u64> = f.load().unwrap().iter().map(|r| r.message_id).collect();
+        assert_eq!(live, vec![2]);
+    }
+
+    #[test]
+    fn a_write_keeps_only_the_newest_expired_records() {
+        let (_dir, clock, mut f) = records();
+        let old: Vec<u64> = (0..KEPT_EXPIRED as u64 + 3).collect();
+        f.record(&old, "old", None).unwrap();
+        clock.advance(Duration::days(8));
+        f.record(&[9_999], "new", None).unwrap();
+        assert_eq!(f.lookup(0).unwrap(), ForkLookup::Unknown);
+        assert_eq!(f.lookup(2).unwrap(), ForkLookup::Unknown);
+        assert_eq!(f.lookup(3).unwrap(), ForkLookup::Expired);
+        assert_eq!(f.lookup(9_999).unwrap(), live("new", 0));
+        assert_eq!(f.load_all().unwrap().len(), KEPT_EXPIRED + 1);
     }
 
     #[test]

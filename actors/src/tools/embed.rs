@@ -2,6 +2,11 @@
 //! fields, buttons and footer, the clean-up the original applied to what the model writes
 //! (emoji stripped from the title, literal `\n` turned into newlines), and a plain-text rendering
 //! for the console surface.
+//!
+//! The emoji rule, the same everywhere *(ours: the original stripped the title only)*: headings
+//! carry none — the title and every field name — while body text (the description, field
+//! values, a fork's topic line) keeps what the model wrote. The bot's own embeds ("Forked
+//! Session", "Fork Ended — …") have fixed headings without emoji.
 
 use std::fmt::Write as _;
 
@@ -105,8 +110,9 @@ pub struct Embed {
 }
 
 impl Embed {
-    /// Applies the clean-up the original did on what the model wrote: emoji leave the title,
-    /// and literal backslash-n sequences in the description and field values become newlines.
+    /// Applies the clean-up to what the model wrote: emoji leave the headings (the title and
+    /// the field names), and literal backslash-n sequences in the description and field values
+    /// become newlines.
     pub fn cleaned(mut self) -> Self {
         self.title = strip_emoji(&self.title);
         self.description = self
@@ -114,6 +120,7 @@ impl Embed {
             .map(|text| unescape_newlines(&text))
             .filter(|text| !text.is_empty());
         for field in &mut self.fields {
+            field.name = strip_emoji(&field.name);
             field.value = unescape_newlines(&field.value);
         }
         self
@@ -165,14 +172,38 @@ impl Embed {
     }
 }
 
-/// True for the characters the original treated as emoji in titles: pictographs
-/// (U+1F300–U+1FAFF), miscellaneous symbols and dingbats (U+2600–U+27BF), media symbols
-/// (U+23E9–U+23FA), the emoji variation selector and the zero-width joiner.
+/// True for emoji: the ranges the original stripped — pictographs (U+1F300–U+1FAFF),
+/// miscellaneous symbols and dingbats (U+2600–U+27BF), media symbols (U+23E9–U+23FA), the emoji
+/// variation selector and the zero-width joiner — and *(ours)* the emoji it let through: ⭐ ⭕
+/// ⬛ ⬜ ⬅ ⬆ ⬇, ⌚ ⌛ ⌨ ⏏, ‼ ⁉ ℹ Ⓜ, ▪ ▫ ▶ ◀ ◻ ◼ ◽ ◾, ⤴ ⤵, 〰 〽 ㊗ ㊙, mahjong and card
+/// tiles, the enclosed letters and flags (U+1F000–U+1F2FF) and the keycap mark. Arrows and
+/// other symbols used as text (→, ©) stay.
 fn is_emoji(c: char) -> bool {
     matches!(c,
-        '\u{1F300}'..='\u{1FAFF}'
+        '\u{1F000}'..='\u{1FAFF}'
         | '\u{2600}'..='\u{27BF}'
         | '\u{23E9}'..='\u{23FA}'
+        | '\u{231A}'..='\u{231B}'
+        | '\u{2328}'
+        | '\u{23CF}'
+        | '\u{203C}'
+        | '\u{2049}'
+        | '\u{2139}'
+        | '\u{24C2}'
+        | '\u{25AA}'..='\u{25AB}'
+        | '\u{25B6}'
+        | '\u{25C0}'
+        | '\u{25FB}'..='\u{25FE}'
+        | '\u{2934}'..='\u{2935}'
+        | '\u{2B05}'..='\u{2B07}'
+        | '\u{2B1B}'..='\u{2B1C}'
+        | '\u{2B50}'
+        | '\u{2B55}'
+        | '\u{3030}'
+        | '\u{303D}'
+        | '\u{3297}'
+        | '\u{3299}'
+        | '\u{20E3}'
         | '\u{FE0F}'
         | '\u{200D}')
 }
@@ -222,6 +253,9 @@ mod tests {
         assert_eq!(strip_emoji("⏰Alarm ⚠️"), "Alarm");
         assert_eq!(strip_emoji("👩‍💻 Focus"), "Focus");
         assert_eq!(strip_emoji("Plain: 3 items"), "Plain: 3 items");
+        assert_eq!(strip_emoji("⭐ Starred ⬛"), "Starred");
+        assert_eq!(strip_emoji("🇫🇷 Trip"), "Trip");
+        assert_eq!(strip_emoji("A → B ©"), "A → B ©");
     }
 
     #[test]
@@ -231,21 +265,21 @@ mod tests {
     }
 
     #[test]
-    fn cleaning_touches_title_description_and_field_values_only() {
+    fn headings_lose_their_emoji_and_body_text_keeps_it() {
         let raw = Embed {
-            description: Some("line1\\nline2".into()),
+            description: Some("line1\\nline2 🎉".into()),
             fields: vec![EmbedField {
-                name: "Due\\n".into(),
-                value: "today\\ntomorrow".into(),
+                name: "⏰ Due\\n".into(),
+                value: "today\\ntomorrow ✅".into(),
                 inline: true,
             }],
             ..embed("📋 Tasks")
         };
         let clean = raw.cleaned();
         assert_eq!(clean.title, "Tasks");
-        assert_eq!(clean.description.as_deref(), Some("line1\nline2"));
+        assert_eq!(clean.description.as_deref(), Some("line1\nline2 🎉"));
         assert_eq!(clean.fields[0].name, "Due\\n");
-        assert_eq!(clean.fields[0].value, "today\ntomorrow");
+        assert_eq!(clean.fields[0].value, "today\ntomorrow ✅");
     }
 
     #[test]

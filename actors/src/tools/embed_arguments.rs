@@ -70,6 +70,12 @@ pub fn read(arguments: &Value) -> Result<EmbedArgs, ArgumentError> {
     if embed.title.is_empty() && embed.description.is_none() && embed.fields.is_empty() {
         return Err(reader.invalid("title", "has nothing left once emoji are removed"));
     }
+    if embed.fields.iter().any(|f| f.name.is_empty()) {
+        return Err(reader.invalid(
+            "fields",
+            "has a name with nothing left once emoji are removed (headings carry no emoji)",
+        ));
+    }
     if embed.text_chars() > MAX_TOTAL_CHARS {
         return Err(reader.invalid(
             "description",
@@ -156,6 +162,8 @@ mod tests {
     #[test]
     fn an_emoji_only_title_needs_some_other_text() {
         assert!(error(json!({"title": "🎉"})).contains("nothing left once emoji are removed"));
+        let fields = json!({"title": "Day", "fields": [{"name": "✅", "value": "done"}]});
+        assert!(error(fields).contains("nothing left once emoji are removed"));
         let with_body = read(&json!({"title": "🎉", "description": "party at 8"})).unwrap();
         assert_eq!(with_body.embed.title, "");
     }

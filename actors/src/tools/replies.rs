@@ -310,7 +310,8 @@ impl fmt::Display for Confirmation {
             Confirmation::MessageSent => f.write_str("Message sent."),
             Confirmation::EmbedSent => f.write_str("Embed sent."),
             Confirmation::FollowUpScheduled(minutes) => {
-                write!(f, "Follow-up scheduled in {minutes} minutes")
+                let s = if *minutes == 1 { "" } else { "s" };
+                write!(f, "Follow-up scheduled in {minutes} minute{s}")
             }
             Confirmation::SaveConfirmationAsked => f.write_str(
                 "Save confirmation sent to the user. The fork becomes the main session only if they click Confirm; until then it stays open — carry on with the conversation.",

@@ -153,4 +153,8 @@ fn follow_up_confirmation_names_the_minutes() {
         Confirmation::FollowUpScheduled(45).to_string(),
         "Follow-up scheduled in 45 minutes"
     );
+    assert_eq!(
+        Confirmation::FollowUpScheduled(1).to_string(),
+        "Follow-up scheduled in 1 minute"
+    );
 }

@@ -179,7 +179,7 @@ impl ToolName {
                         "items": {
                             "type": "object",
                             "properties": {
-                                "name": {"type": "string"},
+                                "name": {"type": "string", "description": "Heading (emoji are removed)"},
                                 "value": {"type": "string"},
                                 "inline": {"type": "boolean", "description": "Default true"},
                             },

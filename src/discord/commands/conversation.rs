@@ -44,21 +44,35 @@ pub enum ThinkingMode {
     Budget64k,
 }
 
-/// `/permissions`' choices.
+/// `/permissions`' choices, labelled in plain words (the labels are
+/// [`ollim_actors::permissions::modes::choice_label`]'s; Discord sends the choice's place, mapped back by
+/// [`PermissionMode::cli_name`]).
 #[derive(Debug, Clone, Copy, ChoiceParameter)]
 pub enum PermissionMode {
     /// Deny what is not allowed, silently.
-    #[name = "dontAsk"]
+    #[name = "don't ask — tools that aren't allowed are refused without asking"]
     DontAsk,
     /// Ask in the DM.
-    #[name = "default"]
+    #[name = "ask first — you're asked before a tool that isn't allowed runs"]
     Default,
     /// Allow file edits.
-    #[name = "acceptEdits"]
+    #[name = "allow file edits — file edits inside the data directory run, other tools are asked about"]
     AcceptEdits,
     /// Allow everything.
-    #[name = "bypassPermissions"]
+    #[name = "allow everything — every tool runs without asking"]
     BypassPermissions,
+}
+
+impl PermissionMode {
+    /// The mode as the conversation reads it.
+    fn cli_name(self) -> &'static str {
+        match self {
+            PermissionMode::DontAsk => "dontAsk",
+            PermissionMode::Default => "default",
+            PermissionMode::AcceptEdits => "acceptEdits",
+            PermissionMode::BypassPermissions => "bypassPermissions",
+        }
+    }
 }
 
 async fn run(ctx: Ctx<'_>, command: Command) -> Result<(), Error> {
@@ -144,7 +158,11 @@ pub async fn permissions(
     ctx: Ctx<'_>,
     #[description = "The mode (leave out to see the one in force)"] mode: Option<PermissionMode>,
 ) -> Result<(), Error> {
-    run(ctx, Command::Permissions(mode.map(|m| m.name().to_owned()))).await
+    run(
+        ctx,
+        Command::Permissions(mode.map(|m| m.cli_name().to_owned())),
+    )
+    .await
 }
 
 /// Show every setting, one setting, or change one.
@@ -222,4 +240,25 @@ pub fn config_command() -> poise::Command<super::Data, Error> {
             .collect();
     }
     command
+}
+
+#[cfg(test)]
+mod tests {
+    use ollim_actors::permissions::modes;
+
+    use super::*;
+
+    #[test]
+    fn permission_choices_are_the_plain_labels_and_map_back_to_the_modes() {
+        let choices = [
+            PermissionMode::DontAsk,
+            PermissionMode::Default,
+            PermissionMode::AcceptEdits,
+            PermissionMode::BypassPermissions,
+        ];
+        for (choice, mode) in choices.into_iter().zip(modes::OFFERED) {
+            assert_eq!(choice.name(), modes::choice_label(mode));
+            assert_eq!(modes::parse(choice.cli_name()), Some(mode));
+        }
+    }
 }
