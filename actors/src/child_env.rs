@@ -20,7 +20,7 @@ use std::ffi::OsString;
 use crate::redaction::WITHHELD;
 
 /// Variables passed by exact name.
-const EXACT: [&str; 34] = [
+const EXACT: [&str; 39] = [
     "PATH",
     "HOME",
     "USER",
@@ -55,10 +55,17 @@ const EXACT: [&str; 34] = [
     "REQUESTS_CA_BUNDLE",
     "CURL_CA_BUNDLE",
     "CLOUD_ML_REGION",
+    // The CLI reads these itself: running as root in a sandbox (`--dangerously-skip-permissions`
+    // is refused to root without it) and Node's TLS and proxy settings.
+    "IS_SANDBOX",
+    "NODE_OPTIONS",
+    "NODE_USE_SYSTEM_CA",
+    "NODE_USE_ENV_PROXY",
+    "NODE_TLS_REJECT_UNAUTHORIZED",
 ];
 
 /// Variables passed by prefix: locale, the CLI's own credentials and settings.
-const PREFIXES: [&str; 10] = [
+const PREFIXES: [&str; 11] = [
     "LC_",
     "ANTHROPIC_",
     "CLAUDE_",
@@ -69,6 +76,7 @@ const PREFIXES: [&str; 10] = [
     "BASH_DEFAULT_TIMEOUT_MS",
     "BASH_MAX_",
     "AWS_",
+    "OTEL_",
 ];
 
 /// Our own variables that `ollim-bot …` reads when the agent runs it.

@@ -186,7 +186,7 @@ async fn fork_request(rig: &Rig, main: &Addr<MainSession>, topic: &str) -> Model
         .send(Command::Fork(Some(topic.to_owned())))
         .await
         .unwrap();
-    assert!(answer.contains("Entering fork"), "{answer}");
+    assert!(answer.starts_with("entering fork"), "{answer}");
     let needle = format!("Topic: {topic}");
     rig.until("the fork's greeting", |r| {
         !r.requests_for(&needle).is_empty()
