@@ -7,6 +7,7 @@ mod fake_claude;
 mod auth;
 mod cli;
 mod concurrent_cli;
+mod delete_guard;
 mod doctor;
 mod doctor_references;
 mod duplicate_ids;
