@@ -9,7 +9,6 @@
 //! `/quit` shut down at once, naming the same.
 
 mod commands;
-mod drain;
 mod render;
 mod routines;
 
@@ -25,6 +24,7 @@ use ollim_actors::settings::Settings;
 use ollim_actors::supervisor::Shutdown;
 use tokio::signal::unix::{signal, SignalKind};
 
+use crate::drain;
 use render::ConsoleOut;
 
 /// How the console shows the conversation.
@@ -121,10 +121,17 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
             }
         };
         tracing::info!(%reason, "the console is shutting down");
-        let unanswered = drain::settle(&main, &out, &sent, bound).await;
+        drain::wait_idle(&main, bound).await;
+        let replies = out.send(render::Replies).await.unwrap_or_else(|e| {
+            tracing::error!(cause = %e, "the console output has stopped");
+            0
+        });
+        let unanswered: Vec<String> =
+            sent.unanswered(replies).into_iter().map(str::to_owned).collect();
+        let farewell = format!("-# {reason} — shutting down{}", drain::not_answered(&unanswered));
         // Sent (not posted) so the renderer prints what is queued before the farewell line.
         let _ = out
-            .send(render::Line(drain::farewell(&reason, &unanswered)))
+            .send(render::Line(farewell))
             .await;
         if let Some(hooks) = hooks {
             hooks.stop(true).await;

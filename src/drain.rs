@@ -1,7 +1,7 @@
-//! Nothing dropped at shutdown (issue 28): the lines sent to the conversation are remembered
-//! with the number of answers shown when each went; at end of input, SIGTERM or Ctrl-C the
-//! console waits (at most [`BOUND`]) until the conversation has nothing in flight or queued,
-//! then names every line no answer came after as not answered.
+//! Nothing dropped at shutdown (issue 28), for both surfaces: the lines sent to the
+//! conversation are remembered with the number of answers shown when each went; at end of
+//! input, SIGTERM or `/restart` the surface waits (at most [`BOUND`]) until the conversation has
+//! nothing in flight or queued, then names every line no answer came after as not answered.
 //!
 //! An answer shown after a line was sent counts for it: lines sent while an answer streams are
 //! merged into the next turn by the CLI, so the last answer covers them all.
@@ -10,8 +10,6 @@ use std::time::Duration;
 
 use actix::Addr;
 use ollim_actors::main_session::{IsBusy, MainSession};
-
-use super::render::{ConsoleOut, Replies};
 
 /// The longest the shutdown waits for the lines already sent to be answered.
 pub const BOUND: Duration = Duration::from_secs(60);
@@ -42,53 +40,36 @@ impl Sent {
     }
 }
 
-/// Waits until the conversation is idle or `bound` passes (zero: not at all); the lines left
-/// unanswered.
-pub async fn settle(
-    main: &Addr<MainSession>,
-    out: &Addr<ConsoleOut>,
-    sent: &Sent,
-    bound: Duration,
-) -> Vec<String> {
+/// Waits until the conversation has nothing in flight or queued, or `bound` passes (zero: it
+/// does not wait).
+pub async fn wait_idle(main: &Addr<MainSession>, bound: Duration) {
     let deadline = tokio::time::Instant::now() + bound;
     loop {
         match main.send(IsBusy).await {
             Ok(true) if tokio::time::Instant::now() < deadline => tokio::time::sleep(POLL).await,
             Ok(true) => {
                 tracing::warn!(?bound, "the conversation is still busy at shutdown");
-                break;
+                return;
             }
-            Ok(false) => break,
+            Ok(false) => return,
             Err(e) => {
                 tracing::error!(cause = %e, "the conversation has stopped");
-                break;
+                return;
             }
         }
     }
-    let replies = match out.send(Replies).await {
-        Ok(n) => n,
-        Err(e) => {
-            tracing::error!(cause = %e, "the console output has stopped");
-            0
-        }
-    };
-    sent.unanswered(replies)
-        .into_iter()
-        .map(str::to_owned)
-        .collect()
 }
 
-/// The shutdown line: why, and each line not answered (shortened).
-pub fn farewell(reason: &str, unanswered: &[String]) -> String {
-    let mut text = format!("-# {reason} — shutting down");
-    if !unanswered.is_empty() {
-        let named: Vec<String> = unanswered
-            .iter()
-            .map(|l| format!("\"{}\"", shorten(l)))
-            .collect();
-        text.push_str(&format!("; not answered: {}", named.join(", ")));
+/// `; not answered: "…", "…"` naming each line (shortened), or nothing when there are none.
+pub fn not_answered(unanswered: &[String]) -> String {
+    if unanswered.is_empty() {
+        return String::new();
     }
-    text
+    let named: Vec<String> = unanswered
+        .iter()
+        .map(|l| format!("\"{}\"", shorten(l)))
+        .collect();
+    format!("; not answered: {}", named.join(", "))
 }
 
 /// `line` cut to [`SHOWN_CHARS`] characters, with an ellipsis when cut.
@@ -118,19 +99,13 @@ mod tests {
     }
 
     #[test]
-    fn the_farewell_names_each_unanswered_line_shortened() {
-        assert_eq!(
-            farewell("input ended", &[]),
-            "-# input ended — shutting down"
-        );
+    fn each_unanswered_line_is_named_shortened() {
+        assert_eq!(not_answered(&[]), "");
         let long = "x".repeat(50);
-        let text = farewell("input ended", &["hello".to_owned(), long]);
+        let text = not_answered(&["hello".to_owned(), long]);
         assert_eq!(
             text,
-            format!(
-                "-# input ended — shutting down; not answered: \"hello\", \"{}…\"",
-                "x".repeat(40)
-            )
+            format!("; not answered: \"hello\", \"{}…\"", "x".repeat(40))
         );
     }
 }
