@@ -8,6 +8,7 @@ mod cli;
 mod console;
 mod discord;
 mod doctor;
+mod drain;
 mod logging;
 mod own_path;
 mod single_instance;

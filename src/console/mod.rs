@@ -4,8 +4,9 @@
 //! at a time: `/command` lines run commands, anything else goes to the conversation; answers
 //! stream to stdout as they arrive, with status lines (`-# *Thinking...*`, tool labels) on
 //! lines of their own. A pasted Google redirect URL finishes `/google-auth` and never reaches
-//! the conversation. End of input waits for the answer in progress, then shuts down; Ctrl-C
-//! shuts down at once.
+//! the conversation. End of input and SIGTERM wait (bounded) for the lines already sent to be
+//! answered, then shut down with a line naming any left unanswered (see [`drain`]); Ctrl-C and
+//! `/quit` shut down at once, naming the same.
 
 mod commands;
 mod render;
@@ -17,12 +18,13 @@ use actix::prelude::*;
 use anyhow::Context as _;
 use ollim_actors::google::account::PasteRedirect;
 use ollim_actors::google::consent::looks_like_redirect;
-use ollim_actors::main_session::{IsBusy, MainSessionConfig, Say};
+use ollim_actors::main_session::{MainSessionConfig, Say};
 use ollim_actors::onboarding::{setup_prompt, SetupNames, SETUP_STARTED};
 use ollim_actors::settings::Settings;
 use ollim_actors::supervisor::Shutdown;
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::signal::unix::{signal, SignalKind};
 
+use crate::drain;
 use render::ConsoleOut;
 
 /// How the console shows the conversation.
@@ -59,21 +61,24 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
         );
         let tz = settings.tz;
         out.do_send(render::Prompt);
-        let mut lines = BufReader::new(tokio::io::stdin()).lines();
-        let reason = loop {
+        let mut lines = stdin_lines();
+        let mut sigterm = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
+        let mut sent = drain::Sent::default();
+        // Why the loop ended, and how long to wait for the lines already sent to be answered.
+        let (reason, bound) = loop {
             tokio::select! {
-                line = lines.next_line() => match line {
+                line = lines.recv() => match line.transpose() {
                     Ok(Some(line)) => {
                         let line = line.trim();
                         if let Some(answer) = render::approval_answer(line) {
                             match out.send(render::AnswerApproval(answer)).await {
                                 Ok(true) => continue,
                                 Ok(false) => {}
-                                Err(e) => break format!("the console output stopped: {e}"),
+                                Err(e) => break (format!("the console output stopped: {e}"), Duration::ZERO),
                             }
                         }
                         if line == "/quit" {
-                            break "quit".to_owned();
+                            break ("quit".to_owned(), Duration::ZERO);
                         }
                         if line == "/setup" {
                             let names = SetupNames { user: &settings.user_name, bot: &settings.bot_name };
@@ -90,43 +95,43 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
                         } else if line.starts_with('/') {
                             let shown = match out.send(render::LastButtons).await {
                                 Ok(shown) => shown,
-                                Err(e) => break format!("the console output stopped: {e}"),
+                                Err(e) => break (format!("the console output stopped: {e}"), Duration::ZERO),
                             };
                             let snooze = match out.send(render::LastSnooze).await {
                                 Ok(snooze) => snooze,
-                                Err(e) => break format!("the console output stopped: {e}"),
+                                Err(e) => break (format!("the console output stopped: {e}"), Duration::ZERO),
                             };
                             let pressable = commands::Pressable { buttons: &shown, snooze: snooze.as_deref() };
                             if let Some(reply) = commands::handle(line, &handles, pressable, tz).await {
                                 out.do_send(render::Line(reply));
                             }
                         } else if !line.is_empty() {
+                            match out.send(render::Replies).await {
+                                Ok(replies) => sent.note(line, replies),
+                                Err(e) => break (format!("the console output stopped: {e}"), Duration::ZERO),
+                            }
                             main.do_send(Say { text: line.to_owned(), images: Vec::new() });
                         }
                     }
-                    Ok(None) => {
-                        // Piped input: let the last answer finish before leaving.
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                        loop {
-                            match main.send(IsBusy).await {
-                                Ok(true) => tokio::time::sleep(Duration::from_millis(100)).await,
-                                Ok(false) => break,
-                                Err(e) => {
-                                    tracing::error!(cause = %e, "the conversation has stopped");
-                                    break;
-                                }
-                            }
-                        }
-                        break "end of input".to_owned();
-                    }
-                    Err(e) => break format!("reading input failed: {e}"),
+                    Ok(None) => break ("input ended".to_owned(), drain::BOUND),
+                    Err(e) => break (format!("reading input failed: {e}"), drain::BOUND),
                 },
-                _ = tokio::signal::ctrl_c() => break "interrupted".to_owned(),
+                _ = tokio::signal::ctrl_c() => break ("interrupted".to_owned(), Duration::ZERO),
+                _ = sigterm.recv() => break ("terminated (SIGTERM)".to_owned(), drain::BOUND),
             }
         };
-        // Let the renderer drain what is queued before the farewell line.
+        tracing::info!(%reason, "the console is shutting down");
+        drain::wait_idle(&main, bound).await;
+        let replies = out.send(render::Replies).await.unwrap_or_else(|e| {
+            tracing::error!(cause = %e, "the console output has stopped");
+            0
+        });
+        let unanswered: Vec<String> =
+            sent.unanswered(replies).into_iter().map(str::to_owned).collect();
+        let farewell = format!("-# {reason} — shutting down{}", drain::not_answered(&unanswered));
+        // Sent (not posted) so the renderer prints what is queued before the farewell line.
         let _ = out
-            .send(render::Line(format!("shutting down: {reason}")))
+            .send(render::Line(farewell))
             .await;
         if let Some(hooks) = hooks {
             hooks.stop(true).await;
@@ -137,6 +142,28 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
     })?;
     system.run().context("running the actor system")?;
     Ok(())
+}
+
+/// The lines of stdin, read on a thread of their own: a read that never ends (a terminal left
+/// open at SIGTERM) must not hold up the exit, and a detached thread ends with the process
+/// where the runtime's blocking pool would be waited for.
+fn stdin_lines() -> tokio::sync::mpsc::UnboundedReceiver<std::io::Result<String>> {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let spawned = std::thread::Builder::new()
+        .name("stdin".to_owned())
+        .spawn(move || {
+            use std::io::BufRead as _;
+            for line in std::io::stdin().lock().lines() {
+                let failed = line.is_err();
+                if tx.send(line).is_err() || failed {
+                    break;
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::error!(cause = %e, "could not start reading stdin; treating it as ended");
+    }
+    rx
 }
 
 /// Hands a pasted redirect URL to the Google account; what to tell the user.

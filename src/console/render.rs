@@ -32,6 +32,8 @@ pub struct ConsoleOut {
     denied: Vec<String>,
     /// *(`ollim-bot chat`)* The conversation is shown the `chat` way.
     chat: Option<crate::chat::ChatPrinter>,
+    /// Answers shown so far (the shutdown drain compares it with the count when a line went).
+    replies: u64,
 }
 
 impl ConsoleOut {
@@ -111,6 +113,9 @@ impl ConsoleOut {
 impl Handler<SurfaceEvent> for ConsoleOut {
     type Result = ();
     fn handle(&mut self, ev: SurfaceEvent, ctx: &mut Self::Context) {
+        if matches!(ev, SurfaceEvent::Reply(_)) {
+            self.replies += 1;
+        }
         if matches!(&ev, SurfaceEvent::Notice(t) if t == ollim_actors::main_session::FIRST_GREETING)
         {
             // The console's stand-in for the greeting's "Get started" button (SPEC §17).
@@ -222,6 +227,18 @@ impl Handler<SurfaceEvent> for ConsoleOut {
             // The error before it told how to sign in from a shell: the console is one.
             SurfaceEvent::InteractiveForkSession(_) | SurfaceEvent::SignInLost => {}
         }
+    }
+}
+
+/// Asks how many answers have been shown so far.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "u64")]
+pub struct Replies;
+
+impl Handler<Replies> for ConsoleOut {
+    type Result = u64;
+    fn handle(&mut self, _msg: Replies, _ctx: &mut Self::Context) -> u64 {
+        self.replies
     }
 }
 

@@ -151,6 +151,12 @@ async fn on_message(ctx: &Context, msg: &Message, data: &Data) {
         return;
     }
     data.outbox.do_send(BeginTurn { ack: Some(msg.id) });
+    let named = if text.is_empty() {
+        "(an image)".to_owned()
+    } else {
+        text.clone()
+    };
+    data.outbox.do_send(super::outbox::OwnerLine(named));
     data.main.do_send(Say { text, images });
 }
 

@@ -17,7 +17,9 @@
 //!
 //! The run loop below owns the process's life: it starts the gateway, initialises once when asked
 //! by poise's setup (actors can only be started from here), and leaves on SIGINT/SIGTERM, an actor
-//! failure, `/restart` or `/update`, telling the owner "shutting down: <reason>" first.
+//! failure, `/restart` or `/update`, telling the owner "shutting down: <reason>" first — after
+//! waiting (at most a minute, not after a failure) for the owner's lines already sent to be
+//! answered, naming in it any that were not (`crate::drain`).
 
 mod answer;
 mod approvals;
@@ -227,7 +229,21 @@ async fn serve(
             Exit::Stop(reason) | Exit::Restart(reason) => reason.clone(),
             Exit::Fatal(e) => format!("{e:#}"),
         };
-        let goodbye = r.outbox.send(Post(format!("shutting down: {reason}")));
+        // Lines already sent are answered first (a stop or restart waits for them; a failure
+        // does not), and any left unanswered are named in the goodbye.
+        let bound = match &exit {
+            Exit::Stop(_) | Exit::Restart(_) => crate::drain::BOUND,
+            Exit::Fatal(_) => Duration::ZERO,
+        };
+        crate::drain::wait_idle(&r.main, bound).await;
+        let unanswered = r.outbox.send(outbox::Unanswered).await.unwrap_or_else(|e| {
+            tracing::error!(cause = %e, "the outbox has stopped");
+            Vec::new()
+        });
+        let named = crate::drain::not_answered(&unanswered);
+        let goodbye = r
+            .outbox
+            .send(Post(format!("shutting down: {reason}{named}")));
         if tokio::time::timeout(Duration::from_secs(5), goodbye)
             .await
             .is_err()

@@ -39,6 +39,10 @@ pub struct Outbox {
     running: HashMap<String, Vec<oneshot::Sender<()>>>,
     /// Told when a turn finds Claude Code signed out.
     reauth: Recipient<SignInLost>,
+    /// The owner's lines sent to the conversation, for the shutdown drain.
+    owner_lines: crate::drain::Sent,
+    /// Answers posted so far.
+    replies: u64,
 }
 
 /// Where the outbox posts and what it needs to record.
@@ -68,6 +72,8 @@ impl Outbox {
                 main_id: MainSessionFile::in_data_dir(&config.data_dir),
                 running: HashMap::new(),
                 reauth: config.reauth,
+                owner_lines: crate::drain::Sent::default(),
+                replies: 0,
             }
         })
     }
@@ -128,7 +134,40 @@ impl Handler<SurfaceEvent> for Outbox {
             self.reauth.do_send(SignInLost);
             return;
         }
+        if let SurfaceEvent::Reply(_) = ev {
+            self.replies += 1;
+        }
         self.queue(Job::Event(ev));
+    }
+}
+
+/// The owner's line on its way to the conversation (remembered for the shutdown drain).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct OwnerLine(pub String);
+
+impl Handler<OwnerLine> for Outbox {
+    type Result = ();
+    fn handle(&mut self, OwnerLine(line): OwnerLine, _ctx: &mut Self::Context) {
+        self.owner_lines.note(&line, self.replies);
+    }
+}
+
+/// Asks for the owner's lines no answer was posted after (at shutdown).
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Vec<String>")]
+pub struct Unanswered;
+
+impl Handler<Unanswered> for Outbox {
+    type Result = MessageResult<Unanswered>;
+    fn handle(&mut self, _msg: Unanswered, _ctx: &mut Self::Context) -> Self::Result {
+        MessageResult(
+            self.owner_lines
+                .unanswered(self.replies)
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+        )
     }
 }
 

@@ -28,6 +28,8 @@ pub struct Running {
     pub supervisor: Addr<Supervisor>,
     /// The outbox (for the goodbye).
     pub outbox: Addr<Outbox>,
+    /// The conversation (waited for before the goodbye).
+    pub main: Addr<ollim_actors::main_session::MainSession>,
     /// The shutdown reason once a shutdown starts anywhere.
     pub shutdown: watch::Receiver<Option<String>>,
     /// The webhook server, when configured.
@@ -129,6 +131,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
     };
     let running = Running {
         supervisor,
+        main: data.main.clone(),
         outbox,
         shutdown,
         hooks,

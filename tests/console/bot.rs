@@ -182,9 +182,24 @@ impl Bot {
             .expect("wait");
     }
 
+    /// Sends SIGTERM, then waits for a clean exit like [`Self::finish`] (stdin stays open).
+    pub async fn terminate(self) -> Vec<String> {
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "SIGTERM sent");
+        self.wait_exit().await
+    }
+
     /// Closes stdin and waits for a clean exit, collecting the rest of the output.
     pub async fn finish(mut self) -> Vec<String> {
         drop(self.stdin.take());
+        self.wait_exit().await
+    }
+
+    /// Waits for a clean exit, collecting the rest of the output.
+    async fn wait_exit(mut self) -> Vec<String> {
         let status = tokio::time::timeout(LIMIT, self.child.wait())
             .await
             .expect("bot exits after end of input")

@@ -31,6 +31,7 @@ mod recovery;
 mod runs;
 mod secrets;
 mod setup;
+mod shutdown;
 mod single_instance;
 mod state_bounds;
 mod subagents;

@@ -28,6 +28,7 @@ mod messages;
 mod routines;
 mod serenity_client;
 mod setup;
+mod shutdown;
 mod sign_in;
 mod snooze;
 mod trust;

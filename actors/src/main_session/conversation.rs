@@ -289,8 +289,19 @@ impl MainSession {
             self.persist_session_id(turn.kind);
         }
         let outcome = turn.outcome(&result);
+        // Lines sent after an interrupt that the CLI folded into the aborted turn were never
+        // answered (issue 28: nothing dropped): each goes again, once, in its order.
+        let lost = |t: &Turn| {
+            matches!(outcome, Outcome::Interrupted)
+                && !t.interrupted
+                && !t.resent
+                && t.kind == TurnKind::Message
+        };
         // Lines the CLI merged into this turn ended with it.
         for t in merged.iter().chain(std::iter::once(&turn)) {
+            if lost(t) {
+                continue;
+            }
             if !matches!(outcome, Outcome::Resend(_)) || t.uuid != turn.uuid {
                 let end = job_turns::end_of(&outcome, &result, self.last_result.as_ref());
                 self.job_turns.answer(t.job, end);
@@ -318,7 +329,27 @@ impl MainSession {
                     snooze: turn.snooze.clone(),
                 });
             }
-            Outcome::Interrupted => {}
+            Outcome::Interrupted => {
+                // `merged` holds the earlier lines newest first; the front of the queue gets
+                // them oldest first.
+                let again: Vec<&Turn> = std::iter::once(&turn)
+                    .chain(merged.iter())
+                    .filter(|t| lost(t))
+                    .collect();
+                for t in again {
+                    tracing::info!(
+                        "a line sent after an interrupt was aborted with it; sending it again"
+                    );
+                    self.waiting.push_front(Outgoing {
+                        text: t.sent_text.clone(),
+                        images: Vec::new(),
+                        kind: TurnKind::Message,
+                        resent: true,
+                        job: t.job,
+                        snooze: t.snooze.clone(),
+                    });
+                }
+            }
             Outcome::Failed(failure) => {
                 tracing::warn!(reason = %failure.detail, kind = ?failure.kind, "turn failed");
                 self.show(SurfaceEvent::Error(failure.notice()));
