@@ -10,6 +10,7 @@
 //! | [`main_session`] | the main Claude session, its turns, "busy", its idle release | `Say`, `Command`, `FireJob`, `IsBusy`, `QuietHoursNow`, `ProcessRunning`, `ForkTimeout`, `Close` |
 //! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
+//! | [`usage`] | what the conversation's and interactive forks' turns cost, `state/usage.jsonl` (`UsageLog`); the `/usage` report over it and the run history | `RecordTurn` |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times, broken files told once (`state/broken_jobs.json`) | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
@@ -84,6 +85,7 @@ pub mod surface;
 pub mod system_prompt;
 pub mod tools;
 pub mod untrusted_fence;
+pub mod usage;
 pub mod webhook_auth;
 pub mod webhook_screen;
 pub mod webhook_server;
