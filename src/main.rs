@@ -136,6 +136,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 chrono::Utc::now(),
             ))
         }
+        Some(Command::Usage(args)) => {
+            let data = settings::data_dir_from(&env_lookup);
+            let tz = settings::zone_from(&env_lookup)
+                .map_err(|p| anyhow::anyhow!("{}: {}", p.variable, p.detail))?;
+            done(cli::usage::run(&args, &data, tz, chrono::Utc::now()))
+        }
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         Some(Command::Chat { model }) => done(chat::run(model)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),

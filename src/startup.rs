@@ -103,6 +103,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         release: crate::version::release().to_owned(),
         model_override: None,
         docs_mcp: docs_mcp(&|k| std::env::var(k).ok())?,
+        usage: None,
     })
 }
 

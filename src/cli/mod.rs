@@ -14,6 +14,7 @@ pub mod reminder;
 pub mod routine;
 pub mod run_history;
 pub mod tasks;
+pub mod usage;
 
 use clap::{Parser, Subcommand};
 
@@ -58,7 +59,8 @@ examples:
   ollim-bot tasks add \"Buy milk\" --due 2026-02-24
   ollim-bot cal today
   ollim-bot gmail unread --max 10
-  ollim-bot history search -p --since 3d \"dentist\"";
+  ollim-bot history search -p --since 3d \"dentist\"
+  ollim-bot usage --by-job --days 7";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -97,4 +99,6 @@ pub enum Command {
     Doctor,
     /// Claude Code's transcripts of the bot's sessions: list, read, search.
     History(history::HistoryArgs),
+    /// What the assistant cost: today, 7 and 30 days, conversation and jobs, tokens.
+    Usage(usage::UsageArgs),
 }

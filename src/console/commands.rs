@@ -1,7 +1,8 @@
 //! Console commands: the conversation's slash commands (SPEC §12: `/clear`, `/compact`,
 //! `/cost`, `/model`, `/thinking`, `/interrupt`), `/ping-budget [capacity] [refill_rate]` (with
 //! the quiet hours), and ours: `/schedule`, `/updates`, `/snooze 15m|1h|tomorrow` and the
-//! routine commands (`/routines`, `/run`, `/pause`, `/resume`, in [`super::routines`]);
+//! routine commands (`/routines`, `/run`, `/pause`, `/resume`, in [`super::routines`]),
+//! `/usage [days]` (what the assistant cost, SPEC §19);
 //! `/google-auth` and the Google buttons go to the Google account.
 
 use chrono_tz::Tz;
@@ -15,6 +16,8 @@ use ollim_actors::scheduler::Upcoming;
 use ollim_actors::snooze::SnoozeChoice;
 use ollim_actors::supervisor::Handles;
 use ollim_actors::tools::ButtonClick;
+use ollim_actors::usage::render::{self, JobList};
+use ollim_actors::usage::{report, GetReport};
 
 const HELP: &str = "\
 commands:
@@ -38,6 +41,8 @@ commands:
   /save | /report | /exit-fork            end the fork: keep it as the conversation, queue a
                                           summary for it, or discard it
   /ping-budget [capacity] [refill_rate]   show or set the ping budget (and the quiet hours)
+  /usage [days]                           what the assistant cost: today, 7 and 30 days (or
+                                          that many), conversation and jobs, tokens
   /google-auth                            connect Google (Tasks, Calendar, Gmail); paste the
                                           redirect url here when the browser is elsewhere
   /routines                               routines: next fire, last outcome, paused; what runs
@@ -167,6 +172,7 @@ pub async fn handle(line: &str, h: &Handles, shown: Pressable<'_>, tz: Tz) -> Op
         },
         "/version" => crate::version::release().to_owned(),
         "/ping-budget" => ping_budget(words.collect(), h).await,
+        "/usage" => usage(words.next(), h).await,
         "/schedule" => match h.scheduler.send(Upcoming).await {
             Ok(jobs) if jobs.is_empty() => "no routines or reminders".to_owned(),
             Ok(jobs) => jobs
@@ -195,6 +201,18 @@ pub async fn handle(line: &str, h: &Handles, shown: Pressable<'_>, tz: Tz) -> Op
         other => format!("unknown command {other}; /help lists them"),
     };
     Some(reply)
+}
+
+async fn usage(days: Option<&str>, h: &Handles) -> String {
+    let days = match days.map(report::parse_days).transpose() {
+        Ok(days) => days,
+        Err(e) => return format!("usage: /usage [days] ({e})"),
+    };
+    match h.usage_log.send(GetReport { days }).await {
+        Ok(Ok(report)) => render::text(&report, JobList::Top(render::TOP_JOBS)),
+        Ok(Err(e)) => format!("could not add up the usage: {e}"),
+        Err(e) => format!("the usage log did not answer: {e}"),
+    }
 }
 
 async fn ping_budget(args: Vec<&str>, h: &Handles) -> String {

@@ -174,6 +174,7 @@ async fn rig_full(
         release: "ollim-bot v0.1.0+dev (test)".into(),
         model_override: None,
         docs_mcp: None,
+        usage: None,
     };
     let supervisor = Supervisor::start(
         SupervisorConfig {

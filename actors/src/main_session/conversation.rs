@@ -289,6 +289,7 @@ impl MainSession {
             self.persist_session_id(turn.kind);
         }
         let outcome = turn.outcome(&result);
+        self.record_usage(&turn, &merged, &result);
         // Lines sent after an interrupt that the CLI folded into the aborted turn were never
         // answered (issue 28: nothing dropped): each goes again, once, in its order.
         let lost = |t: &Turn| {

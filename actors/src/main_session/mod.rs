@@ -32,6 +32,7 @@ pub mod quiet_hours;
 mod save_guard;
 mod tools_backend;
 pub mod turn;
+mod turn_usage;
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -106,6 +107,9 @@ pub struct MainSessionConfig {
     /// The docs MCP server's URL (`OLLIM_DOCS_MCP_URL`), offered to the conversation as the
     /// `docs` server; `None`: none.
     pub docs_mcp: Option<String>,
+    /// *(ours, SPEC §19)* Where each turn's cost and tokens go (`state/usage.jsonl`); the
+    /// supervisor fills it in. `None`: not recorded.
+    pub usage: Option<Recipient<crate::usage::RecordTurn>>,
 }
 
 /// A foreground job whose time has come, with its prompt built: the main session runs it as a
@@ -189,6 +193,9 @@ pub struct MainSession {
     waiting: VecDeque<Outgoing>,
     last_sign_of_life: Instant,
     last_result: Option<TurnResult>,
+    /// The process generation and the CLI's running `total_cost_usd` after its last turn: a
+    /// turn's own cost is the difference (a new process starts again from zero).
+    usage_base: Option<(u64, f64)>,
     /// The tokens of the last model call of the last answered turn (the context's size).
     last_context: Option<u64>,
     turns_since_compact: u32,
@@ -246,6 +253,7 @@ impl MainSession {
             waiting: VecDeque::new(),
             last_sign_of_life: Instant::now(),
             last_result: None,
+            usage_base: None,
             last_context: None,
             turns_since_compact: 0,
             id_file,

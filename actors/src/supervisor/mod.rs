@@ -2,7 +2,7 @@
 //! stop, restart and failure with its cause.
 //!
 //! Start order follows the dependencies ([`start`]): [`PingBudget`], [`PendingUpdates`] and
-//! [`SessionRecords`] first (they only own state), then — with a conversation — the
+//! [`SessionRecords`], the [`RunLog`] and the [`UsageLog`] first (they only own state), then — with a conversation — the
 //! [`GoogleAccount`] (it appends button updates and tells the surface about Google) and the
 //! [`MainSession`] (it pops pending updates), then the [`JobRunner`] (it asks the budget and the main session at fire time, hands
 //! foreground jobs to the main session and starts background forks), then the [`Scheduler`] (it
@@ -29,6 +29,7 @@ use crate::ping_budget::PingBudget;
 use crate::runs::RunLog;
 use crate::scheduler::Scheduler;
 use crate::sessions::SessionRecords;
+use crate::usage::UsageLog;
 
 mod start;
 
@@ -48,6 +49,8 @@ pub enum Child {
     SessionRecords,
     /// The run history and the runs in progress.
     RunLog,
+    /// What the conversation's turns cost.
+    UsageLog,
     /// The scheduler.
     Scheduler,
     /// The job runner.
@@ -65,6 +68,7 @@ impl fmt::Display for Child {
             Child::PendingUpdates => "pending_updates",
             Child::SessionRecords => "session_records",
             Child::RunLog => "run_log",
+            Child::UsageLog => "usage_log",
             Child::Scheduler => "scheduler",
             Child::JobRunner => "job_runner",
             Child::MainSession => "main_session",
@@ -96,6 +100,7 @@ restartable!(PingBudget, "ping_budget");
 restartable!(PendingUpdates, "pending_updates");
 restartable!(SessionRecords, "session_records");
 restartable!(RunLog, "run_log");
+restartable!(UsageLog, "usage_log");
 restartable!(Scheduler, "scheduler");
 restartable!(JobRunner, "job_runner");
 restartable!(MainSession, "main_session");
@@ -118,6 +123,8 @@ pub struct Handles {
     pub session_records: Addr<SessionRecords>,
     /// The run history and the runs in progress.
     pub run_log: Addr<RunLog>,
+    /// What the conversation's turns cost (`state/usage.jsonl`).
+    pub usage_log: Addr<UsageLog>,
     /// The scheduler.
     pub scheduler: Addr<Scheduler>,
     /// The job runner (fired jobs and webhooks go here).
@@ -170,6 +177,8 @@ impl Supervisor {
             Some(Child::SessionRecords)
         } else if !h.run_log.connected() {
             Some(Child::RunLog)
+        } else if !h.usage_log.connected() {
+            Some(Child::UsageLog)
         } else if !h.scheduler.connected() {
             Some(Child::Scheduler)
         } else if !h.job_runner.connected() {
@@ -237,6 +246,7 @@ impl Handler<RestartChild> for Supervisor {
             Child::PendingUpdates => self.handles.pending_updates.do_send(restart),
             Child::SessionRecords => self.handles.session_records.do_send(restart),
             Child::RunLog => self.handles.run_log.do_send(restart),
+            Child::UsageLog => self.handles.usage_log.do_send(restart),
             Child::Scheduler => self.handles.scheduler.do_send(restart),
             Child::JobRunner => self.handles.job_runner.do_send(restart),
             Child::MainSession => {
@@ -267,6 +277,7 @@ impl Handler<Shutdown> for Supervisor {
             Child::Scheduler,
             Child::JobRunner,
             Child::MainSession,
+            Child::UsageLog,
             Child::RunLog,
             Child::SessionRecords,
             Child::PendingUpdates,

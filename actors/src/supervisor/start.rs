@@ -20,6 +20,7 @@ use crate::runs::RunLog;
 use crate::scheduler::{Scheduler, SchedulerConfig};
 use crate::sessions::SessionRecords;
 use crate::surface::SurfaceEvent;
+use crate::usage::UsageLog;
 use crate::webhook_screen::{ClaudeScreener, Screener, SCREEN_TIMEOUT};
 
 /// Where fired jobs go once the job runner has built them.
@@ -96,6 +97,12 @@ impl Supervisor {
             actix::Supervisor::start(move |_| RunLog::in_data_dir(&runs_dir, runs_clock, tz));
         started(Child::RunLog);
 
+        let usage_clock = clock.clone();
+        let usage_dir = data_dir.clone();
+        let usage_log =
+            actix::Supervisor::start(move |_| UsageLog::in_data_dir(&usage_dir, usage_clock, tz));
+        started(Child::UsageLog);
+
         let mut google = None;
         let (main_session, delivery, screener) = match sink {
             JobSink::Recipient { jobs, busy } => (None, Delivery::Recipient { jobs, busy }, None),
@@ -103,7 +110,8 @@ impl Supervisor {
                 if let Some(base) = google_base {
                     google = start_google(&data_dir, base, &clock, &surface, &pending_updates);
                 }
-                let main = *main;
+                let mut main = *main;
+                main.usage = Some(usage_log.clone().recipient());
                 let config = BackgroundConfig {
                     data_dir: main.data_dir.clone(),
                     tz: main.tz,
@@ -174,6 +182,7 @@ impl Supervisor {
                 pending_updates,
                 session_records,
                 run_log,
+                usage_log,
                 scheduler,
                 job_runner,
                 main_session,

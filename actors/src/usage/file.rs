@@ -77,7 +77,11 @@ pub fn torn_end(path: &Path) -> Result<bool, state_file::Error> {
 }
 
 /// Appends `record` as one whole line; `fresh_line` first ends a torn last line.
-pub fn append(path: &Path, record: &UsageRecord, fresh_line: bool) -> Result<(), state_file::Error> {
+pub fn append(
+    path: &Path,
+    record: &UsageRecord,
+    fresh_line: bool,
+) -> Result<(), state_file::Error> {
     let mut bytes = Vec::new();
     if fresh_line {
         bytes.push(b'\n');

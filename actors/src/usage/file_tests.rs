@@ -52,7 +52,8 @@ fn pruning_removes_lines_older_than_400_days_and_keeps_the_rest_byte_for_byte() 
     let path = tmp.path().join(FILE_NAME);
     // Hand-written lines in an order and spacing serde would not produce, so a rewrite that
     // re-encoded them would show.
-    let old = r#"{"ts":"2025-10-23T11:59:00+00:00","kind":"conversation","session":"a","cost_usd":1.0}"#;
+    let old =
+        r#"{"ts":"2025-10-23T11:59:00+00:00","kind":"conversation","session":"a","cost_usd":1.0}"#;
     let edge = r#"{ "cost_usd": 2.50, "ts": "2025-10-23T14:01:00+02:00", "kind": "fork", "session": "b" }"#;
     let corrupt = r#"{"ts": not json"#;
     let recent = r#"{"kind":"conversation","ts":"2026-11-27T09:00:00+01:00","session":"c","cost_usd":0.125,"input_tokens":7}"#;

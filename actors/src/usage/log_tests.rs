@@ -32,12 +32,14 @@ async fn turns_are_appended_and_old_lines_pruned_at_start_and_a_day_later() {
     let data = DataDir::new(tmp.path());
     fs::create_dir_all(data.state()).unwrap();
     let path = data.state_file(file::FILE_NAME);
-    let kept = r#"{"ts":"2026-06-01T08:00:00+02:00","kind":"conversation","session":"k","cost_usd":0.5}"#;
-    let old = r#"{"ts":"2025-01-01T08:00:00+01:00","kind":"conversation","session":"o","cost_usd":9.0}"#;
+    let kept =
+        r#"{"ts":"2026-06-01T08:00:00+02:00","kind":"conversation","session":"k","cost_usd":0.5}"#;
+    let old =
+        r#"{"ts":"2025-01-01T08:00:00+01:00","kind":"conversation","session":"o","cost_usd":9.0}"#;
     // A torn last line: kept as it is, and the next line starts fresh.
     fs::write(&path, format!("{old}\n{kept}\n{{\"ts\":")).unwrap();
     let clock = ManualClock::new(at("2026-11-27T12:00:00Z"));
-    let log = UsageLog::in_data_dir(&data, clock.shared()).start();
+    let log = UsageLog::in_data_dir(&data, clock.shared(), chrono_tz::UTC).start();
     log.send(RecordTurn(line("2026-11-27T12:00:00Z", 0.25)))
         .await
         .unwrap();
@@ -57,5 +59,8 @@ async fn turns_are_appended_and_old_lines_pruned_at_start_and_a_day_later() {
     let read = file::read(&path).unwrap();
     let costs: Vec<f64> = read.records.iter().map(|r| r.cost_usd).collect();
     assert_eq!(costs, [0.25, 0.125]);
-    assert_eq!(read.skipped, 1, "the torn line is kept, never dropped unread");
+    assert_eq!(
+        read.skipped, 1,
+        "the torn line is kept, never dropped unread"
+    );
 }

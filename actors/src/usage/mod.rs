@@ -6,6 +6,7 @@
 //! | message | sent by | answer |
 //! | --- | --- | --- |
 //! | [`RecordTurn`] | the main session and each interactive fork, when a turn's result comes | — |
+//! | [`GetReport`] | `/usage` on Discord and the console | the [`Report`] |
 //!
 //! Jobs' turns are not recorded here: the run history (`state/runs.jsonl`, the `runs` module)
 //! already carries each run's cost, and the report adds the two. Lines older than 400 days are
@@ -20,6 +21,7 @@ use std::path::PathBuf;
 
 use actix::prelude::*;
 use chrono::{DateTime, Duration, Utc};
+use chrono_tz::Tz;
 
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
@@ -31,10 +33,21 @@ pub use report::{Report, ReportError};
 #[rtype(result = "()")]
 pub struct RecordTurn(pub UsageRecord);
 
+/// Asks for the `/usage` figures over `days` (today, 7 and 30 days when `None`), read from
+/// `state/usage.jsonl` and `state/runs.jsonl` now.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "Result<Report, ReportError>")]
+pub struct GetReport {
+    /// The longer window, in days (1 to 400).
+    pub days: Option<u32>,
+}
+
 /// The actor.
 pub struct UsageLog {
+    data_dir: DataDir,
     path: PathBuf,
     clock: SharedClock,
+    zone: Tz,
     /// The file ends in a torn line: the next append starts a fresh one.
     torn_end: bool,
     last_prune: Option<DateTime<Utc>>,
@@ -42,10 +55,12 @@ pub struct UsageLog {
 
 impl UsageLog {
     /// A usage log over `data_dir`'s `state/usage.jsonl`; it is pruned when the actor starts.
-    pub fn in_data_dir(data_dir: &DataDir, clock: SharedClock) -> Self {
+    pub fn in_data_dir(data_dir: &DataDir, clock: SharedClock, zone: Tz) -> Self {
         UsageLog {
+            data_dir: data_dir.clone(),
             path: data_dir.state_file(file::FILE_NAME),
             clock,
+            zone,
             torn_end: false,
             last_prune: None,
         }
@@ -99,7 +114,18 @@ impl Handler<RecordTurn> for UsageLog {
             Ok(()) => self.torn_end = false,
             Err(e) => tracing::error!(cause = %e, "could not append to the usage history"),
         }
-        tracing::debug!(kind = record.kind.as_str(), cost_usd = record.cost_usd, "turn usage recorded");
+        tracing::debug!(
+            kind = record.kind.as_str(),
+            cost_usd = record.cost_usd,
+            "turn usage recorded"
+        );
+    }
+}
+
+impl Handler<GetReport> for UsageLog {
+    type Result = Result<Report, ReportError>;
+    fn handle(&mut self, msg: GetReport, _ctx: &mut Self::Context) -> Self::Result {
+        report::read(&self.data_dir, self.clock.now(), self.zone, msg.days)
     }
 }
 

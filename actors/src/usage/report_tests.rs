@@ -61,7 +61,12 @@ fn windows_start_at_local_midnight_and_add_up_the_lines_inside_them() {
         turn("2026-11-26T23:30:00Z", UsageKind::Conversation, 0.5, 100),
         turn("2026-11-27T11:00:00+01:00", UsageKind::Fork, 0.25, 20),
         // Yesterday 23:59 local: in 7 days, not today.
-        turn("2026-11-26T23:59:00+01:00", UsageKind::Conversation, 1.0, 1000),
+        turn(
+            "2026-11-26T23:59:00+01:00",
+            UsageKind::Conversation,
+            1.0,
+            1000,
+        ),
         // 6 days before today at 00:00 local: the first moment of the 7-day window.
         turn("2026-11-21T00:00:00+01:00", UsageKind::Conversation, 2.0, 1),
         // A second before it: only in 30 days.
@@ -70,8 +75,18 @@ fn windows_start_at_local_midnight_and_add_up_the_lines_inside_them() {
         turn("2026-10-01T12:00:00+02:00", UsageKind::Conversation, 8.0, 1),
     ];
     let runs = [
-        run("aaaa", "2026-11-27T09:00:00+01:00", Outcome::Ok, Some(0.125)),
-        run("bbbb", "2026-11-25T09:00:00+01:00", Outcome::Failed, Some(0.0625)),
+        run(
+            "aaaa",
+            "2026-11-27T09:00:00+01:00",
+            Outcome::Ok,
+            Some(0.125),
+        ),
+        run(
+            "bbbb",
+            "2026-11-25T09:00:00+01:00",
+            Outcome::Failed,
+            Some(0.0625),
+        ),
         run("aaaa", "2026-11-24T09:00:00+01:00", Outcome::Missed, None),
         run("aaaa", "2026-11-23T09:00:00+01:00", Outcome::Skipped, None),
         run("cccc", "2026-10-20T09:00:00+02:00", Outcome::Ok, Some(3.0)),
@@ -80,11 +95,23 @@ fn windows_start_at_local_midnight_and_add_up_the_lines_inside_them() {
     let [today, week, month] = &report.windows[..] else {
         panic!("three windows: {report:?}");
     };
-    assert_eq!(today.since, TZ.with_ymd_and_hms(2026, 11, 27, 0, 0, 0).unwrap());
-    assert_eq!(week.since, TZ.with_ymd_and_hms(2026, 11, 21, 0, 0, 0).unwrap());
-    assert_eq!(month.since, TZ.with_ymd_and_hms(2026, 10, 29, 0, 0, 0).unwrap());
+    assert_eq!(
+        today.since,
+        TZ.with_ymd_and_hms(2026, 11, 27, 0, 0, 0).unwrap()
+    );
+    assert_eq!(
+        week.since,
+        TZ.with_ymd_and_hms(2026, 11, 21, 0, 0, 0).unwrap()
+    );
+    assert_eq!(
+        month.since,
+        TZ.with_ymd_and_hms(2026, 10, 29, 0, 0, 0).unwrap()
+    );
 
-    assert_eq!((today.conversation.cost_usd, today.conversation.turns), (0.5, 1));
+    assert_eq!(
+        (today.conversation.cost_usd, today.conversation.turns),
+        (0.5, 1)
+    );
     assert_eq!((today.forks.cost_usd, today.forks.input_tokens), (0.25, 20));
     assert_eq!((today.jobs_cost_usd, today.job_runs), (0.125, 1));
     assert_eq!(today.total_usd(), 0.875);
@@ -103,9 +130,20 @@ fn windows_start_at_local_midnight_and_add_up_the_lines_inside_them() {
     assert_eq!(jobs, [("aaaa", 0.125, 1), ("bbbb", 0.0625, 1)]);
 
     let text = render::text(&report, JobList::Top(1));
-    assert!(text.contains("today (since 00:00, Europe/Berlin): $0.8750"), "{text}");
-    assert!(text.contains("last 7 days (since Sat 2026-11-21): $3.9375"), "{text}");
-    assert!(text.contains("top jobs, last 30 days:\n  $0.1250 · 1 run · routine aaaa · job aaaa\nnote:"), "{text}");
+    assert!(
+        text.contains("today (since 00:00, Europe/Berlin): $0.8750"),
+        "{text}"
+    );
+    assert!(
+        text.contains("last 7 days (since Sat 2026-11-21): $3.9375"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "top jobs, last 30 days:\n  $0.1250 · 1 run · routine aaaa · job aaaa\nnote:"
+        ),
+        "{text}"
+    );
     assert!(text.contains("subscription"), "{text}");
 }
 

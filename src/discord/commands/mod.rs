@@ -8,6 +8,7 @@
 //! | [`routines`] | `/routines` |
 //! | [`lifecycle`] | `/restart /update /google-auth` |
 //! | [`version`] | `/version` |
+//! | [`usage`] | `/usage` |
 //! | [`setup`] | `/setup` |
 
 mod budget;
@@ -15,6 +16,7 @@ mod conversation;
 mod lifecycle;
 mod routines;
 pub mod setup;
+mod usage;
 mod version;
 
 pub use routines::redraw as redraw_routines;
@@ -46,6 +48,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         lifecycle::update(),
         lifecycle::google_auth(),
         version::version(),
+        usage::usage(),
     ];
     for c in &mut commands {
         c.install_context = Some(vec![

@@ -1,0 +1,25 @@
+//! `/usage [days]` *(ours, SPEC §19)*: what the assistant cost today, over 7 and 30 days (or
+//! today and `days`), the conversation against the jobs, the most expensive jobs, and tokens;
+//! the same figures as the console and `ollim-bot usage`.
+
+use ollim_actors::usage::render::{self, JobList};
+use ollim_actors::usage::GetReport;
+
+use super::{answer, Ctx, Error};
+
+/// What the assistant cost.
+#[poise::command(slash_command, check = "super::authorized")]
+pub async fn usage(
+    ctx: Ctx<'_>,
+    #[description = "Days to add up besides today (1-400; default 7 and 30)"]
+    #[min = 1]
+    #[max = 400]
+    days: Option<u32>,
+) -> Result<(), Error> {
+    let text = match ctx.data().handles.usage_log.send(GetReport { days }).await {
+        Ok(Ok(report)) => render::text(&report, JobList::Top(render::TOP_JOBS)),
+        Ok(Err(e)) => format!("could not add up the usage: {e}"),
+        Err(e) => format!("the usage log did not answer: {e}"),
+    };
+    answer(ctx, text).await
+}
