@@ -35,3 +35,4 @@ mod shutdown;
 mod single_instance;
 mod state_bounds;
 mod subagents;
+mod usage;

@@ -8,3 +8,4 @@ pub mod git_remote;
 pub mod home;
 pub mod hostile_text;
 pub mod mock_model_api;
+pub mod usage_records;
