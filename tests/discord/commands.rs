@@ -1,6 +1,7 @@
 //! Slash commands through poise: `/ping-budget` (with the quiet hours), `/config` (its values
 //! offered for the chosen key), `/compact` (one line when done), `/version` and `/model`,
-//! `/thinking`, `/permissions` without a value answer with the SPEC's wording;
+//! `/thinking`, `/permissions` without a value answer with the SPEC's wording; `/usage` adds up
+//! the usage and run histories;
 //! a stranger, or the owner outside DMs, is told "not authorized".
 
 use serde_json::{json, Value};
@@ -8,6 +9,7 @@ use serde_json::{json, Value};
 use crate::bot::{Bot, Home, LIMIT};
 use crate::support::fake_discord::{FakeDiscord, DM_CHANNEL_ID, OWNER_ID, STRANGER_ID};
 use crate::support::mock_model_api::{MockModelApi, Reply};
+use crate::support::usage_records;
 
 /// The text of everything the bot answered to an interaction.
 fn answer_text(fake: &FakeDiscord, interaction: u64) -> Option<String> {
@@ -263,8 +265,8 @@ async fn commands_from_a_stranger_or_outside_dms_are_not_authorized() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn version_and_settings_without_a_value_answer_with_what_is_in_force() {
-    let (_mock, fake, _home, bot) = started().await;
+async fn version_settings_and_usage_without_a_value_answer_with_what_is_in_force() {
+    let (_mock, fake, home, bot) = started().await;
     let asked = fake.slash(OWNER_ID, "version", json!([])).await;
     let text = fake
         .wait_for("the version", LIMIT, |f| answer_text(f, asked))
@@ -302,6 +304,41 @@ async fn version_and_settings_without_a_value_answer_with_what_is_in_force() {
     for camel in ["dontAsk", "acceptEdits", "bypassPermissions"] {
         assert!(!labels.iter().any(|l| l.contains(camel)), "{labels:?}");
     }
+
+    // `/usage` (SPEC §19) adds up exactly the lines inside each window: known lines on the
+    // windows' edges, older ones left out, one corrupt line left out with a warning.
+    let now = chrono::Utc::now();
+    usage_records::write_known(&home.data, now);
+    let asked = fake.slash(OWNER_ID, "usage", json!([])).await;
+    let text = fake
+        .wait_for("the usage", LIMIT, |f| answer_text(f, asked))
+        .await;
+    let mut expected = Vec::new();
+    for days in [1, 7, 30] {
+        expected.extend(usage_records::window_lines(now, days, &[]));
+    }
+    expected.extend([
+        "top jobs, last 30 days:".to_owned(),
+        "  $4.1250 · 2 runs · routine aaaa1111 · Job aaaa1111".to_owned(),
+        "  $0.0625 · 1 run · reminder bbbb2222 · Job bbbb2222".to_owned(),
+        usage_records::SKIPPED_WARNING.to_owned(),
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..lines.len() - 1], expected[..], "{text}");
+    assert!(lines[lines.len() - 1].contains("subscription"), "{text}");
+    let asked = fake
+        .slash(
+            OWNER_ID,
+            "usage",
+            json!([{"name": "days", "type": 4, "value": 7}]),
+        )
+        .await;
+    let text = fake
+        .wait_for("the week's usage", LIMIT, |f| answer_text(f, asked))
+        .await;
+    let week = usage_records::window_lines(now, 7, &[]);
+    assert!(text.contains(&week.join("\n")), "{text}");
+    assert!(!text.contains("30 days"), "{text}");
     assert!(bot.stop().await);
 }
 
