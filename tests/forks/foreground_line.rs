@@ -1,4 +1,5 @@
-//! Foreground jobs in a line (SPEC §17, issue 22): after downtime, nine overdue foreground
+//! Foreground jobs in a line (SPEC §17, issue 22; their cost in the run history, not in the usage
+//! history, SPEC §19): after downtime, nine overdue foreground
 //! reminders each get their whole turn, in the order they were set for, none interrupting
 //! another; a line from the owner sent during one of them is answered right after that turn,
 //! ahead of the jobs still waiting; nothing is left open in `state/runs_open.json`.
@@ -160,4 +161,23 @@ async fn overdue_foreground_reminders_run_one_whole_turn_each_in_fire_order() {
         serde_json::json!([]),
         "no run left open: {open}"
     );
+
+    // What it cost (SPEC §19): each job's turn on its run line, the owner's turn alone in
+    // `state/usage.jsonl`, never both. The usage log answers in order, so once it has answered
+    // a question every turn told to it before is written.
+    for line in history.lines() {
+        assert!(line.contains("\"cost_usd\":"), "a job's cost: {line}");
+    }
+    rig.handles
+        .usage_log
+        .send(ollim_actors::usage::GetReport { days: None })
+        .await
+        .unwrap()
+        .unwrap();
+    let usage = std::fs::read_to_string(rig.data.state_file("usage.jsonl")).unwrap_or_default();
+    let kinds: Vec<serde_json::Value> = usage
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"].clone())
+        .collect();
+    assert_eq!(kinds, ["conversation"], "the owner's turn only: {usage}");
 }

@@ -25,8 +25,12 @@ pub enum JobList {
 pub const TOP_JOBS: usize = 5;
 
 /// The note every report ends with.
-pub const SUBSCRIPTION_NOTE: &str = "dollar figures are what the claude CLI reported; on a Claude \
-subscription they are its estimate of what the same use would cost through the API, not a charge.";
+pub const SUBSCRIPTION_NOTE: &str =
+    "dollar figures are the claude CLI's; on a Claude subscription \
+they estimate API prices, not a charge.";
+
+/// The longest job name shown (the id says which job it is).
+const NAME_CHARS: usize = 40;
 
 /// Dollars as shown: four decimals, so small turns do not read as nothing.
 pub fn usd(v: f64) -> String {
@@ -89,8 +93,16 @@ fn job_line(j: &JobTotals) -> String {
         usd(j.cost_usd),
         plural(j.runs, "run"),
         j.job,
-        j.name
+        shortened(&j.name)
     )
+}
+
+fn shortened(name: &str) -> String {
+    if name.chars().count() <= NAME_CHARS {
+        return name.to_owned();
+    }
+    let cut: String = name.chars().take(NAME_CHARS - 1).collect();
+    format!("{cut}…")
 }
 
 /// The report as lines of text.

@@ -178,3 +178,13 @@ fn counts_read_with_thousands_separated() {
     assert_eq!(render::count(1000), "1,000");
     assert_eq!(render::count(1234567), "1,234,567");
 }
+
+#[test]
+fn a_long_job_name_is_shortened_and_the_id_still_says_which() {
+    let mut long = run("dddd", "2026-11-27T09:00:00+01:00", Outcome::Ok, Some(0.5));
+    long.name = "x".repeat(60);
+    let report = build(&[], &[long], now(), TZ, &windows_for(Some(1)));
+    let text = render::text(&report, JobList::Top(5));
+    let line = text.lines().find(|l| l.contains("dddd")).unwrap();
+    assert!(line.ends_with(&format!("{}…", "x".repeat(39))), "{line}");
+}

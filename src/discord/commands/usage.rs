@@ -21,5 +21,19 @@ pub async fn usage(
         Ok(Err(e)) => format!("could not add up the usage: {e}"),
         Err(e) => format!("the usage log did not answer: {e}"),
     };
-    answer(ctx, text).await
+    // Whole lines per message, each within Discord's limit (long job names make it longer).
+    let mut message = String::new();
+    for line in text.lines() {
+        if !message.is_empty() && message.chars().count() + line.chars().count() + 1 > MAX_CHARS {
+            answer(ctx, std::mem::take(&mut message)).await?;
+        }
+        if !message.is_empty() {
+            message.push('\n');
+        }
+        message.push_str(line);
+    }
+    answer(ctx, message).await
 }
+
+/// Discord's limit on a message's length.
+const MAX_CHARS: usize = crate::discord::stream::MAX_MESSAGE_CHARS;
