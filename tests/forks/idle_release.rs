@@ -85,4 +85,29 @@ async fn an_idle_conversation_lets_its_process_go_and_resumes_the_same_session()
         "no greeting for a release: {:?}",
         rig.screen.notices()
     );
+
+    // SPEC §19: the resumed process's running cost starts again from zero, so its first turn
+    // costs its whole total, not what it exceeds the released process's total by. The usage log
+    // answers in order: once it has answered, both turns are written.
+    rig.handles
+        .usage_log
+        .send(ollim_actors::usage::GetReport { days: None })
+        .await
+        .unwrap()
+        .unwrap();
+    let usage = std::fs::read_to_string(rig.data.state_file("usage.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = usage
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{usage}");
+    for line in &lines {
+        assert_eq!(line["kind"], "conversation", "{line}");
+        assert_eq!(line["session"], saved.trim(), "{line}");
+        assert!(line["cost_usd"].as_f64().unwrap() > 0.0, "{line}");
+        assert_eq!(
+            line["cost_usd"], line["total_cost_usd"],
+            "a process's first turn: {line}"
+        );
+    }
 }
