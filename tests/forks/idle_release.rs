@@ -1,6 +1,7 @@
 //! The idle footprint (SPEC §16) with the real CLI: once the conversation has been idle for
 //! `main_idle_release`, its CLI process is closed; the next message starts one again on the same
-//! session, with the whole history, and without the "i'm back" greeting.
+//! session, with the whole history, and without the "i'm back" greeting. *(SPEC §19)* A new
+//! process's running cost starts from zero, and turns are costed against it.
 
 use ollim_actors::main_session::{ProcessRunning, Say};
 use ollim_actors::surface::SurfaceEvent;
@@ -110,4 +111,36 @@ async fn an_idle_conversation_lets_its_process_go_and_resumes_the_same_session()
             "a process's first turn: {line}"
         );
     }
+
+    // The same for a foreground reminder that wakes a released conversation: its run line
+    // carries its turn's whole cost (the mock answers every turn alike, so measured against the
+    // released process's total it would read as nothing).
+    rig.clock.advance(chrono::Duration::seconds(61));
+    process_running(&rig, false).await;
+    let due = (rig.clock.shared().now() + chrono::Duration::minutes(1))
+        .with_timezone(&chrono_tz::America::New_York)
+        .format("%Y-%m-%dT%H:%M:%S%:z");
+    std::fs::create_dir_all(rig.data.reminders()).unwrap();
+    std::fs::write(
+        rig.data.reminders().join("nudge.md"),
+        format!("---\nid: \"fe000001\"\nrun-at: \"{due}\"\nbackground: false\n---\nnudge me\n"),
+    )
+    .unwrap();
+    rig.registered(1).await;
+    rig.clock.advance(chrono::Duration::minutes(2));
+    let runs = rig.data.state_file("runs.jsonl");
+    let deadline = tokio::time::Instant::now() + crate::rig::LIMIT;
+    let run: serde_json::Value = loop {
+        let text = std::fs::read_to_string(&runs).unwrap_or_default();
+        if let Some(line) = text.lines().find(|l| l.contains("fe000001")) {
+            break serde_json::from_str(line).unwrap();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the reminder never ran"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(run["outcome"], "ok", "{run}");
+    assert!(run["cost_usd"].as_f64().unwrap() > 0.0, "{run}");
 }

@@ -289,7 +289,7 @@ impl MainSession {
             self.persist_session_id(turn.kind);
         }
         let outcome = turn.outcome(&result);
-        self.record_usage(&turn, &merged, &result);
+        let cost_usd = self.record_usage(&turn, &merged, &result);
         // Lines sent after an interrupt that the CLI folded into the aborted turn were never
         // answered (issue 28: nothing dropped): each goes again, once, in its order.
         let lost = |t: &Turn| {
@@ -304,7 +304,7 @@ impl MainSession {
                 continue;
             }
             if !matches!(outcome, Outcome::Resend(_)) || t.uuid != turn.uuid {
-                let end = job_turns::end_of(&outcome, &result, self.last_result.as_ref());
+                let end = job_turns::end_of(&outcome, &result, cost_usd);
                 self.job_turns.answer(t.job, end);
             }
         }

@@ -79,22 +79,14 @@ impl JobTurns {
     }
 }
 
-/// What a turn's result means for the job it ran, given the result before it in the same
-/// process (the CLI's cost is a running total).
+/// What a turn's result means for the job it ran, given the turn's own cost (the CLI's cost
+/// is a running total per process: `turn_usage.rs` takes the difference).
 pub(super) fn end_of(
     outcome: &super::turn::Outcome,
     result: &TurnResult,
-    previous: Option<&TurnResult>,
+    cost_usd: Option<f64>,
 ) -> JobTurnEnd {
     use super::turn::Outcome;
-    let cost_usd = result.total_cost_usd.map(|total| {
-        let before = previous.and_then(|p| p.total_cost_usd).unwrap_or(0.0);
-        if total >= before {
-            total - before
-        } else {
-            total
-        }
-    });
     let (outcome, error) = match outcome {
         Outcome::Reply(_) | Outcome::CommandDone => (JobTurnOutcome::Completed, None),
         Outcome::Resend(_) => (JobTurnOutcome::Completed, None),
