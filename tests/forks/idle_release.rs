@@ -3,7 +3,7 @@
 //! session, with the whole history, and without the "i'm back" greeting. *(SPEC §19)* A new
 //! process's running cost starts from zero, and turns are costed against it.
 
-use ollim_actors::main_session::{ProcessRunning, Say};
+use ollim_actors::main_session::{Command, ProcessRunning, Say};
 use ollim_actors::surface::SurfaceEvent;
 
 use crate::rig::{rig, Rig};
@@ -113,8 +113,9 @@ async fn an_idle_conversation_lets_its_process_go_and_resumes_the_same_session()
     }
 
     // The same for a foreground reminder that wakes a released conversation: its run line
-    // carries its turn's whole cost (the mock answers every turn alike, so measured against the
-    // released process's total it would read as nothing).
+    // carries its turn's whole cost, the new process's total (`/cost`). The turn reads a larger
+    // context, so measured against the released process's total it would read as less.
+    rig.mock.report_input_tokens(200_000);
     rig.clock.advance(chrono::Duration::seconds(61));
     process_running(&rig, false).await;
     let due = (rig.clock.shared().now() + chrono::Duration::minutes(1))
@@ -142,5 +143,11 @@ async fn an_idle_conversation_lets_its_process_go_and_resumes_the_same_session()
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     };
     assert_eq!(run["outcome"], "ok", "{run}");
-    assert!(run["cost_usd"].as_f64().unwrap() > 0.0, "{run}");
+    let cost = run["cost_usd"].as_f64().unwrap();
+    assert!(cost > 0.0, "{run}");
+    let shown = main.send(Command::Cost).await.unwrap();
+    assert!(
+        shown.starts_with(&format!("cost this run: ${cost:.4} ·")),
+        "{shown} vs {run}"
+    );
 }
