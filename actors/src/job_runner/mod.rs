@@ -39,12 +39,15 @@ mod foreground;
 pub mod gate;
 mod messages;
 mod outcomes;
+mod plain_reminder;
 mod prepare;
 mod queue;
 mod records;
 mod recovery;
 mod reflections;
+mod retry;
 mod skill_refs;
+pub mod transient;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -35,6 +35,8 @@ pub struct JobTurnEnd {
     pub turns: Option<u32>,
     /// What went wrong.
     pub error: Option<String>,
+    /// *(ours)* The passing cause it failed for, if it did (the runner may run it again).
+    pub transient: Option<String>,
 }
 
 impl JobTurnEnd {
@@ -45,6 +47,7 @@ impl JobTurnEnd {
             cost_usd: None,
             turns: None,
             error: error.into(),
+            transient: None,
         }
     }
 }
@@ -104,11 +107,15 @@ pub(super) fn end_of(
         ),
         Outcome::Failed(f) => (JobTurnOutcome::Failed, Some(f.detail.clone())),
     };
+    let transient = (outcome == JobTurnOutcome::Failed)
+        .then(|| crate::job_runner::transient::cause_of(result))
+        .flatten();
     JobTurnEnd {
         outcome,
         cost_usd,
         turns: Some(result.num_turns),
         error,
+        transient,
     }
 }
 
