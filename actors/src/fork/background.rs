@@ -235,7 +235,7 @@ impl BackgroundFork {
                 self.tool_ran = true;
             }
             BrainEvent::Result(r) => {
-                self.transient = crate::job_runner::transient::cause_of(&r);
+                self.transient = crate::brain::transient::cause_of(&r);
                 self.cost_usd = r.total_cost_usd;
                 self.turns = Some(r.num_turns);
                 if r.is_error {
@@ -275,7 +275,7 @@ impl BackgroundFork {
                     "the claude cli exited mid-job ({how}){last}"
                 )));
                 if !self.tool_ran {
-                    self.transient = Some(crate::job_runner::transient::exited_early(&how));
+                    self.transient = Some(crate::brain::transient::exited_early(&how));
                 }
                 let name = human_name(&self.fired);
                 self.finish(

@@ -47,7 +47,6 @@ mod recovery;
 mod reflections;
 mod retry;
 mod skill_refs;
-pub mod transient;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! Retries *(ours, issue 28)*: a run whose attempt failed for a passing cause
-//! ([`super::transient`]) runs again after [`RETRY_WAITS`] — 30 s, 2 min, 10 min (and 10 min
+//! ([`crate::brain::transient`]) runs again after [`RETRY_WAITS`] — 30 s, 2 min, 10 min (and 10 min
 //! for any further retry a job's `retries` asks for) — on the injected clock. Each attempt
 //! gets a `retrying` line in the run history with its cause; the run log refuses to run again
 //! a run that pinged, reported or scheduled a follow-up (the owner saw it: a repeat would be a

@@ -36,4 +36,21 @@ mod tests {
             "`retries` 11 is more than 10 (write 0 to turn retries off)"
         );
     }
+
+    #[test]
+    fn a_routine_reads_and_writes_it_only_when_not_the_default() {
+        let text = "---\nid: \"a1b2c3d4\"\ncron: \"0 9 * * *\"\nretries: 0\n---\nGo.\n";
+        let r = crate::jobs::routine::parse(text).unwrap();
+        assert_eq!(r.settings.retries, 0);
+        assert_eq!(crate::jobs::routine::to_markdown(&r), text);
+        let plain =
+            crate::jobs::routine::parse("---\nid: x\ncron: \"0 9 * * *\"\n---\nGo.\n").unwrap();
+        assert_eq!(plain.settings.retries, DEFAULT_RETRIES);
+        assert!(!crate::jobs::routine::to_markdown(&plain).contains("retries"));
+        let err = crate::jobs::reminder::parse(
+            "---\nid: x\nrun-at: \"2026-02-24T14:00:00-08:00\"\nretries: 99\n---\nb\n",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("`retries` 99"), "{err}");
+    }
 }

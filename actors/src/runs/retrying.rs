@@ -3,7 +3,7 @@
 //! entry before each happened — it gets a `retrying` line (with the cause and the wait) and
 //! the next attempt's entry takes its place in the same write of `runs_open.json`. So a retry
 //! still waiting when the bot stops is an open run the next start finds and runs again, like a
-//! run a restart cut off ([`crate::job_runner`]'s recovery). A run that did act is closed as
+//! run a restart cut off (the job runner's recovery). A run that did act is closed as
 //! [`Close`](super::Close) would close it: running it again would repeat what the owner saw.
 
 use actix::prelude::*;

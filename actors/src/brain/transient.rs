@@ -1,5 +1,5 @@
 //! Which failures pass *(ours, issue 28)*: a job run that failed for one of these is run again
-//! later ([`super::retry`]) instead of being given up. The CLI has already retried a failed
+//! later (by the job runner) instead of being given up. The CLI has already retried a failed
 //! model call itself (CLI 2.1.330: ten times over about three minutes, `CLAUDE_CODE_MAX_RETRIES`
 //! sets how often), so what reaches us is an outage longer than that.
 //!
@@ -8,7 +8,7 @@
 //! without a status), and the CLI exiting before any tool ran. Not passing: a sign-in refused,
 //! no credit, a request the API refused (4xx), a run that timed out, a tool loop limit.
 
-use crate::brain::TurnResult;
+use super::TurnResult;
 
 /// The cause, in words, when `result` (a failed turn) failed for a passing reason.
 pub fn cause_of(result: &TurnResult) -> Option<String> {
