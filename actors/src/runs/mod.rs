@@ -60,6 +60,9 @@ pub struct RunLog {
     /// Runs an earlier start left open, and whether each was handed out.
     interrupted: Vec<(OpenRun, bool)>,
     torn_end: bool,
+    /// Lines not yet in the file (an append failed, e.g. on a full disk), kept to write first
+    /// next time.
+    unwritten: Vec<RunRecord>,
     last_prune: Option<DateTime<Utc>>,
 }
 
@@ -77,6 +80,7 @@ impl RunLog {
             open: Vec::new(),
             interrupted: Vec::new(),
             torn_end: false,
+            unwritten: Vec::new(),
             last_prune: None,
         }
     }
@@ -140,9 +144,17 @@ impl RunLog {
         if lines.is_empty() {
             return;
         }
-        match history_file::append(&self.history_path, &lines, self.torn_end) {
+        // Lines an earlier append could not write (a full disk) go first, in order.
+        let mut due = std::mem::take(&mut self.unwritten);
+        due.extend(lines.iter().cloned());
+        match history_file::append(&self.history_path, &due, self.torn_end) {
             Ok(()) => self.torn_end = false,
-            Err(e) => tracing::error!(cause = %e, "could not append to the run history"),
+            Err(e) => {
+                tracing::error!(cause = %e, lines = due.len(), "could not append to the run history; trying again with the next line");
+                // Whatever part was written, the next append starts on a fresh line.
+                self.torn_end = true;
+                self.unwritten = due;
+            }
         }
         self.records.extend(lines);
         let due = self
@@ -165,6 +177,7 @@ impl RunLog {
         match history_file::rewrite(&self.history_path, &self.records) {
             Ok(()) => {
                 self.torn_end = false;
+                self.unwritten.clear();
                 tracing::info!(pruned = before - self.records.len(), "run history pruned");
             }
             Err(e) => tracing::error!(cause = %e, "could not prune the run history"),
