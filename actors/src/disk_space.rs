@@ -1,5 +1,5 @@
 //! A full disk, told to the owner once *(ours, issue 28)*. Every write of a state or job file
-//! ([`crate::state_file`], the run history's appends) reports here how it went
+//! (`state_file`, the run history's appends) reports here how it went
 //! ([`note_write`]). The first write refused for lack of space starts an episode: one
 //! [`DiskSpace::Full`] naming the file goes to whoever listens ([`subscribe`]; the supervisor
 //! turns it into one notice for the owner), and the failed writes after it say nothing more.
