@@ -32,7 +32,7 @@
 //! [`redaction`] (secret values kept out of Discord and the log), [`child_env`] (the allow-listed environment of every `claude` child),
 //! [`shell_words`] (a command line split into words without a shell), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
-//! [`state_file`] (atomic writes), [`clock`] (injectable time), [`cron`] (five-field cron
+//! [`state_file`] (atomic writes), [`disk_space`] (a full disk told to the owner once), [`clock`] (injectable time), [`cron`] (five-field cron
 //! schedules: the scheduler's timers, the routine validator's check).
 //!
 //! No import circle spans two of these modules (`import_graph`'s test checks it).
@@ -49,6 +49,7 @@ pub mod control_socket;
 pub mod cpu_priority;
 pub mod cron;
 pub mod data_dir;
+pub mod disk_space;
 pub mod downloads;
 pub mod env_file;
 pub mod fork;

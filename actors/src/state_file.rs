@@ -50,6 +50,21 @@ impl Error {
 /// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename, fsync
 /// of the directory).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let written = replace_with(path, bytes);
+    note(path, &written);
+    written
+}
+
+/// Tells [`crate::disk_space`] how a write of `path` went.
+fn note<T>(path: &Path, written: &Result<T, Error>) {
+    match written {
+        Ok(_) => crate::disk_space::note_write(path, Ok(())),
+        Err(Error::Io { source, .. }) => crate::disk_space::note_write(path, Err(source)),
+        Err(Error::Encode { .. }) => {}
+    }
+}
+
+fn replace_with(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let io_err = |action, source| Error::Io {
         action,
         path: path.to_path_buf(),
@@ -70,6 +85,16 @@ pub fn create_new(
     bytes: &[u8],
 ) -> Result<PathBuf, Error> {
     let mut candidates = candidates.into_iter().peekable();
+    let first = candidates.peek().cloned().unwrap_or_default();
+    let created = publish_new(candidates, bytes);
+    note(&first, &created);
+    created
+}
+
+fn publish_new(
+    mut candidates: std::iter::Peekable<impl Iterator<Item = PathBuf>>,
+    bytes: &[u8],
+) -> Result<PathBuf, Error> {
     let Some(first) = candidates.peek().cloned() else {
         return Err(Error::Io {
             action: "naming",

@@ -72,6 +72,7 @@ impl WebhookSpec {
                 reflect: self.reflect,
                 subagent: self.subagent.clone(),
                 gate: None,
+                retries: crate::jobs::retries::DEFAULT_RETRIES,
             },
         })
     }

@@ -27,6 +27,7 @@ fn failing_run(run: &str, at: DateTime<Utc>) -> OpenRun {
         late_since: None,
         trigger: Trigger::Schedule,
         attempt: 1,
+        retry: 0,
         pinged: false,
         followed_up: false,
         reports: Vec::new(),

@@ -20,6 +20,7 @@ mod docs_server;
 mod failures;
 mod feedback;
 mod forks;
+mod full_disk;
 mod google;
 mod history;
 mod names;

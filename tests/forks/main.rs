@@ -21,6 +21,7 @@ mod proactive;
 mod reflections;
 mod reporting;
 mod restrictions;
+mod retries;
 mod rig;
 mod routine_validator;
 mod save_guard;

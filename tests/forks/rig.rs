@@ -134,11 +134,41 @@ pub async fn rig_with_binary(
     rig_full(script, prepare, None, binary).await
 }
 
+/// A rig whose CLIs get `env` on top of the mock's (`CLAUDE_CODE_MAX_RETRIES`, …).
+pub async fn rig_with_env(
+    script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    prepare: impl FnOnce(&DataDir),
+    env: &[(&str, &str)],
+) -> Rig {
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    rig_env(
+        script,
+        prepare,
+        None,
+        crate::support::claude_cli::binary(),
+        env,
+    )
+    .await
+}
+
 async fn rig_full(
     script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
     prepare: impl FnOnce(&DataDir),
     approvals: Option<Recipient<ApprovalRequest>>,
     binary: std::path::PathBuf,
+) -> Rig {
+    rig_env(script, prepare, approvals, binary, Vec::new()).await
+}
+
+async fn rig_env(
+    script: impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static,
+    prepare: impl FnOnce(&DataDir),
+    approvals: Option<Recipient<ApprovalRequest>>,
+    binary: std::path::PathBuf,
+    env: Vec<(String, String)>,
 ) -> Rig {
     let tmp = tempfile::tempdir().unwrap();
     let data = DataDir::new(tmp.path().join("data"));
@@ -168,7 +198,7 @@ async fn rig_full(
         system_prompt: "You are a test assistant.".into(),
         runtime: ConfigStore::load(&data).unwrap(),
         hang_timeout: StdDuration::from_secs(120),
-        cli_env: mock.cli_env(&home),
+        cli_env: mock.cli_env(&home).into_iter().chain(env).collect(),
         user_name: "Sam".into(),
         approvals,
         release: "ollim-bot v0.1.0+dev (test)".into(),

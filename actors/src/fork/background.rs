@@ -133,6 +133,10 @@ pub struct BackgroundFork {
     cost_usd: Option<f64>,
     turns: Option<u32>,
     error: Option<String>,
+    /// A tool call was seen (a CLI that dies after one is not retried).
+    tool_ran: bool,
+    /// The passing cause it failed for, if it did ([`ForkEnd::transient`]).
+    transient: Option<String>,
     done: Option<tokio::sync::oneshot::Sender<ForkEnd>>,
     /// Handed to its CLI in [`crate::outside_reads::TOKEN_ENV`]: our Google commands note
     /// under it that the fork read outside text.
@@ -168,6 +172,8 @@ impl BackgroundFork {
             cost_usd: None,
             turns: None,
             error: None,
+            tool_ran: false,
+            transient: None,
             done: Some(done),
             read_token: crate::outside_reads::new_token(),
         }
@@ -225,7 +231,11 @@ impl BackgroundFork {
                 self.record_history(&session_id);
                 self.session_id = Some(session_id);
             }
+            BrainEvent::ToolUse { .. } | BrainEvent::SubagentToolUse { .. } => {
+                self.tool_ran = true;
+            }
             BrainEvent::Result(r) => {
+                self.transient = crate::brain::transient::cause_of(&r);
                 self.cost_usd = r.total_cost_usd;
                 self.turns = Some(r.num_turns);
                 if r.is_error {
@@ -264,6 +274,9 @@ impl BackgroundFork {
                 self.error = Some(short_error(&format!(
                     "the claude cli exited mid-job ({how}){last}"
                 )));
+                if !self.tool_ran {
+                    self.transient = Some(crate::brain::transient::exited_early(&how));
+                }
                 let name = human_name(&self.fired);
                 self.finish(
                     ForkOutcome::Failed,
@@ -313,6 +326,10 @@ impl Actor for BackgroundFork {
                 error: self.error.take().or_else(|| {
                     (outcome != ForkOutcome::Completed).then(|| "the fork stopped".to_owned())
                 }),
+                transient: self
+                    .transient
+                    .take()
+                    .filter(|_| outcome == ForkOutcome::Failed),
             };
             // Whoever started the fork may have gone (a restart): nothing to tell then.
             let _ = done.send(end);

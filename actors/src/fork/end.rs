@@ -32,6 +32,9 @@ pub struct ForkEnd {
     pub turns: Option<u32>,
     /// What went wrong, when it did not complete.
     pub error: Option<String>,
+    /// *(ours)* When it failed for a passing cause (an overloaded API, the network, the CLI
+    /// dying before any tool ran): that cause. The runner may run it again.
+    pub transient: Option<String>,
 }
 
 /// The longest error kept for the run history.

@@ -172,6 +172,7 @@ impl Setup {
             late_since: None,
             trigger: Trigger::Schedule,
             attempt: 1,
+            retry: 0,
             pinged: false,
             followed_up: false,
             reports: Vec::new(),

@@ -165,6 +165,7 @@ impl JobRunner {
         ticket: RunTicket,
         delivery: Delivery,
     ) -> Answer {
+        let again = run.clone();
         Box::pin(
             prepare::prepare(self.prepare_inputs(), run)
                 .into_actor(self)
@@ -185,15 +186,25 @@ impl JobRunner {
                     };
                     ctx.spawn(request.into_actor(act).map(move |end, act, ctx| {
                         let end = match end {
-                            Ok(end) => turn_end(end, act.stopping),
+                            Ok(end) => {
+                                let transient = end.transient.clone();
+                                turn_end(end, act.stopping).map(|end| (end, transient))
+                            }
                             Err(_) if act.stopping => None,
-                            Err(_) => Some(RunEnd::bare(
-                                Outcome::Failed,
-                                Some(format!("the {actor} actor stopped before the turn ended")),
+                            Err(_) => Some((
+                                RunEnd::bare(
+                                    Outcome::Failed,
+                                    Some(format!(
+                                        "the {actor} actor stopped before the turn ended"
+                                    )),
+                                ),
+                                None,
                             )),
                         };
                         match end {
-                            Some(end) => act.close_run(ticket, end, ctx),
+                            Some((end, transient)) => {
+                                act.end_attempt(again, ticket, end, transient, None, ctx)
+                            }
                             None => {
                                 act.active.remove(&ticket.run);
                                 tracing::info!(%job, "the bot is stopping; the job's run stays open");
@@ -216,6 +227,7 @@ impl JobRunner {
         main: Addr<MainSession>,
     ) -> Answer {
         let unstarted = ticket.clone();
+        let again = run.clone();
         Box::pin(
             prepare::prepare(self.prepare_inputs(), run)
                 .into_actor(self)
@@ -239,7 +251,8 @@ impl JobRunner {
                             .into_actor(act)
                             .map(move |timeout, act, ctx| match timeout {
                                 Ok(timeout) => {
-                                    act.start_fork(setup, fired, rules, timeout, ticket, ctx);
+                                    let attempt = (ticket, again);
+                                    act.start_fork(setup, fired, rules, timeout, attempt, ctx);
                                     RunOutcome::ForkStarted
                                 }
                                 Err(_) => RunOutcome::Failed(RunError::ActorGone {
@@ -269,7 +282,7 @@ impl JobRunner {
         fired: FireJob,
         rules: crate::tools::BackgroundRules,
         timeout: std::time::Duration,
-        ticket: RunTicket,
+        (ticket, again): (RunTicket, RunJob),
         ctx: &mut Context<Self>,
     ) {
         // Only a session the CLI has written can be forked: before the first turn, isolate.
@@ -298,7 +311,8 @@ impl JobRunner {
             match end {
                 Ok(end) => {
                     tracing::debug!(outcome = ?end.outcome, "background fork ended");
-                    act.close_then_reflect(ticket, fork_end(end), reflection, ctx);
+                    let transient = end.transient.clone();
+                    act.end_attempt(again, ticket, fork_end(end), transient, reflection, ctx);
                 }
                 Err(_) if act.stopping => {
                     act.active.remove(&ticket.run);

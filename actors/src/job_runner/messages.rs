@@ -36,16 +36,21 @@ pub struct RunJob {
     /// What started it.
     pub trigger: Trigger,
     /// For a run again after a restart: its run, already open, and when the cut-off run began.
+    /// *(ours)* A retry after a passing failure is reopened too (its run opened by the run log).
     pub reopened: Option<Reopened>,
+    /// *(ours)* Retries after passing failures before this attempt (0: the first try).
+    pub retry: u32,
 }
 
-/// A run opened by [`recovery`] for a job a restart cut off.
+/// A run opened already: by [`recovery`] for a job a restart cut off, or by the run log for a
+/// retry after a passing failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reopened {
     /// The new run's id (open in the run log).
     pub run: String,
-    /// When the cut-off run started (the prompt's `[interrupted: …]` marker).
-    pub interrupted_since: DateTime<Utc>,
+    /// When the cut-off run started (the prompt's `[interrupted: …]` marker); `None` for a
+    /// retry, which carries no marker.
+    pub interrupted_since: Option<DateTime<Utc>>,
 }
 
 impl RunJob {
@@ -63,6 +68,7 @@ impl RunJob {
             screen: Vec::new(),
             trigger: Trigger::Schedule,
             reopened: None,
+            retry: 0,
         }
     }
 }
@@ -245,6 +251,9 @@ pub struct RunCounts {
     pub reflections: u64,
     /// Reflections written, or given up (the run could not be closed, the bot is stopping).
     pub reflections_done: u64,
+    /// *(ours)* Runs waiting on the clock to run again after a passing failure (not counted
+    /// by [`RunCounts::idle`]: they may wait ten minutes).
+    pub retries_waiting: u64,
 }
 
 impl RunCounts {

@@ -39,11 +39,13 @@ mod foreground;
 pub mod gate;
 mod messages;
 mod outcomes;
+mod plain_reminder;
 mod prepare;
 mod queue;
 mod records;
 mod recovery;
 mod reflections;
+mod retry;
 mod skill_refs;
 
 use std::collections::HashMap;

@@ -154,7 +154,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
         data_dir: inputs.data_dir.root(),
         limits: inputs.limits,
         late_since: run.late_since,
-        interrupted_since: run.reopened.as_ref().map(|r| r.interrupted_since),
+        interrupted_since: run.reopened.as_ref().and_then(|r| r.interrupted_since),
         payload: Some(&run.payload),
         gate_output: gate_output.as_deref(),
         invokes_skill: super::skill_refs::invokes_skill(&inputs.data_dir, &run.job),
@@ -162,7 +162,8 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
     let prompt = assemble_job_prompt(&run.job, &ctx).await;
     let late = run.late_since.is_some();
     let again = run.reopened.is_some();
-    tracing::info!(job = %run.job.id(), file = %run.rel_path, late, again, "job fired");
+    let retry = run.retry;
+    tracing::info!(job = %run.job.id(), file = %run.rel_path, late, again, retry, "job fired");
     let fired = FireJob {
         job: run.job,
         prompt,

@@ -53,6 +53,7 @@ pub(super) fn open_entry(
         late_since: run.late_since.map(local),
         trigger: run.trigger,
         attempt: 1,
+        retry: run.retry,
         pinged: false,
         followed_up: false,
         reports: Vec::new(),

@@ -153,8 +153,9 @@ impl JobRunner {
                     trigger: Trigger::Rerun,
                     reopened: Some(Reopened {
                         run: next.run.clone(),
-                        interrupted_since: run.started.with_timezone(&Utc),
+                        interrupted_since: Some(run.started.with_timezone(&Utc)),
                     }),
+                    retry: run.retry,
                     ..RunJob::new(
                         job,
                         run.file.clone(),

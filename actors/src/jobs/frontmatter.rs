@@ -121,6 +121,12 @@ pub enum ParseError {
         /// Why.
         reason: super::gate::GateError,
     },
+    /// *(ours)* `retries` asks for more retries than allowed.
+    #[error("`retries` {value} is more than 10 (write 0 to turn retries off)")]
+    TooManyRetries {
+        /// The value as written.
+        value: u32,
+    },
     /// A routine's `catch-up` is not a window.
     #[error(transparent)]
     BadCatchUp(super::catch_up::BadCatchUp),

@@ -18,6 +18,7 @@ pub mod migrate;
 pub mod new_reminder;
 pub mod pause;
 pub mod reminder;
+pub mod retries;
 pub mod routine;
 pub mod settings_file;
 pub mod slug;
@@ -209,6 +210,8 @@ pub struct JobSettings {
     /// *(ours)* A command run before the model is woken: exit 0 runs the job with its output,
     /// anything else skips the run (`None`: always run).
     pub gate: Option<gate::Gate>,
+    /// *(ours)* Runs again after a passing failure (`retries`, default 3; [`retries`]).
+    pub retries: u32,
 }
 
 impl Default for JobSettings {
@@ -226,6 +229,7 @@ impl Default for JobSettings {
             reflect: true,
             subagent: None,
             gate: None,
+            retries: retries::DEFAULT_RETRIES,
         }
     }
 }

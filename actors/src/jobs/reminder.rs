@@ -67,6 +67,8 @@ pub struct ReminderFile {
     pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
+    /// `retries` *(ours)*.
+    pub retries: Option<Count>,
 }
 
 impl ReminderFile {
@@ -120,6 +122,7 @@ impl ReminderFile {
             reflect: self.reflect,
             subagent: self.subagent,
             gate: self.gate,
+            retries: self.retries,
         }
         .validate_defaulting(true)?;
         Ok(Reminder {

@@ -8,7 +8,7 @@
 
 use super::frontmatter::{ParseError, Writer};
 use super::gate::Gate;
-use super::yaml_scalars::{Flag, Text, TextList};
+use super::yaml_scalars::{Count, Flag, Text, TextList};
 use super::{JobSettings, ModelChoice, UpdateMode};
 
 /// The shared settings as read, before validation. `None` means "absent or null".
@@ -38,6 +38,8 @@ pub struct SettingsFile {
     pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
+    /// `retries` *(ours)*.
+    pub retries: Option<Count>,
 }
 
 impl SettingsFile {
@@ -63,6 +65,7 @@ impl SettingsFile {
             reflect: self.reflect.map_or(defaults.reflect, |f| f.0),
             subagent: parse_subagent(self.subagent)?,
             gate: parse_gate(self.gate)?,
+            retries: super::retries::parse_retries(self.retries)?,
         })
     }
 }
@@ -163,6 +166,9 @@ pub fn write_model_onwards(w: &mut Writer, settings: &JobSettings) {
     }
     if let Some(gate) = &settings.gate {
         w.text("gate", gate.as_str());
+    }
+    if settings.retries != defaults.retries {
+        w.number("retries", settings.retries);
     }
 }
 

@@ -35,6 +35,8 @@ pub struct JobTurnEnd {
     pub turns: Option<u32>,
     /// What went wrong.
     pub error: Option<String>,
+    /// *(ours)* The passing cause it failed for, if it did (the runner may run it again).
+    pub transient: Option<String>,
 }
 
 impl JobTurnEnd {
@@ -45,6 +47,7 @@ impl JobTurnEnd {
             cost_usd: None,
             turns: None,
             error: error.into(),
+            transient: None,
         }
     }
 }
@@ -96,11 +99,15 @@ pub(super) fn end_of(
         ),
         Outcome::Failed(f) => (JobTurnOutcome::Failed, Some(f.detail.clone())),
     };
+    let transient = (outcome == JobTurnOutcome::Failed)
+        .then(|| crate::brain::transient::cause_of(result))
+        .flatten();
     JobTurnEnd {
         outcome,
         cost_usd,
         turns: Some(result.num_turns),
         error,
+        transient,
     }
 }
 
@@ -115,5 +122,35 @@ impl MainSession {
                 JobTurnEnd::bare(JobTurnOutcome::Failed, why.to_owned()),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::main_session::failure::{Failure, FailureKind};
+    use crate::main_session::turn::Outcome;
+
+    #[test]
+    fn a_foreground_job_failed_by_an_overloaded_api_may_run_again() {
+        let result = TurnResult {
+            is_error: true,
+            result: Some("API Error: 529 Overloaded".into()),
+            terminal_reason: Some("api_error".into()),
+            api_error_status: Some(529),
+            ..TurnResult::default()
+        };
+        let failed = Outcome::Failed(Failure {
+            kind: FailureKind::Api,
+            detail: "529 Overloaded".into(),
+        });
+        let end = end_of(&failed, &result, None);
+        assert_eq!(end.outcome, JobTurnOutcome::Failed);
+        assert!(end.transient.unwrap().contains("overloaded (529)"));
+        let signed_out = TurnResult {
+            api_error_status: Some(401),
+            ..result
+        };
+        assert_eq!(end_of(&failed, &signed_out, None).transient, None);
     }
 }

@@ -88,12 +88,30 @@ pub fn append(
             source,
         }
     };
-    let mut file = OpenOptions::new()
+    let appended = OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .map_err(io_err("opening"))?;
-    file.write_all(&bytes).map_err(io_err("appending to"))
+        .map_err(io_err("opening"))
+        .and_then(|mut file| {
+            let before = file.metadata().map(|m| m.len()).map_err(io_err("reading"))?;
+            file.write_all(&bytes).map_err(|e| {
+                // A part written (the disk filled up mid-line) is cut off again, so the
+                // file keeps whole lines only.
+                if let Err(cut) = file.set_len(before) {
+                    tracing::warn!(file = %path.display(), cause = %cut, "could not cut off a part-written line");
+                }
+                io_err("appending to")(e)
+            })
+        });
+    match &appended {
+        Ok(()) => crate::disk_space::note_write(path, Ok(())),
+        Err(state_file::Error::Io { source, .. }) => {
+            crate::disk_space::note_write(path, Err(source))
+        }
+        Err(_) => {}
+    }
+    appended
 }
 
 /// Rewrites the file with `records` only (atomically).

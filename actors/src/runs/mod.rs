@@ -6,6 +6,7 @@
 //! | [`Open`] | the job runner, before a job runs (and before a reminder's file goes) | saved or not |
 //! | [`Mark`] | a background fork, before a ping, around a report, after a follow-up | saved or not |
 //! | [`Close`] | the job runner, when a run ended | the line written, and an [`Alert`] if one is due |
+//! | [`CloseForRetry`] | the job runner, when an attempt failed for a passing cause | a `retrying` line and the next attempt's entry, or closed as [`Close`] |
 //! | [`Record`] | the job runner: misses, skips | — |
 //! | [`TakeInterrupted`] | the job runner, at its start | runs an earlier start left open |
 //! | [`History`] | `/routines`, tests | lines, newest last |
@@ -26,6 +27,7 @@ mod messages;
 pub mod open_file;
 mod queries;
 pub mod record;
+mod retrying;
 
 use std::path::PathBuf;
 
@@ -42,6 +44,7 @@ pub use messages::{
 };
 pub use queries::{select, Considered, ConsideredTimes, History, LatestRuns};
 pub use record::{JobKind, OpenRun, Outcome, PendingReport, RunRecord, Trigger};
+pub use retrying::{CloseForRetry, Retried};
 
 /// The actor.
 pub struct RunLog {
@@ -57,6 +60,9 @@ pub struct RunLog {
     /// Runs an earlier start left open, and whether each was handed out.
     interrupted: Vec<(OpenRun, bool)>,
     torn_end: bool,
+    /// Lines not yet in the file (an append failed, e.g. on a full disk), kept to write first
+    /// next time.
+    unwritten: Vec<RunRecord>,
     last_prune: Option<DateTime<Utc>>,
 }
 
@@ -74,6 +80,7 @@ impl RunLog {
             open: Vec::new(),
             interrupted: Vec::new(),
             torn_end: false,
+            unwritten: Vec::new(),
             last_prune: None,
         }
     }
@@ -137,9 +144,17 @@ impl RunLog {
         if lines.is_empty() {
             return;
         }
-        match history_file::append(&self.history_path, &lines, self.torn_end) {
+        // Lines an earlier append could not write (a full disk) go first, in order.
+        let mut due = std::mem::take(&mut self.unwritten);
+        due.extend(lines.iter().cloned());
+        match history_file::append(&self.history_path, &due, self.torn_end) {
             Ok(()) => self.torn_end = false,
-            Err(e) => tracing::error!(cause = %e, "could not append to the run history"),
+            Err(e) => {
+                tracing::error!(cause = %e, lines = due.len(), "could not append to the run history; trying again with the next line");
+                // Whatever part was written, the next append starts on a fresh line.
+                self.torn_end = true;
+                self.unwritten = due;
+            }
         }
         self.records.extend(lines);
         let due = self
@@ -162,6 +177,7 @@ impl RunLog {
         match history_file::rewrite(&self.history_path, &self.records) {
             Ok(()) => {
                 self.torn_end = false;
+                self.unwritten.clear();
                 tracing::info!(pruned = before - self.records.len(), "run history pruned");
             }
             Err(e) => tracing::error!(cause = %e, "could not prune the run history"),
@@ -245,10 +261,22 @@ impl Handler<Close> for RunLog {
             next.boot = self.boot.clone();
             self.open.push(next);
         }
+        self.close_entry(entry, msg.end, msg.rules)
+    }
+}
+
+impl RunLog {
+    /// Writes the line of `entry`, taken from the open runs (a successor already in its
+    /// place), and decides its alert.
+    fn close_entry(
+        &mut self,
+        entry: OpenRun,
+        end: RunEnd,
+        rules: AlertRules,
+    ) -> Result<Closed, RunLogError> {
         // The entry goes first: a crash before the line is written loses a line, never
         // re-runs a job that ended.
         let saved = self.save_open();
-        let end = msg.end;
         let mut record = RunRecord {
             run: entry.run.clone(),
             job: entry.job.clone(),
@@ -275,7 +303,7 @@ impl Handler<Close> for RunLog {
             .iter()
             .filter(|r| r.job == record.job && r.kind == record.kind)
             .collect();
-        let alert = alerts::decide(&earlier, &mut record, msg.rules, self.clock.now());
+        let alert = alerts::decide(&earlier, &mut record, rules, self.clock.now());
         tracing::info!(run = %record.run, job = %record.job, outcome = record.outcome.as_str(), "run closed");
         self.append(vec![record.clone()]);
         saved?;

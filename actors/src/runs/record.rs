@@ -2,7 +2,8 @@
 //! `state/runs_open.json` until it ends).
 //!
 //! A line says what happened to one fire time of one job: a run that ended (`ok`, `failed`,
-//! `timed-out`, `skipped`, `interrupted`) or a fire time that did not run on time (`missed`, or
+//! `timed-out`, `skipped`, `interrupted`), *(ours)* an attempt that failed for a passing cause
+//! and runs again (`retrying`, with the cause and when) or a fire time that did not run on time (`missed`, or
 //! `caught-up` when a late run was started for it). Times carry the configured zone's offset.
 //! Fields that are usually empty are left out.
 
@@ -31,6 +32,9 @@ pub enum Outcome {
     /// The run was cut off: the bot stopped (or crashed) while it ran, or the user's message
     /// interrupted a foreground job.
     Interrupted,
+    /// *(ours)* The attempt failed for a passing cause (an overloaded API, the network); the
+    /// job runs again after a wait. Neither a failure nor a success for the alerts.
+    Retrying,
 }
 
 impl Outcome {
@@ -44,6 +48,7 @@ impl Outcome {
             Outcome::CaughtUp => "caught-up",
             Outcome::Skipped => "skipped",
             Outcome::Interrupted => "interrupted",
+            Outcome::Retrying => "retrying",
         }
     }
 
@@ -102,6 +107,10 @@ impl Trigger {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One line of `state/runs.jsonl`.
@@ -196,6 +205,9 @@ pub struct OpenRun {
     pub trigger: Trigger,
     /// 1 for a first run, 2 for the run again after a restart cut the first off.
     pub attempt: u32,
+    /// *(ours)* Retries after passing failures before this run (0: the first try).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub retry: u32,
     /// It has pinged the owner (marked before the ping goes out).
     #[serde(default)]
     pub pinged: bool,

@@ -130,6 +130,7 @@ impl Supervisor {
                 });
                 let pending = pending_updates.clone();
                 let records = session_records.clone();
+                tell_owner_of_full_disk(surface.clone());
                 let fork_surface = surface.clone();
                 let addr = actix::Supervisor::start(move |_| {
                     MainSession::new(main, surface, pending, records)
@@ -222,4 +223,19 @@ fn start_google(
             None
         }
     }
+}
+
+/// Forwards each full-disk episode's start and end ([`crate::disk_space`]) to the owner.
+fn tell_owner_of_full_disk(surface: Recipient<SurfaceEvent>) {
+    let mut events = crate::disk_space::subscribe();
+    actix::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match events.recv().await {
+                Ok(event) => surface.do_send(SurfaceEvent::Notice(event.text())),
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return,
+            }
+        }
+    });
 }
