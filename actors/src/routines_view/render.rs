@@ -253,6 +253,7 @@ mod tests {
                 },
                 paused,
                 catch_up: Default::default(),
+                session: Default::default(),
             },
             rel_path: format!("routines/{id}.md"),
             next,
