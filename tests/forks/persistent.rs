@@ -1,7 +1,7 @@
 //! `session: persistent` routines (SPEC §18) through the real CLI: each fire resumes the
 //! routine's own session instead of forking the conversation, a session whose last run went
-//! past 60 % of the window is compacted before the next fire, and deleting the routine's file
-//! removes its session.
+//! past 60 % of the window is compacted before the next fire, a fire while the previous run
+//! still holds the session is skipped, and deleting the routine's file removes its session.
 
 use std::time::Duration as StdDuration;
 
@@ -66,6 +66,12 @@ async fn a_persistent_routine_remembers_its_own_fires_compacts_past_the_threshol
                 Reply::Text(format!(
                     "<analysis>two reviews</analysis>\n<summary>{SUMMARY}: two reviews done</summary>"
                 ))
+            } else if req.latest_user_text().contains("09:04 AM") {
+                // Long enough for the next fire time to come while it runs.
+                Reply::SlowText {
+                    chunks: vec!["a slow".into(), " review".into()],
+                    delay: StdDuration::from_millis(1500),
+                }
             } else if req.latest_user_text().contains(TAG) {
                 match fires_seen(req) {
                     1 => Reply::Text(format!("first review: {FIRST_FIRE_WORD}")),
@@ -95,7 +101,7 @@ async fn a_persistent_routine_remembers_its_own_fires_compacts_past_the_threshol
         "routines/review.md",
         &bg_routine(
             "abcd0001",
-            "1,2,3 9 * * *",
+            "1,2,3,4,5 9 * * *",
             "model: \"haiku\"\nreflect: false\nsession: \"persistent\"\n",
             "weekly review",
         ),
@@ -159,6 +165,28 @@ async fn a_persistent_routine_remembers_its_own_fires_compacts_past_the_threshol
         1,
         "compacted once"
     );
+
+    // A fire while the previous run still holds the session is skipped, not run beside it.
+    rig.advance_to(4);
+    rig.until("the fourth fire at the model", |r| {
+        r.requests_for(TAG)
+            .iter()
+            .any(|q| q.latest_user_text().contains("09:04 AM"))
+    })
+    .await;
+    rig.advance_to(5);
+    finished(&rig, 4).await;
+    let runs = rig
+        .handles
+        .job_runner
+        .send(ollim_actors::job_runner::Runs)
+        .await
+        .unwrap();
+    assert_eq!((runs.forks_started, runs.skipped), (4, 1), "{runs:?}");
+    assert!(!rig
+        .requests_for(TAG)
+        .iter()
+        .any(|q| q.latest_user_text().contains("09:05 AM")));
 
     // Deleted by hand: the scheduler notices and the session goes too.
     std::fs::remove_file(rig.data.root().join("routines/review.md")).unwrap();
