@@ -8,7 +8,7 @@
 //! Absent, a background routine forks the conversation (or starts fresh when `isolated`), as
 //! always. `persistent` is only for a background routine that is not isolated: with
 //! `isolated: true`, or without `background: true`, the file is refused at load, and so is any
-//! other value. The sessions themselves are [`crate::routine_sessions`]'s.
+//! other value. The sessions themselves are the `routine_sessions` module's.
 
 use std::fmt;
 
