@@ -118,6 +118,11 @@ async fn a_persistent_routine_remembers_its_own_fires_compacts_past_the_threshol
         first.iter().all(|r| !r.mentions(CONVERSATION_WORD)),
         "the first fire starts empty, not from the conversation"
     );
+    let prompt = first[0].latest_user_text();
+    assert!(
+        prompt.contains(ollim_actors::prompts::job::PERSISTENT_SESSION.trim_end()),
+        "the agent is told where it is: {prompt}"
+    );
 
     // The second fire's run ends at 65 % of haiku's 200k window (below the CLI's own
     // auto-compaction).
