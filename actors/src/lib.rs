@@ -68,6 +68,7 @@ pub mod prompts;
 pub mod quiet_hours;
 pub mod redaction;
 pub mod reflection;
+pub mod routine_sessions;
 pub mod routines_view;
 pub mod runs;
 pub mod runtime_config;

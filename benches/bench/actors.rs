@@ -81,6 +81,7 @@ fn write_jobs(data: &DataDir, n: usize) {
             settings,
             paused: false,
             catch_up: Default::default(),
+            session: Default::default(),
         };
         store::write(&data.routines(), &r).expect("write routine");
         let m = reminder_at(

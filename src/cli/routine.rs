@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! ollim-bot routine add --cron "30 8 * * 1-5" -m "Morning briefing" [--catch-up 30m|none] [...]
+//! ollim-bot routine add --cron "0 17 * * 5" -m "Weekly review" --background --session persistent
 //! ollim-bot routine list                # a copy of another file's id: [ignored: duplicate id of …]
 //! ollim-bot routine cancel a1b2c3d4
 //! ollim-bot routine run a1b2c3d4        # now, through the running bot
@@ -17,6 +18,8 @@ use ollim_actors::control_socket;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::jobs::catch_up::CatchUp;
 use ollim_actors::jobs::pause::{self, PauseOutcome};
+use ollim_actors::jobs::session_mode::{self, SessionMode};
+use ollim_actors::jobs::yaml_scalars::Text;
 use ollim_actors::jobs::{store, JobId, Routine};
 use ollim_actors::runs::JobKind;
 use ollim_actors::scheduler::cron::CronSchedule;
@@ -38,6 +41,10 @@ pub enum RoutineCommand {
         /// Run in a background fork instead of the main conversation.
         #[arg(long)]
         background: bool,
+        /// `persistent`: every fire resumes the routine's own session instead of forking the
+        /// conversation, so it remembers its earlier runs (needs --background, not --isolated).
+        #[arg(long, value_parser = parse_session)]
+        session: Option<SessionMode>,
         /// The job's options.
         #[command(flatten)]
         job: JobFlags,
@@ -79,8 +86,20 @@ fn parse_catch_up(s: &str) -> Result<CatchUp, String> {
         .map_err(|e: ollim_actors::jobs::catch_up::BadCatchUp| e.to_string())
 }
 
+fn parse_session(s: &str) -> Result<SessionMode, String> {
+    match s.trim() {
+        "persistent" => Ok(SessionMode::Persistent),
+        other => Err(format!(
+            "{other:?} is not a session mode: the only one is persistent"
+        )),
+    }
+}
+
 fn schedule(r: &Routine) -> String {
     let mut s = describe_schedule(format!("cron '{}'", r.cron), &r.settings, false);
+    if r.session == SessionMode::Persistent {
+        s.push_str("  [persistent]");
+    }
     if r.catch_up != CatchUp::Default {
         s.push_str(&format!("  (catch-up: {})", r.catch_up));
     }
@@ -97,19 +116,27 @@ pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
             cron,
             catch_up,
             background,
+            session,
             job,
         } => {
             let cron = cron.trim().to_owned();
             CronSchedule::parse(&cron)
                 .map_err(|e| anyhow::anyhow!("invalid cron {cron:?}: {e}"))?;
             let message = job.checked_message().map_err(anyhow::Error::msg)?;
+            let settings = job.settings(background);
+            // Checked as the loader will check the file it writes.
+            let session = session_mode::parse(
+                session.and_then(|s| s.as_str()).map(|s| Text(s.to_owned())),
+                &settings,
+            )?;
             let routine = Routine {
                 id: JobId::random(),
                 message,
                 cron,
-                settings: job.settings(background),
+                settings,
                 paused: false,
                 catch_up: catch_up.unwrap_or_default(),
+                session,
             };
             data.ensure().context("preparing the data directory")?;
             let path = store::write(&data.routines(), &routine)
@@ -154,6 +181,10 @@ pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
             {
                 Some(path) => {
                     data.commit(&path, &format!("remove routine {id}"));
+                    // A persistent routine's own session goes with it.
+                    if let Err(e) = ollim_actors::routine_sessions::remove(data, id.as_str()) {
+                        eprintln!("warning: could not remove routine {id}'s session: {e}");
+                    }
                     println!("cancelled {id}");
                 }
                 None => bail!("routine {id} not found"),

@@ -17,6 +17,7 @@ mod interactive;
 mod offered;
 mod original_data;
 mod permissions;
+mod persistent;
 mod proactive;
 mod reflections;
 mod reporting;

@@ -141,6 +141,8 @@ pub struct BackgroundFork {
     /// Handed to its CLI in [`crate::outside_reads::TOKEN_ENV`]: our Google commands note
     /// under it that the fork read outside text.
     pub(super) read_token: String,
+    /// A `session: persistent` routine's own session ([`crate::routine_sessions`]).
+    pub(super) persistent: Option<crate::routine_sessions::PersistentRun>,
 }
 
 impl BackgroundFork {
@@ -153,6 +155,8 @@ impl BackgroundFork {
         parent_session: Option<String>,
         done: tokio::sync::oneshot::Sender<ForkEnd>,
     ) -> Self {
+        let persistent =
+            crate::routine_sessions::PersistentRun::for_job(&config.data_dir, &fired.job);
         Self {
             config,
             peers,
@@ -174,6 +178,7 @@ impl BackgroundFork {
             error: None,
             tool_ran: false,
             transient: None,
+            persistent,
             done: Some(done),
             read_token: crate::outside_reads::new_token(),
         }
@@ -210,7 +215,9 @@ impl BackgroundFork {
     }
 
     fn record_history(&self, session_id: &str) {
-        let (kind, parent) = if self.isolated() {
+        let (kind, parent) = if self.persistent.is_some() {
+            (EventKind::PersistentBg, None)
+        } else if self.isolated() {
             (EventKind::IsolatedBg, None)
         } else {
             (EventKind::BgFork, self.parent_session.clone())
@@ -225,8 +232,13 @@ impl BackgroundFork {
     fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
         match event {
             BrainEvent::Init {
-                session_id, tools, ..
+                session_id,
+                tools,
+                model,
             } if self.session_id.is_none() => {
+                if let Some(p) = self.persistent.as_mut() {
+                    p.on_model(model.as_deref());
+                }
                 crate::tools::note_init_tools(&tools);
                 self.record_history(&session_id);
                 self.session_id = Some(session_id);
@@ -234,8 +246,25 @@ impl BackgroundFork {
             BrainEvent::ToolUse { .. } | BrainEvent::SubagentToolUse { .. } => {
                 self.tool_ran = true;
             }
+            BrainEvent::Result(r) if self.persistent.as_ref().is_some_and(|p| p.compacting()) => {
+                if let Some(p) = self.persistent.as_mut() {
+                    p.compaction_over(&r);
+                }
+                self.send_prompt(ctx);
+            }
+            BrainEvent::AssistantMessage {
+                context_tokens: Some(tokens),
+                ..
+            } => {
+                if let Some(p) = self.persistent.as_mut() {
+                    p.on_context(tokens);
+                }
+            }
             BrainEvent::Result(r) => {
                 self.transient = crate::brain::transient::cause_of(&r);
+                if let Some(p) = &self.persistent {
+                    p.finish(&r, self.session_id.as_deref());
+                }
                 self.cost_usd = r.total_cost_usd;
                 self.turns = Some(r.num_turns);
                 if r.is_error {

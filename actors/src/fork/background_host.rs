@@ -74,6 +74,10 @@ impl Handler<MayStop> for BackgroundFork {
 impl BackgroundFork {
     /// The Stop hook's answer: block (a few times at most) while the mode's report is missing.
     fn stop_answer(&mut self) -> Value {
+        // A persistent routine's `/compact` before its prompt: the job has not begun.
+        if self.persistent.as_ref().is_some_and(|p| p.compacting()) {
+            return HookCall::no_opinion();
+        }
         let reason = match mode(&self.fired) {
             UpdateMode::Always if !self.reported => Some(
                 "You have not called report_updates yet. Call it with a short summary of what you found or did, then finish.",

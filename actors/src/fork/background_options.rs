@@ -1,5 +1,5 @@
-//! What a background fork's CLI is started with: its session (forked from the main one, or
-//! fresh when isolated), model and thinking, `dontAsk`, exactly the tools its rules allow
+//! What a background fork's CLI is started with: its session (forked from the main one, fresh
+//! when isolated, a persistent routine's own), model and thinking, `dontAsk`, exactly the tools its rules allow
 //! ([`crate::tools::offer`]), the file hooks, the hook holding its reads to that set, the Stop
 //! hook, the lowest CPU priority, and the token its outside reads are noted under.
 
@@ -8,8 +8,12 @@ use crate::brain::{SessionStart, SpawnOptions, Thinking};
 use crate::permissions::file_hooks::hooks as file_hooks;
 
 impl BackgroundFork {
+    /// True when it does not fork the conversation: the job is isolated, no conversation
+    /// exists yet, or it is a persistent routine (which runs in its own session).
     pub(super) fn isolated(&self) -> bool {
-        self.fired.job.settings().isolated || self.parent_session.is_none()
+        self.fired.job.settings().isolated
+            || self.parent_session.is_none()
+            || self.persistent.is_some()
     }
 
     /// The rules its tools follow, as the job runner put them together when the job fired.
@@ -37,8 +41,9 @@ impl BackgroundFork {
         o.allowed_tools = kind.effective_allowed();
         o.tools = Some(kind.built_in_tools(&[]));
         o.disallowed_tools = kind.disallowed_tools();
-        o.session = match (&self.parent_session, self.isolated()) {
-            (Some(main), false) => SessionStart::Fork(main.clone()),
+        o.session = match (&self.persistent, &self.parent_session, self.isolated()) {
+            (Some(persistent), _, _) => persistent.session_start(),
+            (None, Some(main), false) => SessionStart::Fork(main.clone()),
             _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
         };
         o.setting_sources = Some(vec!["project".to_owned()]);

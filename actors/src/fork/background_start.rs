@@ -54,6 +54,14 @@ impl BackgroundFork {
                 .into_actor(self)
                 .map(|res, act, ctx| match res {
                     Ok(launched) => act.run(launched, ctx),
+                    Err(crate::brain::Error::StartFailed { .. })
+                        if act.persistent.as_ref().is_some_and(|p| p.resuming()) =>
+                    {
+                        if let Some(p) = act.persistent.as_mut() {
+                            p.start_new();
+                        }
+                        act.launch(ctx);
+                    }
                     Err(e @ crate::brain::Error::StartFailed { .. }) if !act.isolated() => {
                         tracing::warn!(job = %act.fired.job.id(), cause = %e, "could not fork the main session; running isolated");
                         act.parent_session = None;
@@ -112,8 +120,21 @@ impl BackgroundFork {
                 me.do_send(Event(ev));
             }
         });
-        let driver = Arc::new(launched.driver);
-        self.driver = Some(Arc::clone(&driver));
+        self.driver = Some(Arc::new(launched.driver));
+        // A persistent routine's session past its threshold is compacted first; the prompt
+        // goes when the compaction's result comes (`background.rs`).
+        if self.persistent.as_mut().is_some_and(|p| p.compact_first()) {
+            self.send_text("/compact".to_owned(), "the compaction", ctx);
+        } else {
+            self.send_prompt(ctx);
+        }
+    }
+
+    /// Sends the job's prompt, with the timestamp header and the peeked updates.
+    pub(super) fn send_prompt(&mut self, ctx: &mut Context<Self>) {
+        let Some(driver) = self.driver.clone() else {
+            return;
+        };
         let pending = (!self.fired.job.settings().isolated).then(|| self.peers.pending.clone());
         let clock = Arc::clone(&self.config.clock);
         let tz = self.config.tz;
@@ -134,18 +155,37 @@ impl BackgroundFork {
                     .await
             }
             .into_actor(self)
-            .map(|res, act, ctx| {
-                if let Err(e) = res {
-                    tracing::error!(cause = %e, "could not send the job's prompt");
-                    act.error = Some(short_error(&format!("could not send the prompt: {e}")));
-                    let name = human_name(&act.fired);
-                    act.finish(
-                        ForkOutcome::Failed,
-                        Some(format!("{name} couldn't complete.")),
-                        ctx,
-                    );
-                }
-            }),
+            .map(|res, act, ctx| act.sent(res.map(drop), "the job's prompt", ctx)),
         );
+    }
+
+    /// Sends `text` as it is (a command such as `/compact`).
+    fn send_text(&mut self, text: String, what: &'static str, ctx: &mut Context<Self>) {
+        let Some(driver) = self.driver.clone() else {
+            return;
+        };
+        ctx.wait(
+            async move {
+                driver
+                    .send_user(crate::brain::UserMessage::text(text))
+                    .await
+            }
+            .into_actor(self)
+            .map(move |res, act, ctx| act.sent(res.map(drop), what, ctx)),
+        );
+    }
+
+    /// A message that could not be sent ends the job.
+    fn sent(&mut self, res: Result<(), crate::brain::Error>, what: &str, ctx: &mut Context<Self>) {
+        if let Err(e) = res {
+            tracing::error!(cause = %e, "could not send {what}");
+            self.error = Some(short_error(&format!("could not send {what}: {e}")));
+            let name = human_name(&self.fired);
+            self.finish(
+                ForkOutcome::Failed,
+                Some(format!("{name} couldn't complete.")),
+                ctx,
+            );
+        }
     }
 }

@@ -226,6 +226,7 @@ impl Setup {
                 },
                 paused: false,
                 catch_up: Default::default(),
+                session: Default::default(),
             }),
             prompt: format!("[routine-bg:{id}] check in"),
             rel_path: "routines/check-in.md".into(),

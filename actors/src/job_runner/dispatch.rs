@@ -117,6 +117,14 @@ impl JobRunner {
         let background = run.job.settings().background;
         match self.config.delivery.clone() {
             Delivery::Conversation { main, forks } if background => {
+                if self.session_in_use(&run) {
+                    let outcome = RunOutcome::Skipped(super::Skip {
+                        job: run.job.id().to_string(),
+                        why: super::SkipReason::SessionInUse,
+                    });
+                    self.close_run(ticket, prepared_end(&outcome), ctx);
+                    return ready(outcome);
+                }
                 if self.slots.try_take(self.settings.bg_fork_limit()) {
                     self.note_active(&ticket.run, &run, ActiveState::Running);
                     return self.start_background(run, ticket, *forks, main);
@@ -155,6 +163,14 @@ impl JobRunner {
                 self.run_as_turn(run, ticket, delivery)
             }
         }
+    }
+
+    /// A persistent routine whose previous run is still running or waiting: one session is
+    /// never resumed twice at once.
+    fn session_in_use(&self, run: &RunJob) -> bool {
+        let persistent = matches!(&run.job, Job::Routine(r)
+            if r.session == crate::jobs::session_mode::SessionMode::Persistent);
+        persistent && self.active.values().any(|a| a.job.job == *run.job.id())
     }
 
     /// Prepares a foreground job (or any job, for a recipient) and hands it over as a turn; its

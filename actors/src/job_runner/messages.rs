@@ -130,6 +130,9 @@ pub enum SkipReason {
         /// What the agent is told, for a routine or reminder.
         update: Option<String>,
     },
+    /// A `session: persistent` routine whose previous run still holds (or waits for) its
+    /// session: two runs must not resume one session at once (SPEC §18).
+    SessionInUse,
 }
 
 impl std::fmt::Display for Skip {
@@ -141,6 +144,9 @@ impl std::fmt::Display for Skip {
             SkipReason::Skills(blocked) => return write!(f, "{blocked}"),
             SkipReason::Subagent { name, .. } => {
                 return write!(f, "blocked: subagent `{name}` not found")
+            }
+            SkipReason::SessionInUse => {
+                return write!(f, "its previous run still holds its persistent session")
             }
         };
         write!(f, "gate `{gate}` said no")?;

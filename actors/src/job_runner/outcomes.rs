@@ -27,6 +27,10 @@ impl JobRunner {
                 tracing::warn!(job = %skip.job, subagent = %name, "job skipped: its subagent does not exist");
                 self.tell_agent(&skip.job, update.clone());
             }
+            SkipReason::SessionInUse => tracing::info!(
+                job = %skip.job,
+                "job skipped: its previous run still holds its persistent session"
+            ),
         }
     }
 

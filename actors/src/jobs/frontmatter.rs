@@ -130,6 +130,9 @@ pub enum ParseError {
     /// A routine's `catch-up` is not a window.
     #[error(transparent)]
     BadCatchUp(super::catch_up::BadCatchUp),
+    /// A routine's `session` is unknown or does not fit its other keys.
+    #[error(transparent)]
+    BadSession(super::session_mode::BadSession),
     /// A webhook spec's `fields` is not a JSON Schema object.
     #[error("`fields` must be a JSON Schema object: {reason}")]
     BadWebhookFields {

@@ -20,6 +20,7 @@ pub mod pause;
 pub mod reminder;
 pub mod retries;
 pub mod routine;
+pub mod session_mode;
 pub mod settings_file;
 pub mod slug;
 pub mod store;
@@ -250,6 +251,8 @@ pub struct Routine {
     pub paused: bool,
     /// *(ours)* How late a missed fire time may still run (`catch-up`).
     pub catch_up: catch_up::CatchUp,
+    /// Which session its fires run in (`session`, SPEC §18).
+    pub session: session_mode::SessionMode,
 }
 
 /// A one-shot prompt at a given time, optionally one link of a follow-up chain.

@@ -4,7 +4,8 @@
 //! ignored); [`RoutineFile::validate`] checks it once into a [`Routine`]. Writing follows the
 //! original's key order — id, cron, background, model, thinking, isolated, description,
 //! update-main-session, allow-ping, allowed-tools, skills — leaving out defaults. Our keys
-//! follow them, and only when set: `gate`, `catch-up` and `paused` (SPEC §16).
+//! follow them, and only when set: `gate`, `catch-up` and `paused` (SPEC §16), `session`
+//! (SPEC §18, [`super::session_mode`]).
 //!
 //! Only the shape of `cron` is checked here (five fields); whether each field is a valid cron
 //! term is the scheduler's question.
@@ -13,6 +14,7 @@ use serde::Deserialize;
 
 use super::catch_up::CatchUp;
 use super::frontmatter::{self, ParseError, Writer};
+use super::session_mode::{self, SessionMode};
 use super::settings_file::{self, SettingsFile};
 use super::yaml_scalars::{Count, Flag, Text, TextList};
 use super::{JobId, JobSettings, Routine};
@@ -59,6 +61,8 @@ pub struct RoutineFile {
     pub catch_up: Option<Text>,
     /// `paused` *(ours)*.
     pub paused: Option<Flag>,
+    /// `session` (SPEC §18).
+    pub session: Option<Text>,
 }
 
 impl RoutineFile {
@@ -86,6 +90,8 @@ impl RoutineFile {
             retries: self.retries,
         }
         .validate()?;
+        let session =
+            session_mode::parse(self.session, &settings).map_err(ParseError::BadSession)?;
         let catch_up = match self.catch_up {
             None => CatchUp::Default,
             Some(Text(raw)) => raw.parse().map_err(ParseError::BadCatchUp)?,
@@ -97,6 +103,7 @@ impl RoutineFile {
             settings,
             paused: self.paused.is_some_and(|f| f.0),
             catch_up,
+            session,
         })
     }
 }
@@ -129,6 +136,9 @@ pub fn to_markdown(routine: &Routine) -> String {
     if routine.paused {
         w.flag("paused", true);
     }
+    if let Some(session) = routine.session.as_str() {
+        w.text("session", session);
+    }
     w.finish(&routine.message)
 }
 
@@ -142,6 +152,7 @@ impl Routine {
             settings,
             paused: false,
             catch_up: CatchUp::Default,
+            session: SessionMode::Fork,
         }
     }
 }
@@ -213,6 +224,7 @@ mod tests {
             settings,
             paused: false,
             catch_up: CatchUp::Default,
+            session: SessionMode::Fork,
         };
         assert_eq!(
             to_markdown(&r),

@@ -9,6 +9,7 @@ fn routine(id: &str, message: &str) -> Routine {
         settings: JobSettings::default(),
         paused: false,
         catch_up: Default::default(),
+        session: Default::default(),
     }
 }
 

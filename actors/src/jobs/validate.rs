@@ -45,6 +45,7 @@ const ROUTINE_KEYS: &[&str] = &[
     "gate",
     "catch-up",
     "paused",
+    "session",
 ];
 
 const REMINDER_KEYS: &[&str] = &[

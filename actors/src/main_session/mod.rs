@@ -46,6 +46,7 @@ use chrono_tz::Tz;
 pub use crate::surface::ExitAction;
 pub use clicks::PressButton;
 pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
+pub use context_warning::window_of;
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 pub use idle_release::ProcessRunning;

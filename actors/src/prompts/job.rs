@@ -170,6 +170,13 @@ pub struct JobPromptContext<'a> {
     pub invokes_skill: bool,
 }
 
+/// The first section of a `session: persistent` routine's preamble (SPEC §18).
+pub const PERSISTENT_SESSION: &str = concat!(
+    "This routine keeps a session of its own: what comes before this message is its earlier ",
+    "runs, not the conversation with the user. Build on what you found and did then. When the ",
+    "session grows large the bot compacts it before a run.\n\n",
+);
+
 /// The label the gate's output goes under.
 pub const GATE_OUTPUT: &str = "GATE OUTPUT:";
 
@@ -198,6 +205,13 @@ pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> Strin
             settings.allow_ping,
             settings.update_main_session,
         )
+    });
+    // A persistent routine is told where it is: its earlier runs, not the conversation.
+    let preamble = preamble.map(|p| match job {
+        Job::Routine(r) if r.session == crate::jobs::session_mode::SessionMode::Persistent => {
+            format!("{PERSISTENT_SESSION}{p}")
+        }
+        _ => p,
     });
     let tz = ctx.background.tz;
     let markers: Vec<String> = [

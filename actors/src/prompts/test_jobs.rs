@@ -32,6 +32,7 @@ pub fn routine(id: &str, settings: JobSettings) -> Routine {
         settings,
         paused: false,
         catch_up: Default::default(),
+        session: Default::default(),
     }
 }
 

@@ -141,10 +141,11 @@ impl Board {
             out.push(format!("routines ({}):", self.routines.len()));
             for entry in &self.routines {
                 out.push(format!(
-                    "  {}  {}  [{}]  {}",
+                    "  {}  {}  [{}]{}  {}",
                     entry.routine.id,
                     Self::name(entry),
                     entry.routine.cron,
+                    persistent_mark(entry),
                     self.status(entry, tz)
                 ));
             }
@@ -191,7 +192,12 @@ impl Board {
                         };
                         (
                             format!("{} · {}", Self::name(e), e.routine.id),
-                            format!("{}\n`{}` · {kind}", self.status(e, tz), e.routine.cron),
+                            format!(
+                                "{}\n`{}` · {kind}{}",
+                                self.status(e, tz),
+                                e.routine.cron,
+                                persistent_mark(e)
+                            ),
                         )
                     })
                     .collect(),
@@ -199,6 +205,14 @@ impl Board {
                 routines: chunk.iter().map(|e| e.routine.id.clone()).collect(),
             })
             .collect()
+    }
+}
+
+/// `  [persistent]` after a routine that runs in its own session (SPEC §18), else nothing.
+fn persistent_mark(entry: &RoutineEntry) -> &'static str {
+    match entry.routine.session {
+        crate::jobs::session_mode::SessionMode::Persistent => "  [persistent]",
+        crate::jobs::session_mode::SessionMode::Fork => "",
     }
 }
 
@@ -253,6 +267,7 @@ mod tests {
                 },
                 paused,
                 catch_up: Default::default(),
+                session: Default::default(),
             },
             rel_path: format!("routines/{id}.md"),
             next,
@@ -321,6 +336,31 @@ mod tests {
             ]
         );
         assert_eq!(pages[0].rows[1][1].label, "Resume: Review");
+    }
+
+    #[test]
+    fn a_persistent_routine_is_marked_on_both_surfaces() {
+        let now = Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap();
+        let mut review = entry("c3", "Review", false, None);
+        review.routine.session = crate::jobs::session_mode::SessionMode::Persistent;
+        let board = Board {
+            routines: vec![review, entry("d4", "Plain", false, None)],
+            last: Default::default(),
+            activity: ActivityReport::default(),
+            now,
+        };
+        let text = board.text(chrono_tz::UTC);
+        assert!(
+            text.contains("c3  Review  [30 8 * * *]  [persistent]  never fires again"),
+            "{text}"
+        );
+        assert!(text.contains("d4  Plain  [30 8 * * *]  never"), "{text}");
+        let fields = &board.pages(chrono_tz::UTC)[0].fields;
+        assert!(
+            fields[0].1.ends_with("· background  [persistent]"),
+            "{fields:?}"
+        );
+        assert!(fields[1].1.ends_with("· background"), "{fields:?}");
     }
 
     #[test]

@@ -156,10 +156,15 @@ impl Plan {
 
     /// Re-reads changed files; returns whether anything changed.
     pub fn refresh(&mut self, now: DateTime<Utc>) -> bool {
+        let persistent = crate::routine_sessions::persistent(self.routines.items());
         let r = self
             .routines
             .refresh(|p| store::load_file::<Routine>(p).map_err(load_reason))
             .0;
+        if r && !persistent.is_empty() {
+            let data = DataDir::new(self.root.clone());
+            crate::routine_sessions::forget_removed(&data, persistent, self.routines.items());
+        }
         let m = self
             .reminders
             .refresh(|p| store::load_file::<Reminder>(p).map_err(load_reason))

@@ -46,6 +46,8 @@ pub enum EventKind {
     BgFork,
     /// A background job ran on a fresh session of its own.
     IsolatedBg,
+    /// A `session: persistent` routine ran in its own session (the original's `persistent_bg`).
+    PersistentBg,
     /// The bot is about to restart with this main session.
     Restarting,
 }
@@ -222,7 +224,7 @@ mod tests {
         (dir, clock, h)
     }
 
-    const ALL_KINDS: [(EventKind, &str); 8] = [
+    const ALL_KINDS: [(EventKind, &str); 9] = [
         (EventKind::Created, "created"),
         (EventKind::Compacted, "compacted"),
         (EventKind::Swapped, "swapped"),
@@ -230,6 +232,7 @@ mod tests {
         (EventKind::InteractiveFork, "interactive_fork"),
         (EventKind::BgFork, "bg_fork"),
         (EventKind::IsolatedBg, "isolated_bg"),
+        (EventKind::PersistentBg, "persistent_bg"),
         (EventKind::Restarting, "restarting"),
     ];
 
@@ -251,11 +254,8 @@ mod tests {
                 )
             );
         }
-        assert!(
-            lines[8].ends_with(r#""parent_session_id": "s1"}"#),
-            "{}",
-            lines[8]
-        );
+        let last = lines[ALL_KINDS.len()];
+        assert!(last.ends_with(r#""parent_session_id": "s1"}"#), "{last}");
     }
 
     #[test]
