@@ -276,6 +276,12 @@ impl MainSession {
             tracing::debug!("result with no turn in flight");
             return;
         };
+        // The memory changed other than through the file tools (a shell command, a hand edit):
+        // committed as the turn ends, off the actor; unchanged, nothing is committed.
+        let data = self.config.data_dir.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::memory::versions::commit(&data, "changed during a turn")
+        });
         if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
             tracing::info!(session_id = %result.session_id, "main session id changed");
             self.session_id = Some(result.session_id.clone());

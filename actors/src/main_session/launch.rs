@@ -32,7 +32,11 @@ fn options(
     granted: &[String],
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
-    o.append_system_prompt = Some(config.system_prompt.clone());
+    // The memory is read at each start (after /clear, a restart, for each fork).
+    o.append_system_prompt = Some(crate::memory::with_memory(
+        &config.system_prompt,
+        &config.data_dir,
+    ));
     o.model = config
         .model_override
         .clone()
