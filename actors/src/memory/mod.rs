@@ -8,12 +8,13 @@
 //!   so that the unchanging part of the prompt before it stays the same from one start to the
 //!   next.
 //! - [`versions`]: every change committed in the data directory's git (`auto: memory …`), the
-//!   last changes, and undo.
+//!   last changes, and undo; [`status`]: what `/memory` and `memory show` say about it.
 //!
 //! Who may write it is the permissions' business: background forks are refused (their
 //! `profile_writes`); the conversation's allow list already holds `Write(**.md)` and
 //! `Edit(**.md)`, so it never asks in any mode.
 
+pub mod status;
 pub mod versions;
 
 use std::io;
