@@ -46,7 +46,10 @@ fn show_log_and_undo_read_and_revert_the_memory_history() {
     assert!(stderr.contains("nothing undone"), "{stderr}");
 
     remember(&env, "- Robin is moving in May\n");
-    remember(&env, "- Robin is moving in May\n- the dentist is on Friday\n");
+    remember(
+        &env,
+        "- Robin is moving in May\n- the dentist is on Friday\n",
+    );
 
     let (code, show, _) = out(&env, &["memory", "show"]);
     assert_eq!(code, Some(0));
@@ -63,12 +66,18 @@ fn show_log_and_undo_read_and_revert_the_memory_history() {
     assert!(log.contains("    +- the dentist is on Friday"), "{log}");
     assert!(log.contains("    +- Robin is moving in May"), "{log}");
     let first = log.find("dentist").unwrap();
-    assert!(first < log.find("(+1 -0)\n    @@ -0,0").unwrap_or(usize::MAX), "newest first:\n{log}");
+    assert!(
+        first < log.find("(+1 -0)\n    @@ -0,0").unwrap_or(usize::MAX),
+        "newest first:\n{log}"
+    );
 
     let (code, undo, _) = out(&env, &["memory", "undo"]);
     assert_eq!(code, Some(0));
     assert!(undo.starts_with("undid "), "{undo}");
-    assert!(undo.contains("context.md has 25 characters again"), "{undo}");
+    assert!(
+        undo.contains("context.md has 25 characters again"),
+        "{undo}"
+    );
     assert_eq!(
         fs::read_to_string(env.data.join("context.md")).unwrap(),
         "- Robin is moving in May\n"
@@ -76,6 +85,9 @@ fn show_log_and_undo_read_and_revert_the_memory_history() {
     let subjects = git(&env.data, &["log", "--format=%s", "--", "context.md"]);
     let subjects: Vec<&str> = subjects.lines().collect();
     assert_eq!(subjects.len(), 3, "{subjects:?}");
-    assert!(subjects[0].starts_with("auto: memory: undo "), "{subjects:?}");
+    assert!(
+        subjects[0].starts_with("auto: memory: undo "),
+        "{subjects:?}"
+    );
     assert_eq!(subjects[1], "auto: memory: write context.md");
 }

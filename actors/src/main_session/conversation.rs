@@ -192,6 +192,7 @@ impl MainSession {
                 saved: self.session_id.clone(),
                 fork_start,
                 granted,
+                cleared: std::mem::take(&mut self.cleared_restart),
             },
             handlers,
         );
@@ -199,6 +200,7 @@ impl MainSession {
             act.launching = false;
             match res {
                 Ok(started) => {
+                    act.memory_at_launch = crate::memory::stamp(&act.config.data_dir);
                     if started.fresh_session && matches!(act.role, Role::Main) {
                         act.fresh_after_failed_resume = act.session_id.is_some();
                         act.session_id = Some(started.session_id.clone());

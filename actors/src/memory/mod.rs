@@ -84,6 +84,15 @@ pub fn prompt_section(data: &DataDir) -> String {
     out
 }
 
+/// When and how big `context.md` was: enough to tell that it changed.
+pub type Stamp = (std::time::SystemTime, u64);
+
+/// The file's stamp now; `None` when there is none (or it cannot be read).
+pub fn stamp(data: &DataDir) -> Option<Stamp> {
+    let meta = std::fs::metadata(path(data)).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
 /// `base` (the system prompt built at start) with the memory section read now appended.
 pub fn with_memory(base: &str, data: &DataDir) -> String {
     let mut out = base.trim_end().to_owned();
