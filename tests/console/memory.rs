@@ -207,3 +207,98 @@ async fn what_the_agent_remembers_reaches_every_session_and_background_forks_can
     assert_eq!(log.len(), 2, "{log:?}");
     assert!(log[0].starts_with("auto: memory: undo "), "{log:?}");
 }
+
+/// A memory over its limit reaches the prompt cut to 12,000 characters with the over-limit
+/// line; and an interactive fork carries an update pending when it starts in its first
+/// exchange only, and one queued later (a background routine's report) in the next.
+#[tokio::test]
+async fn an_oversized_memory_is_cut_and_a_fork_shows_each_update_once() {
+    let home = Home::new();
+    let memory = format!("{}{}", "a".repeat(12_000), "b".repeat(1_000));
+    home.write("context.md", &memory);
+    home.write(
+        "state/pending_updates.json",
+        r#"[{"ts": "2026-11-27T09:00:00-05:00", "message": "UPDATE-ONE: the inbox is empty"}]"#,
+    );
+    home.write(
+        "routines/report.md",
+        "---\nid: \"r0000001\"\ncron: \"0 3 1 1 *\"\nbackground: true\nupdate-main-session: \"always\"\n---\ncheck the mail\n",
+    );
+    let mock = MockModelApi::start(|req| {
+        if let Some(step) = steps_after(req, "[routine-bg:r0000001]") {
+            return match step {
+                0 => tool(
+                    "mcp__discord__report_updates",
+                    json!({"message": "UPDATE-TWO: a letter from the bank"}),
+                ),
+                _ => Reply::Text("reported".into()),
+            };
+        }
+        if req.latest_user_text().contains("[fork-started]") {
+            Reply::Text("fork ready".into())
+        } else {
+            Reply::Text("fork says ok".into())
+        }
+    })
+    .await
+    .unwrap();
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("/fork errands").await;
+    bot.expect("fork ready").await;
+    let started = mock
+        .first_agent_request(|r| r.latest_user_text().contains("[fork-started]"), WAIT)
+        .await
+        .unwrap();
+    let system = started.system_text();
+    let cut = format!(
+        "### context.md\n\n{}\n\n[context.md is 1000 characters over its 12000-character limit",
+        "a".repeat(12_000)
+    );
+    assert!(
+        system.contains(&cut),
+        "the first 12,000 and the over-limit line"
+    );
+    assert!(!system.contains('b'.to_string().repeat(20).as_str()));
+
+    let exchange =
+        |wanted: &'static str| move |r: &ModelRequest| r.latest_user_text().contains(wanted);
+    bot.say("first in the fork").await;
+    bot.expect("fork says ok").await;
+    let first = mock
+        .first_agent_request(exchange("first in the fork"), WAIT)
+        .await
+        .unwrap();
+    assert!(
+        first.latest_user_text().contains("UPDATE-ONE"),
+        "{}",
+        first.latest_user_text()
+    );
+    bot.say("second in the fork").await;
+    bot.expect("fork says ok").await;
+    let second = mock
+        .first_agent_request(exchange("second in the fork"), WAIT)
+        .await
+        .unwrap();
+    assert!(
+        !second.latest_user_text().contains("UPDATE-ONE"),
+        "{}",
+        second.latest_user_text()
+    );
+
+    bot.say("/run r0000001").await;
+    mock.first_agent_request(|r| steps_after(r, "[routine-bg:r0000001]") == Some(1), WAIT)
+        .await
+        .expect("the routine reported");
+    bot.say("third in the fork").await;
+    bot.expect("fork says ok").await;
+    let third = mock
+        .first_agent_request(exchange("third in the fork"), WAIT)
+        .await
+        .unwrap();
+    let text = third.latest_user_text();
+    assert!(
+        text.contains("UPDATE-TWO") && !text.contains("UPDATE-ONE"),
+        "{text}"
+    );
+    bot.finish().await;
+}
