@@ -27,6 +27,24 @@ pub enum Error {
     /// The file could not be removed.
     #[error("could not remove {FILE_NAME}: {0}")]
     Remove(std::io::Error),
+    /// The change a button offered to undo is no longer the last one.
+    #[error("context.md has changed since ({0} is not its last change any more); /memory shows the last one")]
+    Moved(String),
+}
+
+/// How an Undo button's custom id starts; the rest is the change's short hash.
+pub const UNDO_BUTTON_PREFIX: &str = "act:memory_undo:";
+
+/// The custom id of the button that undoes `change`.
+pub fn undo_button_id(change: &Change) -> String {
+    format!("{UNDO_BUTTON_PREFIX}{}", change.short())
+}
+
+/// The change an Undo button's custom id names; `None` for any other custom id.
+pub fn undo_button_change(custom_id: &str) -> Option<&str> {
+    custom_id
+        .strip_prefix(UNDO_BUTTON_PREFIX)
+        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 /// One recorded change of `context.md`.
@@ -137,8 +155,17 @@ pub struct Undone {
 /// Reverts the last change of `context.md` as a new commit. An uncommitted edit is committed
 /// first, so it is the change undone and never lost.
 pub fn undo(data: &DataDir) -> Result<Undone, Error> {
+    undo_if_last(data, None)
+}
+
+/// [`undo`], only when the last change is still `expected` (a short hash, from a button);
+/// otherwise [`Error::Moved`] and nothing changes.
+pub fn undo_if_last(data: &DataDir, expected: Option<&str>) -> Result<Undone, Error> {
     commit(data, "edited outside the file tools");
     let reverted = last_change(data).ok_or(Error::NoHistory)?;
+    if let Some(expected) = expected.filter(|e| !reverted.hash.starts_with(e)) {
+        return Err(Error::Moved(expected.to_owned()));
+    }
     let before = format!("{}^:{FILE_NAME}", reverted.hash);
     let restored = data.git_read(&["show", &before]);
     let file = path(data);
@@ -205,6 +232,24 @@ mod tests {
         assert_eq!(log.len(), 3, "{log:?}");
         assert!(log[0].starts_with("auto: memory: undo "), "{log:?}");
         assert_eq!(log[1], "auto: memory: second");
+    }
+
+    #[test]
+    fn a_button_undoes_only_the_change_it_was_shown_with() {
+        let (_tmp, data) = repo();
+        std::fs::write(path(&data), "one\n").unwrap();
+        commit(&data, "first");
+        let shown = last_change(&data).unwrap();
+        let id = undo_button_id(&shown);
+        assert_eq!(undo_button_change(&id), Some(shown.short()));
+        assert_eq!(undo_button_change("act:routine_run:a1b2c3d4"), None);
+        std::fs::write(path(&data), "one\ntwo\n").unwrap();
+        commit(&data, "second");
+        assert!(matches!(
+            undo_if_last(&data, Some(shown.short())),
+            Err(Error::Moved(_))
+        ));
+        assert_eq!(std::fs::read_to_string(path(&data)).unwrap(), "one\ntwo\n");
     }
 
     #[test]
