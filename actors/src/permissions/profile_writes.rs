@@ -47,6 +47,14 @@ pub fn background_refusal(input: &Value, root: &Path) -> Option<String> {
     ))
 }
 
+/// True when a file tool's `input` names `context.md` at the data directory's root.
+pub fn names_memory(input: &Value, root: &Path) -> bool {
+    ["file_path", "notebook_path"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .is_some_and(|target| names(&root.join(target), root, MEMORY_FILE))
+}
+
 /// True when `path` is `root/name`, as written or once symlinks are followed.
 fn names(path: &Path, root: &Path, name: &str) -> bool {
     let wanted = lexical(&root.join(name));
