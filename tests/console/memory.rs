@@ -289,6 +289,9 @@ async fn an_oversized_memory_is_cut_and_a_fork_shows_each_update_once() {
     mock.first_agent_request(|r| steps_after(r, "[routine-bg:r0000001]") == Some(1), WAIT)
         .await
         .expect("the routine reported");
+    // A change made another way than the file tools is committed when the turn ends.
+    assert_eq!(memory_log(&home.data), ["auto: memory: as found at start"]);
+    std::fs::write(home.data.join("context.md"), format!("{memory}c\n")).unwrap();
     bot.say("third in the fork").await;
     bot.expect("fork says ok").await;
     let third = mock
@@ -299,6 +302,14 @@ async fn an_oversized_memory_is_cut_and_a_fork_shows_each_update_once() {
     assert!(
         text.contains("UPDATE-TWO") && !text.contains("UPDATE-ONE"),
         "{text}"
+    );
+    let deadline = std::time::Instant::now() + WAIT;
+    while memory_log(&home.data).len() < 2 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        memory_log(&home.data).first().map(String::as_str),
+        Some("auto: memory: changed during a turn")
     );
     bot.finish().await;
 }
