@@ -142,6 +142,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .map_err(|p| anyhow::anyhow!("{}: {}", p.variable, p.detail))?;
             done(cli::usage::run(&args, &data, tz, chrono::Utc::now()))
         }
+        Some(Command::Memory(cmd)) => {
+            let data = settings::data_dir_from(&env_lookup);
+            // The zone only shows change times here: a bad one falls back to the system's.
+            let tz = settings::zone_from(&env_lookup).unwrap_or_else(|_| settings::system_zone());
+            done(cli::memory::run(cmd, &data, tz))
+        }
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         Some(Command::Chat { model }) => done(chat::run(model)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),

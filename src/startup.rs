@@ -70,6 +70,9 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         user: settings.user_name.clone(),
         bot: settings.bot_name.clone(),
     };
+    // An edit of the memory made while the bot was off becomes a change of its own, so
+    // `/memory` can show and undo it.
+    ollim_actors::memory::versions::commit(data, "as found at start");
     if system_prompt::ensure_identity(data, &names).context("creating IDENTITY.md")? {
         tracing::info!("created IDENTITY.md from the template");
     }

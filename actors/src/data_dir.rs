@@ -141,6 +141,28 @@ impl DataDir {
         Ok(())
     }
 
+    /// What a read-only git command run in the data directory printed on stdout; `None`
+    /// when there is no repository, git is missing, or the command fails (logged at debug:
+    /// a file without history is an ordinary answer).
+    pub fn git_read(&self, args: &[&str]) -> Option<String> {
+        if !self.root.join(".git").exists() {
+            return None;
+        }
+        match git_output(&self.root, args) {
+            Ok(out) if out.status.success() => {
+                Some(String::from_utf8_lossy(&out.stdout).into_owned())
+            }
+            Ok(out) => {
+                tracing::debug!(args = ?args, stderr = %String::from_utf8_lossy(&out.stderr).trim(), "git read failed");
+                None
+            }
+            Err(cause) => {
+                tracing::debug!(args = ?args, %cause, "could not run git");
+                None
+            }
+        }
+    }
+
     /// Whether git has `rel` in its index.
     fn is_tracked(&self, rel: &str) -> bool {
         git_output(&self.root, &["ls-files", "--error-unmatch", "--", rel])

@@ -59,6 +59,7 @@ mod import_graph;
 pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
+pub mod memory;
 pub mod onboarding;
 pub mod outside_reads;
 pub mod pending_updates;

@@ -10,6 +10,7 @@ mod google;
 mod history;
 mod history_corpus;
 mod idle_release;
+mod memory_size;
 mod process_tree;
 mod request_size;
 mod webhooks;
@@ -61,6 +62,9 @@ fn main() {
         }
         if wanted("request size") {
             request_size::bench_request_size().await;
+        }
+        if wanted("memory size") {
+            memory_size::bench_memory_size().await;
         }
         if wanted("forks") {
             forks::bench_forks().await;

@@ -10,6 +10,7 @@ pub mod gmail;
 pub mod google;
 pub mod history;
 pub mod job_flags;
+pub mod memory;
 pub mod reminder;
 pub mod routine;
 pub mod run_history;
@@ -60,7 +61,8 @@ examples:
   ollim-bot cal today
   ollim-bot gmail unread --max 10
   ollim-bot history search -p --since 3d \"dentist\"
-  ollim-bot usage --by-job --days 7";
+  ollim-bot usage --by-job --days 7
+  ollim-bot memory show";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -101,4 +103,7 @@ pub enum Command {
     History(history::HistoryArgs),
     /// What the assistant cost: today, 7 and 30 days, conversation and jobs, tokens.
     Usage(usage::UsageArgs),
+    /// The assistant's memory, context.md: show it, its changes, undo the last.
+    #[command(subcommand)]
+    Memory(memory::MemoryCommand),
 }

@@ -50,6 +50,8 @@ commands:
   /run ID | /pause ID | /resume ID        run a routine now, pause it, resume it
   /schedule                               registered routines and reminders, next fire first
   /updates                                background updates waiting for the conversation
+  /memory [undo]                          the assistant's memory (context.md): its size and
+                                          last change; undo reverts that change
   /version                                the bot's version and commit, the claude CLI's
   /help                                   this list
   /quit                                   leave (so does end of input)";

@@ -9,6 +9,7 @@
 //! `/quit` shut down at once, naming the same.
 
 mod commands;
+mod memory;
 mod render;
 mod routines;
 
@@ -85,6 +86,10 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
                             let text = setup_prompt(&settings.data_dir, names, chrono::Utc::now());
                             out.do_send(render::Line(SETUP_STARTED.to_owned()));
                             main.do_send(Say { text, images: Vec::new() });
+                            continue;
+                        }
+                        if let Some(reply) = memory::answer(line, &settings.data_dir, tz).await {
+                            out.do_send(render::Line(reply));
                             continue;
                         }
                         if looks_like_redirect(line) {

@@ -233,6 +233,8 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         reply
     } else if let Some(click) = GoogleClick::from_custom_id(&custom_id) {
         google_button(click, data).await
+    } else if let Some(change) = ollim_actors::memory::versions::undo_button_change(&custom_id) {
+        super::commands::memory::press(&data.data_dir, change).await
     } else if custom_id == ollim_actors::onboarding::SETUP_BUTTON_ID {
         super::commands::setup::start(data).await
     } else if matches!(

@@ -1,5 +1,6 @@
 //! The data directory: present, writable (asked of the system, nothing written), and a git
-//! repository with `git` installed, so markdown changes get committed.
+//! repository with `git` installed, so markdown changes get committed; the agent's memory,
+//! `context.md`, within the size a session carries.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -31,7 +32,40 @@ pub fn checks(inputs: &Inputs<'_>) -> Vec<Check> {
         checks.push(writable(&state, "state/"));
     }
     checks.push(git(root));
+    checks.extend(memory(&inputs.data));
     checks
+}
+
+/// `context.md`, the agent's memory: its size against what the system prompt carries (SPEC
+/// §18); nothing when there is none yet.
+fn memory(data: &ollim_actors::data_dir::DataDir) -> Option<Check> {
+    use ollim_actors::memory::{over_limit, read, FILE_NAME, PROMPT_CAP};
+    let check = match read(data) {
+        Ok(None) => return None,
+        Ok(Some(text)) => match over_limit(&text) {
+            None => Check::pass(
+                FILE_NAME,
+                format!(
+                    "{} characters of the {PROMPT_CAP} a session carries",
+                    text.chars().count()
+                ),
+            ),
+            Some(over) => Check::warn(
+                FILE_NAME,
+                format!(
+                    "{over} characters over its limit of {PROMPT_CAP}: sessions see only the \
+                     first {PROMPT_CAP}"
+                ),
+                "ask the assistant to condense its memory, or edit context.md (`ollim-bot memory show`)",
+            ),
+        },
+        Err(e) => Check::warn(
+            FILE_NAME,
+            format!("cannot be read: {e}"),
+            "make context.md a readable text file, or remove it",
+        ),
+    };
+    Some(check)
 }
 
 fn writable(dir: &Path, name: &str) -> Check {

@@ -23,6 +23,7 @@ mod forks;
 mod full_disk;
 mod google;
 mod history;
+mod memory;
 mod names;
 mod outside_text;
 mod own_command;

@@ -24,6 +24,7 @@ mod forks;
 mod google;
 mod idle_fork;
 mod lifecycle;
+mod memory;
 mod messages;
 mod routines;
 mod serenity_client;

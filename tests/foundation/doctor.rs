@@ -175,6 +175,7 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
         "state/token.json",
         r#"{"token": "ya29.old", "refresh_token": "1//refresh", "token_uri": "https://oauth2.googleapis.com/token", "client_id": "cid.apps.googleusercontent.com", "client_secret": "csecret", "scopes": ["https://www.googleapis.com/auth/tasks", "https://www.googleapis.com/auth/calendar.events", "https://www.googleapis.com/auth/gmail.readonly"], "universe_domain": "googleapis.com", "account": "", "expiry": "2026-02-24T09:00:00.000000Z"}"#,
     );
+    s.write("context.md", "- Sam is moving in May\n");
     git_init(&s.data);
     let claude = FakeClaude::new(true, "2.1.330", None, &[]);
     let before = s.snapshot();
@@ -197,6 +198,7 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
         ("DISCORD_TOKEN", "well-formed (bot 123456789012345678)"),
         ("variables", "everything Discord needs"),
         ("zone", "Europe/Berlin (OLLIM_TIMEZONE)"),
+        ("context.md", "23 characters of the 12000 a session carries"),
         ("webhooks", "WEBHOOK_PORT and WEBHOOK_SECRET are set"),
         ("data directory", "is writable"),
         ("state/", "is writable"),
@@ -388,4 +390,18 @@ fn a_data_directory_that_does_not_exist_yet_is_a_warning() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     has(&text, "WARN", "data directory", "does not exist yet");
     assert!(!s.data.exists(), "doctor created nothing");
+}
+
+#[test]
+fn a_memory_over_its_limit_is_warned_about() {
+    let s = Setup::new();
+    s.write("context.md", &"x".repeat(13_000));
+    let claude = FakeClaude::new(true, "2.1.330", None, &[]);
+    let out = s.doctor(&claude.bin(), &[("OLLIM_TIMEZONE", "Europe/Berlin")]);
+    has(
+        &report(&out),
+        "WARN",
+        "context.md",
+        "1000 characters over its limit of 12000",
+    );
 }

@@ -16,6 +16,7 @@ mod fixtures;
 mod formats;
 mod gates;
 mod hostile_files;
+mod memory_cli;
 mod original_2026_04;
 mod persistent_routines;
 mod reminder_background;

@@ -1,6 +1,7 @@
 //! A background fork's answers to the CLI: it never asks the user (anything the CLI would ask
 //! about is denied), its reads are held to its allowed set ([`ReadScope`]: the CLI itself lets
 //! any read inside the data directory through), the file hooks every session registers apply,
+//! the memory and profile files are never written (`context.md`, `USER.md`, `IDENTITY.md`),
 //! and the Stop hook enforces the job's reporting mode by asking the fork whether it may finish.
 
 use actix::prelude::*;
@@ -56,6 +57,9 @@ impl Host for ForkHost {
             if call.event == HookEvent::PreToolUse {
                 if let Some(refusal) = self.reads.refusal(&call) {
                     return HookCall::deny_tool(refusal);
+                }
+                if let Some(denied) = self.files.background_profile_denial(&call) {
+                    return denied;
                 }
             }
             self.files.answer(call).await

@@ -27,7 +27,11 @@ impl BackgroundFork {
             self.config.binary.clone(),
             self.config.data_dir.root().to_path_buf(),
         );
-        o.append_system_prompt = Some(self.config.system_prompt.clone());
+        // The memory is read now, as the run starts: the latest the conversation wrote.
+        o.append_system_prompt = Some(crate::memory::with_memory(
+            &self.config.system_prompt,
+            &self.config.data_dir,
+        ));
         o.model = settings.model.map(|m| m.as_str().to_owned());
         o.thinking = Some(if settings.thinking {
             Thinking::Adaptive

@@ -134,6 +134,7 @@ impl MainSession {
                 self.show(SurfaceEvent::Notice(
                     "-# conversation cleared — starting fresh.".into(),
                 ));
+                self.reload_memory_after_clear(ctx);
             }
             TurnKind::Message => {}
         }

@@ -192,6 +192,7 @@ impl MainSession {
                 saved: self.session_id.clone(),
                 fork_start,
                 granted,
+                cleared: std::mem::take(&mut self.cleared_restart),
             },
             handlers,
         );
@@ -199,6 +200,7 @@ impl MainSession {
             act.launching = false;
             match res {
                 Ok(started) => {
+                    act.memory_at_launch = crate::memory::stamp(&act.config.data_dir);
                     if started.fresh_session && matches!(act.role, Role::Main) {
                         act.fresh_after_failed_resume = act.session_id.is_some();
                         act.session_id = Some(started.session_id.clone());
@@ -276,6 +278,12 @@ impl MainSession {
             tracing::debug!("result with no turn in flight");
             return;
         };
+        // The memory changed other than through the file tools (a shell command, a hand edit):
+        // committed as the turn ends, off the actor; unchanged, nothing is committed.
+        let data = self.config.data_dir.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::memory::versions::commit(&data, "changed during a turn")
+        });
         if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
             tracing::info!(session_id = %result.session_id, "main session id changed");
             self.session_id = Some(result.session_id.clone());

@@ -4,7 +4,8 @@
 //!
 //! Entry: `/fork [topic]`, the `enter_fork` tool (which interrupts the current turn), or a
 //! reply to a background fork's message (resuming that fork's session). The fork opens with a
-//! `[fork-started]` prompt, reads pending updates without consuming them, and ends one of three
+//! `[fork-started]` prompt, reads pending updates without consuming them (each once: a later
+//! exchange carries only those new since the one before), and ends one of three
 //! ways once the agent has finished responding: report (summary queued for the main session),
 //! exit (discarded), save (its session becomes the main session; pending updates cleared). The
 //! agent's save only asks the user, and only when it would lose nothing (`save_guard`).
@@ -19,7 +20,7 @@ use actix::prelude::*;
 
 use super::{ForkButton, MainSession};
 use crate::brain::SessionStart;
-use crate::pending_updates::Clear;
+use crate::pending_updates::{Clear, PendingUpdate};
 use crate::prompts::fork as fork_prompt;
 use crate::sessions::records::RecordSession;
 use crate::sessions::EventKind;
@@ -57,6 +58,22 @@ pub struct ForkState {
     /// The tokens of the conversation's last model call when the fork began (its model may
     /// have to change: a haiku fork of a larger context runs on sonnet).
     pub parent_context: Option<u64>,
+    /// The pending updates its previous exchange carried: each is shown once (SPEC §18).
+    pub shown_updates: Vec<PendingUpdate>,
+}
+
+impl ForkState {
+    /// Of the updates queued now, those its earlier exchanges have not carried; remembers
+    /// them all as shown.
+    pub fn unseen_updates(&mut self, queued: Vec<PendingUpdate>) -> Vec<PendingUpdate> {
+        let fresh = queued
+            .iter()
+            .filter(|u| !self.shown_updates.contains(u))
+            .cloned()
+            .collect();
+        self.shown_updates = queued;
+        fresh
+    }
 }
 
 /// Start an interactive fork (from `/fork`, the `enter_fork` tool, or a reply to a background
@@ -225,6 +242,7 @@ impl MainSession {
             user_turns: u32::from(resumed),
             // A resumed background session's size is not known here.
             parent_context: if resumed { None } else { self.last_context },
+            shown_updates: Vec::new(),
         };
         let fork = MainSession::new_fork(self, state).start();
         self.fork = Some(fork);

@@ -59,6 +59,11 @@ impl MainSession {
             }
             .into_actor(self)
             .map(move |updates, act, ctx| {
+                // A fork shows each update once, in the first exchange that finds it queued.
+                let updates = match &mut act.role {
+                    Role::Fork(state) => state.unseen_updates(updates),
+                    Role::Main => updates,
+                };
                 if !updates.is_empty() && reader == Reader::MainSession {
                     act.show(SurfaceEvent::Notice(CATCHING_UP.into()));
                 }

@@ -32,7 +32,11 @@ fn options(
     granted: &[String],
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
-    o.append_system_prompt = Some(config.system_prompt.clone());
+    // The memory is read at each start (after /clear, a restart, for each fork).
+    o.append_system_prompt = Some(crate::memory::with_memory(
+        &config.system_prompt,
+        &config.data_dir,
+    ));
     o.model = config
         .model_override
         .clone()
@@ -107,6 +111,9 @@ pub struct Launch {
     /// `tool-policy.yaml`'s `main_session.additional_allowed` (validated): the built-ins it
     /// names are offered too.
     pub granted: Vec<String>,
+    /// `saved` was just cleared (`/clear`) and has no transcript yet: start it as a new
+    /// session with that id (reloading the memory, see `memory_reload`).
+    pub cleared: bool,
 }
 
 /// Starts the process on `saved` (or a new session).
@@ -121,6 +128,7 @@ pub async fn start(
         saved,
         fork_start,
         granted,
+        cleared,
     } = launch;
     if let Some(fork) = fork_start {
         // An interactive fork: a new session branched from (or resuming) the given one; its id
@@ -146,6 +154,32 @@ pub async fn start(
             fresh_session: false,
             note: note.map(str::to_owned),
         });
+    }
+    if let Some(id) = saved.as_ref().filter(|_| cleared && fork_start.is_none()) {
+        let o = options(
+            &config,
+            &runtime,
+            mode,
+            SessionStart::NewWithId(id.clone()),
+            &SessionKind::Main,
+            &granted,
+        );
+        match config.launcher.launch(o, handlers.clone()).await {
+            Ok(launched) => {
+                tracing::info!(session_id = %id, "started the cleared session afresh");
+                return Ok(Started {
+                    launched,
+                    session_id: id.clone(),
+                    fresh_session: false,
+                    note: None,
+                });
+            }
+            // The CLI wrote the cleared session after all: resume it below.
+            Err(e @ Error::StartFailed { .. }) => {
+                tracing::warn!(session_id = %id, cause = %e, "could not start the cleared session afresh; resuming it");
+            }
+            Err(e) => return Err(e),
+        }
     }
     if let Some(id) = saved {
         match config

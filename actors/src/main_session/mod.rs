@@ -27,6 +27,7 @@ pub mod idle_release;
 mod incoming;
 mod job_turns;
 mod launch;
+mod memory_reload;
 pub mod quiet;
 pub mod quiet_hours;
 mod save_guard;
@@ -205,6 +206,10 @@ pub struct MainSession {
     records: Addr<SessionRecords>,
     /// The process runs a session created because the saved one could not be resumed.
     fresh_after_failed_resume: bool,
+    /// `context.md` as the running process read it (`memory_reload`).
+    memory_at_launch: Option<crate::memory::Stamp>,
+    /// The next start begins the just-cleared session afresh (`memory_reload`).
+    cleared_restart: bool,
     /// Main conversation or interactive fork.
     role: Role,
     /// The interactive fork the user is talking to (main session only).
@@ -260,6 +265,8 @@ impl MainSession {
             id_file,
             records,
             fresh_after_failed_resume: false,
+            memory_at_launch: None,
+            cleared_restart: false,
             role: Role::Main,
             fork: None,
             fork_base: None,

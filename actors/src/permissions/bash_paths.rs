@@ -17,9 +17,12 @@ pub(super) struct Cwds {
 
 pub(super) struct Judge {
     pub(super) root: PathBuf,
+    /// The guarded path (`state/`, or a file such as `context.md`), lexically clean.
     pub(super) state: PathBuf,
     pub(super) real_state: Option<PathBuf>,
     pub(super) home: Option<PathBuf>,
+    /// The guarded path as reasons name it (`state/`, `context.md`).
+    pub(super) label: String,
 }
 
 /// What a path is, seen from `state/`.
@@ -35,13 +38,19 @@ pub(super) enum Reach {
 
 impl Judge {
     pub(super) fn new(root: &Path, home: Option<PathBuf>) -> Self {
+        Self::guarding(root, "state", "state/", home)
+    }
+
+    /// A judge of whether a command could write `rel` (relative to `root`), named `label`.
+    pub(super) fn guarding(root: &Path, rel: &str, label: &str, home: Option<PathBuf>) -> Self {
         let root = lexical(root);
-        let state = root.join("state");
+        let state = root.join(rel);
         Self {
             real_state: real_path(&state),
             root,
             state,
             home,
+            label: label.to_owned(),
         }
     }
 
@@ -80,8 +89,9 @@ impl Judge {
             .find_map(|path| match self.reach(&path) {
                 Reach::Inside => Some(self.display(&path, word, known)),
                 Reach::Holds if holds => Some(format!(
-                    "{}, which holds state/",
-                    self.display(&path, word, known)
+                    "{}, which holds {}",
+                    self.display(&path, word, known),
+                    self.label
                 )),
                 _ => None,
             })
@@ -158,7 +168,7 @@ impl Judge {
             cwds.known.iter().map(|c| lexical(&c.join(&text))).collect()
         };
         if next.iter().any(|p| self.reach(p) == Reach::Inside) {
-            return Some("cd into state/".into());
+            return Some(format!("cd into {}", self.label));
         }
         cwds.known.extend(next);
         None

@@ -42,6 +42,19 @@ pub fn bash_state_write(command: &str, cwd: &Path, root: &Path) -> Option<String
     judged(command, cwd, root, home_dir())
 }
 
+/// Why `command`, run in `cwd`, could write the file `rel` of `root` (the memory and profile
+/// files a background fork must leave alone); `None` when its text shows no way. Judged as
+/// writes into `state/` are, with the file in place of the directory.
+pub fn bash_file_write(command: &str, cwd: &Path, root: &Path, rel: &str) -> Option<String> {
+    let home = home_dir().filter(|_| !command.contains("HOME="));
+    let judge = Judge::guarding(root, rel, rel, home);
+    let mut cwds = Cwds {
+        known: vec![lexical(&root.join(cwd))],
+        unknown: false,
+    };
+    judge.line(command, &mut cwds, 0)
+}
+
 /// [`bash_state_write`] with the home directory given.
 fn judged(command: &str, cwd: &Path, root: &Path, home: Option<PathBuf>) -> Option<String> {
     // A line that sets HOME makes `~` mean something else: leave it unknown.
@@ -156,8 +169,8 @@ impl Judge {
                 return Some(format!("{name} on {path}"));
             }
             let text = arg.known_text();
-            if is_code(&text) && mentions_state(&text) {
-                return Some(format!("{name} is given code that mentions state/"));
+            if is_code(&text) && mentions(&text, self.stem()) {
+                return Some(format!("{name} is given code that mentions {}", self.label));
             }
         }
         None
@@ -214,10 +227,16 @@ impl Judge {
             return Some("git apply writes the files its patch names".into());
         }
         if has("clean") {
-            return Some("git clean removes untracked files, state/ among them".into());
+            return Some(format!(
+                "git clean removes untracked files, {} among them",
+                self.label
+            ));
         }
         if has("stash") && (has("-a") || has("--all")) {
-            return Some("git stash --all takes ignored files away, state/ among them".into());
+            return Some(format!(
+                "git stash --all takes ignored files away, {} among them",
+                self.label
+            ));
         }
         self.writer("git", args, cwds)
     }
@@ -229,7 +248,7 @@ impl Judge {
             let names_state = arg
                 .known_text()
                 .split('/')
-                .any(|segment| segment == "state");
+                .any(|segment| segment == self.stem());
             if names_state {
                 return Some(format!("ln on {}", shown(arg)));
             }
@@ -323,11 +342,24 @@ fn is_code(text: &str) -> bool {
     })
 }
 
-/// True when code mentions `state` as a path: quoted (`'state'`), after a slash
+impl Judge {
+    /// The guarded path's last name (`state`, `context.md`).
+    fn stem(&self) -> &str {
+        self.state
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("state")
+    }
+}
+
+/// True when code mentions `name` as a path: quoted (`'state'`), after a slash
 /// (`/x/state/`), or starting a relative path (`state/x`).
-fn mentions_state(text: &str) -> bool {
+fn mentions(text: &str, name: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
-    let target: Vec<char> = "state".chars().collect();
+    let target: Vec<char> = name.chars().collect();
+    if target.is_empty() {
+        return false;
+    }
     (0..chars.len().saturating_sub(target.len() - 1)).any(|i| {
         if chars[i..i + target.len()] != target[..] {
             return false;

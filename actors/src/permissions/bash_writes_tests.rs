@@ -200,12 +200,12 @@ fn symlinks_into_state_are_followed() {
 
 #[test]
 fn code_mentions_state_only_as_a_path() {
-    assert!(mentions_state("open('state/x', 'w')"));
-    assert!(mentions_state("rmtree(\"state\")"));
-    assert!(mentions_state("state/x is gone"));
-    assert!(!mentions_state("the state of things"));
-    assert!(!mentions_state("statement('x')"));
-    assert!(!mentions_state("restate('x')"));
+    assert!(mentions("open('state/x', 'w')", "state"));
+    assert!(mentions("rmtree(\"state\")", "state"));
+    assert!(mentions("state/x is gone", "state"));
+    assert!(!mentions("the state of things", "state"));
+    assert!(!mentions("statement('x')", "state"));
+    assert!(!mentions("restate('x')", "state"));
 }
 
 #[test]
@@ -224,4 +224,32 @@ fn programs_that_pick_their_own_paths_count() {
         "rg todo routines",
         "touch ~/x",
     ]);
+}
+
+#[test]
+fn writes_of_one_file_are_seen_and_reads_of_it_are_not() {
+    let root = Path::new("/home/u/.ollim-bot");
+    let file = |c: &str| bash_file_write(c, root, root, "context.md");
+    for command in [
+        "echo x >> context.md",
+        "echo x > ./context.md",
+        "cd /tmp && echo x >> /home/u/.ollim-bot/context.md",
+        "sed -i s/a/b/ context.md",
+        "rm context.md",
+        "cp notes.md context.md",
+        "python3 -c \"open('context.md','a').write('x')\"",
+        "rm -rf .",
+    ] {
+        assert!(file(command).is_some(), "{command}");
+    }
+    for command in [
+        "cat context.md",
+        "grep -n x context.md",
+        "echo x >> notes.md",
+        "ollim-bot tasks list",
+    ] {
+        assert_eq!(file(command), None, "{command}");
+    }
+    let why = file("echo x >> context.md").unwrap_or_default();
+    assert!(why.contains("context.md"), "{why}");
 }

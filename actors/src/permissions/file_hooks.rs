@@ -14,7 +14,9 @@
 //!   (`.env`, `state/token.json`, the Google client, a process's environment) is denied in every
 //!   mode ([`super::secret_reads`]), before anything else is judged;
 //! - PostToolUse on file writes: a markdown file the agent wrote inside the data directory is
-//!   committed (`auto: write routines/x.md`).
+//!   committed (`auto: write routines/x.md`; `context.md` as `auto: memory: write context.md`).
+//! - for background forks only, [`FileHooks::background_profile_denial`]: no write of
+//!   `context.md`, `USER.md` or `IDENTITY.md` ([`super::profile_writes`]).
 //!
 //! The conversation's host and a background fork's host both hand these hooks to [`FileHooks`].
 
@@ -87,6 +89,17 @@ impl FileHooks {
         Some(HookCall::deny_tool(why))
     }
 
+    /// The denial of a background fork's PreToolUse call that would write `context.md`,
+    /// `USER.md` or `IDENTITY.md` ([`super::profile_writes`]), or `None`.
+    pub fn background_profile_denial(&self, call: &HookCall) -> Option<Value> {
+        if call.event != HookEvent::PreToolUse {
+            return None;
+        }
+        let why = super::profile_writes::background_refusal(&call.input, self.data_dir.root())?;
+        tracing::warn!(tool = ?call.tool_name(), "a background fork's write of the memory or profile refused");
+        Some(HookCall::deny_tool(why))
+    }
+
     /// The answer to a PreToolUse or PostToolUse call; no opinion on anything else. A call that
     /// could reach a secret is denied; so is a Bash command that could write into `state/`:
     /// nobody is asked here.
@@ -144,7 +157,12 @@ async fn commit_markdown(data: &DataDir, path: &Path) {
     let Ok(rel) = path.strip_prefix(data.root()) else {
         return;
     };
-    let message = format!("auto: write {}", rel.display());
+    // The memory file's changes are told apart in the log: `memory log` and `undo` read them.
+    let message = if rel == Path::new(crate::memory::FILE_NAME) {
+        crate::memory::versions::message(&format!("write {}", rel.display()))
+    } else {
+        format!("auto: write {}", rel.display())
+    };
     let data = data.clone();
     let file = path.to_path_buf();
     let _ = tokio::task::spawn_blocking(move || data.commit(&file, &message)).await;
@@ -254,5 +272,19 @@ mod tests {
             String::from_utf8_lossy(&log.stdout).trim(),
             "auto: write routines/x.md"
         );
+    }
+
+    #[tokio::test]
+    async fn the_memory_file_is_committed_as_a_memory_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path().join("d"));
+        data.ensure().unwrap();
+        let file = data.root().join("context.md");
+        std::fs::write(&file, "- moving in May\n").unwrap();
+        FileHooks::new(data.clone())
+            .answer(call(HookEvent::PostToolUse, file.to_str().unwrap()))
+            .await;
+        let last = crate::memory::versions::last_change(&data).unwrap();
+        assert_eq!(last.subject, "auto: memory: write context.md");
     }
 }

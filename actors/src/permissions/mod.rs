@@ -16,6 +16,7 @@
 //! | [`read_scope`] | a background fork's Read/Glob/Grep held to its allowed set (a hook) |
 //! | [`secret_reads`] | `.env`, `state/token.json`, the Google client, `/proc/*/environ`: refused to every session, file tools and Bash alike |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
+//! | [`profile_writes`] | background forks refused writing `context.md`, `USER.md`, `IDENTITY.md` (file tools and Bash) |
 //! | [`routine_validator`] | the file hook's check of routine and reminder writes (refused when unloadable, warnings passed on) |
 //! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
 //! | `edit_scope` | which file edits `acceptEdits` approves: inside the data directory, not hidden |
@@ -37,6 +38,7 @@ pub mod matcher;
 pub mod modes;
 pub mod patterns;
 pub mod policy;
+pub mod profile_writes;
 pub mod read_scope;
 pub mod root_rule;
 pub mod routine_validator;
@@ -51,7 +53,7 @@ pub use background::{
     background_tools, conversation_tools, Declared, UnsafeTools, BG_REPLY_TOOLS, DEFAULT_BG_TOOLS,
     MAIN_SESSION_TOOLS,
 };
-pub use bash_writes::bash_state_write;
+pub use bash_writes::{bash_file_write, bash_state_write};
 pub use edit_scope::edit_stays_home;
 pub use file_hooks::FileHooks;
 pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};

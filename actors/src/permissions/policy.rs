@@ -6,7 +6,8 @@
 //!    every time — whatever the mode, 🔓 included — and denied where nobody can be asked
 //!    (`dontAsk`, background forks): [`Policy::decide_state_write`];
 //! 3. a tool the user allowed for this session (🔓) runs, and so does a call `tool-policy.yaml`
-//!    grants the conversation ([`Policy::set_standing`]);
+//!    grants the conversation ([`Policy::set_standing`]); so does the conversation's file tool
+//!    writing its memory, `context.md` (SPEC §18), in every mode;
 //! 4. the mode decides: `bypassPermissions` allows; `acceptEdits` allows file edits that stay in
 //!    the data directory ([`super::edit_stays_home`]) and asks about the rest; `default` (and
 //!    `plan`) asks; `dontAsk` denies without asking;
@@ -152,6 +153,14 @@ impl Policy {
         }
         if self.session_allowed.contains(tool)
             || is_allowed(tool, &request.input, &self.standing, data_dir)
+        {
+            return Decision::Allow;
+        }
+        // The memory is the conversation's to keep (SPEC §18): its file tools write it without
+        // a question in every mode. A background fork never gets here (its hook refuses).
+        if self.asks
+            && is_file_write_tool(tool)
+            && super::profile_writes::names_memory(&request.input, data_dir.root())
         {
             return Decision::Allow;
         }

@@ -309,3 +309,28 @@ fn bash_that_may_write_into_state_is_asked_whatever_was_allowed_before() {
     unlocked.allow_for_session("Bash");
     assert_eq!(verdict(&unlocked.decide(&list, &data())), "allow");
 }
+
+#[test]
+fn the_conversation_writes_its_memory_without_a_question_in_every_mode() {
+    use PermissionMode::*;
+    for mode in [DontAsk, Default, Plan, AcceptEdits, BypassPermissions] {
+        let policy = Policy::new(mode);
+        for tool in ["Write", "Edit", "MultiEdit"] {
+            let req = request(tool, json!({"file_path": "context.md"}));
+            assert_eq!(
+                verdict(&policy.decide(&req, &data())),
+                "allow",
+                "{mode} / {tool}"
+            );
+        }
+        let elsewhere = request("Write", json!({"file_path": "notes/context.md"}));
+        let got = verdict(&policy.decide(&elsewhere, &data()));
+        assert!(
+            mode == BypassPermissions || mode == AcceptEdits || got != "allow",
+            "{mode}"
+        );
+    }
+    let background = Policy::background();
+    let req = request("Write", json!({"file_path": "context.md"}));
+    assert_ne!(verdict(&background.decide(&req, &data())), "allow");
+}

@@ -6,6 +6,7 @@
 //! | [`conversation`] | `/clear /compact /cost /fork /model /thinking /interrupt /permissions /config` |
 //! | [`budget`] | `/ping-budget` |
 //! | [`routines`] | `/routines` |
+//! | [`memory`] | `/memory` (and its Undo button) |
 //! | [`lifecycle`] | `/restart /update /google-auth` |
 //! | [`version`] | `/version` |
 //! | [`usage`] | `/usage` |
@@ -14,6 +15,7 @@
 mod budget;
 mod conversation;
 mod lifecycle;
+pub mod memory;
 mod routines;
 pub mod setup;
 mod usage;
@@ -44,6 +46,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         conversation::config_command(),
         budget::ping_budget(),
         routines::routines(),
+        memory::memory(),
         lifecycle::restart(),
         lifecycle::update(),
         lifecycle::google_auth(),
