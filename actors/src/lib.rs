@@ -31,7 +31,7 @@
 //! [`redaction`] (secret values kept out of Discord and the log), [`child_env`] (the allow-listed environment of every `claude` child),
 //! [`shell_words`] (a command line split into words without a shell), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
-//! [`state_file`] (atomic writes), [`clock`] (injectable time), [`cron`] (five-field cron
+//! [`state_file`] (atomic writes), [`usd`] (dollar amounts as typed and shown, in cents), [`clock`] (injectable time), [`cron`] (five-field cron
 //! schedules: the scheduler's timers, the routine validator's check).
 //!
 //! No import circle spans two of these modules (`import_graph`'s test checks it).
@@ -84,6 +84,7 @@ pub mod surface;
 pub mod system_prompt;
 pub mod tools;
 pub mod untrusted_fence;
+pub mod usd;
 pub mod webhook_auth;
 pub mod webhook_screen;
 pub mod webhook_server;

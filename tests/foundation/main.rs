@@ -19,4 +19,5 @@ mod hostile_files;
 mod original_2026_04;
 mod reminder_background;
 mod routine_control;
+mod run_limits;
 mod version;

@@ -121,6 +121,9 @@ pub enum ParseError {
         /// Why.
         reason: super::gate::GateError,
     },
+    /// *(ours)* `max-cost` or `max-turns` is not a usable bound.
+    #[error(transparent)]
+    BadRunLimit(#[from] super::run_limits::BadRunLimit),
     /// A routine's `catch-up` is not a window.
     #[error(transparent)]
     BadCatchUp(super::catch_up::BadCatchUp),

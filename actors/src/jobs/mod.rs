@@ -19,6 +19,7 @@ pub mod new_reminder;
 pub mod pause;
 pub mod reminder;
 pub mod routine;
+pub mod run_limits;
 pub mod settings_file;
 pub mod slug;
 pub mod store;
@@ -209,6 +210,8 @@ pub struct JobSettings {
     /// *(ours)* A command run before the model is woken: exit 0 runs the job with its output,
     /// anything else skips the run (`None`: always run).
     pub gate: Option<gate::Gate>,
+    /// *(ours, SPEC §19)* `max-cost` and `max-turns`: this job's bounds on one run.
+    pub limits: run_limits::RunLimits,
 }
 
 impl Default for JobSettings {
@@ -226,6 +229,7 @@ impl Default for JobSettings {
             reflect: true,
             subagent: None,
             gate: None,
+            limits: run_limits::RunLimits::default(),
         }
     }
 }

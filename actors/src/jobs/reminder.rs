@@ -67,6 +67,12 @@ pub struct ReminderFile {
     pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
+    /// `max-cost` *(ours)*.
+    #[serde(alias = "max_cost")]
+    pub max_cost: Option<Text>,
+    /// `max-turns` *(ours)*.
+    #[serde(alias = "max_turns")]
+    pub max_turns: Option<Count>,
 }
 
 impl ReminderFile {
@@ -120,6 +126,8 @@ impl ReminderFile {
             reflect: self.reflect,
             subagent: self.subagent,
             gate: self.gate,
+            max_cost: self.max_cost,
+            max_turns: self.max_turns,
         }
         .validate_defaulting(true)?;
         Ok(Reminder {

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::catch_up::CatchUp;
 use super::frontmatter::{self, ParseError, Writer};
 use super::settings_file::{self, SettingsFile};
-use super::yaml_scalars::{Flag, Text, TextList};
+use super::yaml_scalars::{Count, Flag, Text, TextList};
 use super::{JobId, JobSettings, Routine};
 
 /// A routine file's YAML as written, before validation.
@@ -52,6 +52,12 @@ pub struct RoutineFile {
     pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
+    /// `max-cost` *(ours)*.
+    #[serde(alias = "max_cost")]
+    pub max_cost: Option<Text>,
+    /// `max-turns` *(ours)*.
+    #[serde(alias = "max_turns")]
+    pub max_turns: Option<Count>,
     /// `catch-up` *(ours)*.
     #[serde(alias = "catch_up")]
     pub catch_up: Option<Text>,
@@ -81,6 +87,8 @@ impl RoutineFile {
             reflect: self.reflect,
             subagent: self.subagent,
             gate: self.gate,
+            max_cost: self.max_cost,
+            max_turns: self.max_turns,
         }
         .validate()?;
         let catch_up = match self.catch_up {

@@ -3,12 +3,13 @@
 //! `RoutineFile` and `ReminderFile` each declare these keys themselves (so serde_yaml can name
 //! the key and line in its errors) and hand them over as a [`SettingsFile`]; this module turns
 //! that into [`JobSettings`] once, and writes the run of keys both kinds share, from `model` to
-//! `skills`, in the original's order, then *(ours)* `gate`, leaving out values equal to their
+//! `skills`, in the original's order, then *(ours)* `gate`, `max-cost` and `max-turns`, leaving out values equal to their
 //! defaults (so a file without a gate is written exactly as the original wrote it).
 
 use super::frontmatter::{ParseError, Writer};
 use super::gate::Gate;
-use super::yaml_scalars::{Flag, Text, TextList};
+use super::run_limits::RunLimits;
+use super::yaml_scalars::{Count, Flag, Text, TextList};
 use super::{JobSettings, ModelChoice, UpdateMode};
 
 /// The shared settings as read, before validation. `None` means "absent or null".
@@ -38,6 +39,10 @@ pub struct SettingsFile {
     pub subagent: Option<Text>,
     /// `gate` *(ours)*.
     pub gate: Option<Text>,
+    /// `max-cost` *(ours)*.
+    pub max_cost: Option<Text>,
+    /// `max-turns` *(ours)*.
+    pub max_turns: Option<Count>,
 }
 
 impl SettingsFile {
@@ -63,6 +68,7 @@ impl SettingsFile {
             reflect: self.reflect.map_or(defaults.reflect, |f| f.0),
             subagent: parse_subagent(self.subagent)?,
             gate: parse_gate(self.gate)?,
+            limits: RunLimits::parse(self.max_cost, self.max_turns)?,
         })
     }
 }
@@ -164,6 +170,7 @@ pub fn write_model_onwards(w: &mut Writer, settings: &JobSettings) {
     if let Some(gate) = &settings.gate {
         w.text("gate", gate.as_str());
     }
+    settings.limits.write(w);
 }
 
 #[cfg(test)]

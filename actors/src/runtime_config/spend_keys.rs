@@ -21,27 +21,9 @@ pub(super) fn cents_range(key: Key) -> Option<std::ops::RangeInclusive<u64>> {
 /// Dollars as typed (`10`, `10.5`, `$0.50`; at most two decimals) in cents, within `key`'s
 /// range.
 pub(super) fn parse_cents(key: Key, value: &str) -> Result<u64, ()> {
-    let digits = value.trim().trim_start_matches('$');
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if (whole.is_empty() && fraction.is_empty())
-        || fraction.len() > 2
-        || !all_digits(whole)
-        || !all_digits(fraction)
-    {
-        return Err(());
-    }
-    let whole: u64 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().map_err(|_| ())?
-    };
-    let fraction: u64 = format!("{fraction:0<2}").parse().map_err(|_| ())?;
-    let cents = whole
-        .checked_mul(100)
-        .and_then(|c| c.checked_add(fraction))
-        .ok_or(())?;
-    in_range(key, cents)
+    crate::usd::cents(value)
+        .ok_or(())
+        .and_then(|c| in_range(key, c))
 }
 
 /// `off` (or an empty value) for no cap, else dollars as [`parse_cents`] reads them.
@@ -60,14 +42,11 @@ pub(super) fn in_range(key: Key, cents: u64) -> Result<u64, ()> {
     }
 }
 
-/// Cents as dollars with two decimals (`10.00`), the way `/config` takes them.
-pub fn dollars(cents: u64) -> String {
-    format!("{}.{:02}", cents / 100, cents % 100)
-}
+pub use crate::usd::dollars;
 
 /// A cap as shown: `$10.00`, or `off`.
 pub(super) fn cap_label(cap: Option<u64>) -> String {
-    cap.map_or_else(|| "off".to_owned(), |c| format!("${}", dollars(c)))
+    cap.map_or_else(|| "off".to_owned(), crate::usd::shown)
 }
 
 /// A dollar value from the file: a number (`10.0`), a string as typed, or null for off.
