@@ -10,6 +10,7 @@
 //! | [`main_session`] | the main Claude session, its turns, "busy", its idle release | `Say`, `Command`, `FireJob`, `IsBusy`, `QuietHoursNow`, `ProcessRunning`, `ForkTimeout`, `Close` |
 //! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
+//! | [`spend`] | nothing of its own: what jobs spent today and this month, summed by the run log from `state/runs.jsonl` | `SpendSoFar` (to `RunLog`) |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times, broken files told once (`state/broken_jobs.json`) | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
@@ -76,6 +77,7 @@ pub mod shell_words;
 pub mod skills;
 pub mod snooze;
 pub mod spec_docs;
+pub mod spend;
 pub mod state_file;
 pub mod subagent_binding;
 pub mod subagents;

@@ -2,7 +2,7 @@
 //! `state/runs_open.json` until it ends).
 //!
 //! A line says what happened to one fire time of one job: a run that ended (`ok`, `failed`,
-//! `timed-out`, `skipped`, `interrupted`) or a fire time that did not run on time (`missed`, or
+//! `timed-out`, *(ours)* `over-budget`, `skipped`, `interrupted`) or a fire time that did not run on time (`missed`, or
 //! `caught-up` when a late run was started for it). Times carry the configured zone's offset.
 //! Fields that are usually empty are left out.
 
@@ -22,6 +22,9 @@ pub enum Outcome {
     Failed,
     /// The run passed `bg_fork_timeout`.
     TimedOut,
+    /// *(ours, SPEC §19)* The run was stopped by its cost or turn limit (`max-cost`,
+    /// `max-turns`, or what was left of the day's spend cap).
+    OverBudget,
     /// The fire time passed while the bot was down or asleep, and did not run.
     Missed,
     /// The fire time passed while the bot was down or asleep; a late run was started for it.
@@ -40,6 +43,7 @@ impl Outcome {
             Outcome::Ok => "ok",
             Outcome::Failed => "failed",
             Outcome::TimedOut => "timed-out",
+            Outcome::OverBudget => "over-budget",
             Outcome::Missed => "missed",
             Outcome::CaughtUp => "caught-up",
             Outcome::Skipped => "skipped",
@@ -47,9 +51,12 @@ impl Outcome {
         }
     }
 
-    /// A failed or timed-out run: what failure alerts count.
+    /// A failed, timed-out or over-budget run: what failure alerts count.
     pub fn is_failure(self) -> bool {
-        matches!(self, Outcome::Failed | Outcome::TimedOut)
+        matches!(
+            self,
+            Outcome::Failed | Outcome::TimedOut | Outcome::OverBudget
+        )
     }
 
     /// A line for a run that actually started (not a miss marker).
