@@ -1,7 +1,8 @@
 //! What a background fork's CLI is started with: its session (forked from the main one, or
 //! fresh when isolated), model and thinking, `dontAsk`, exactly the tools its rules allow
 //! ([`crate::tools::offer`]), the file hooks, the hook holding its reads to that set, the Stop
-//! hook, the lowest CPU priority, and the token its outside reads are noted under.
+//! hook, the lowest CPU priority, the token its outside reads are noted under, and *(ours)*
+//! its spend bounds (`--max-budget-usd`, `--max-turns`).
 
 use super::BackgroundFork;
 use crate::brain::{SessionStart, SpawnOptions, Thinking};

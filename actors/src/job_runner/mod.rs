@@ -39,6 +39,7 @@ mod foreground;
 pub mod gate;
 mod messages;
 mod outcomes;
+pub mod plain_reminder;
 mod prepare;
 mod queue;
 mod records;
@@ -149,6 +150,8 @@ pub struct JobRunner {
     reflector: Option<Addr<crate::reflection::Reflector>>,
     /// `tool-policy.yaml`, re-read when it changes (the last good one kept).
     tool_policy: PolicyFile,
+    /// *(ours)* The local day the owner was last told that a spend cap holds jobs back.
+    spend_noticed: Option<chrono::NaiveDate>,
 }
 
 impl JobRunner {
@@ -165,6 +168,7 @@ impl JobRunner {
             foreground: foreground::ForegroundLine::default(),
             active: HashMap::new(),
             stopping: false,
+            spend_noticed: None,
         }
     }
 
@@ -201,6 +205,8 @@ impl JobRunner {
             quiet: self.quiet_asker(),
             screener: self.config.screener.clone(),
             tool_policy: self.tool_policy.current().clone(),
+            runs: self.config.runs.clone(),
+            settings: self.settings,
         }
     }
 
