@@ -50,6 +50,9 @@ impl BackgroundFork {
         ));
         o.hooks = hooks;
         o.label = format!("bg:{}", self.fired.job.id());
+        // The CLI ends the turn itself at either bound (SPEC §19).
+        o.max_budget_usd = self.fired.limits.max_budget_usd;
+        o.max_turns = self.fired.limits.max_turns;
         // Background work yields the CPU to the conversation (issue 15: the owner's message
         // must not wait behind ten forks starting at once).
         o.priority = crate::cpu_priority::CpuPriority::Background;
