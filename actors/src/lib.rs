@@ -11,6 +11,7 @@
 //! | [`job_runner`] | the one fire path: condition gates, screening, prompt facts, starting background forks | `RunJob`, `Runs`; sends `FireJob` |
 //! | [`runs`] | the run history `state/runs.jsonl`, runs in progress `state/runs_open.json` (`RunLog`) | `Open`, `Mark`, `Close`, `Record`, `TakeInterrupted`, `History`, `LatestRuns`, `Considered` |
 //! | [`usage`] | what the conversation's and interactive forks' turns cost, `state/usage.jsonl` (`UsageLog`); the `/usage` report over it and the run history | `RecordTurn` |
+//! | [`spend`] | nothing of its own: what jobs spent today and this month, summed by the run log from `state/runs.jsonl` | `SpendSoFar` (to `RunLog`) |
 //! | [`google`] | the `/google-auth` flow, Google buttons, the revoked notice (`GoogleAccount`) | `StartConsent`, `PasteRedirect`, `PressGoogleButton` |
 //! | [`scheduler`] | routine/reminder files, next fire times, broken files told once (`state/broken_jobs.json`) | `Reload`, `Upcoming`, `ForwardItems`, `FireDue`; sends `RunJob` |
 //! | [`fork`] | one background job's session, its ping count, its deadline | `ToolAction`, `MayStop` |
@@ -32,7 +33,7 @@
 //! [`redaction`] (secret values kept out of Discord and the log), [`child_env`] (the allow-listed environment of every `claude` child),
 //! [`shell_words`] (a command line split into words without a shell), [`data_dir`] (layout and git),
 //! [`downloads`] (files the owner sends, kept in `downloads/`),
-//! [`state_file`] (atomic writes), [`disk_space`] (a full disk told to the owner once), [`clock`] (injectable time), [`cron`] (five-field cron
+//! [`state_file`] (atomic writes), [`disk_space`] (a full disk told to the owner once), [`usd`] (dollar amounts as typed and shown, in cents), [`clock`] (injectable time), [`cron`] (five-field cron
 //! schedules: the scheduler's timers, the routine validator's check).
 //!
 //! No import circle spans two of these modules (`import_graph`'s test checks it).
@@ -80,6 +81,7 @@ pub mod shell_words;
 pub mod skills;
 pub mod snooze;
 pub mod spec_docs;
+pub mod spend;
 pub mod state_file;
 pub mod subagent_binding;
 pub mod subagents;
@@ -89,6 +91,7 @@ pub mod system_prompt;
 pub mod tools;
 pub mod untrusted_fence;
 pub mod usage;
+pub mod usd;
 pub mod webhook_auth;
 pub mod webhook_screen;
 pub mod webhook_server;

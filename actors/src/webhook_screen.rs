@@ -239,6 +239,7 @@ mod tests {
             template: String::new(),
             auth: Default::default(),
             rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
+            limits: Default::default(),
         }
     }
 

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::jobs::frontmatter::{self, ParseError, Writer};
 use crate::jobs::routine::validate_id;
+use crate::jobs::run_limits::RunLimits;
 use crate::jobs::settings_file::{parse_model, parse_subagent, parse_update_mode};
 use crate::jobs::slug;
 use crate::jobs::store::{self, Item, Loaded};
@@ -51,6 +52,8 @@ pub struct WebhookSpec {
     pub auth: HookAuth,
     /// Requests accepted per minute (`rate-limit`, default 30).
     pub rate_limit: u32,
+    /// *(ours, SPEC §19)* `max-cost` and `max-turns`: the bounds on one run.
+    pub limits: RunLimits,
 }
 
 impl WebhookSpec {
@@ -73,6 +76,7 @@ impl WebhookSpec {
                 subagent: self.subagent.clone(),
                 gate: None,
                 retries: crate::jobs::retries::DEFAULT_RETRIES,
+                limits: self.limits,
             },
         })
     }
@@ -131,6 +135,12 @@ pub struct WebhookSpecFile {
     /// `rate-limit`: requests per minute.
     #[serde(alias = "rate_limit")]
     pub rate_limit: Option<Count>,
+    /// `max-cost` *(ours)*.
+    #[serde(alias = "max_cost")]
+    pub max_cost: Option<Text>,
+    /// `max-turns` *(ours)*.
+    #[serde(alias = "max_turns")]
+    pub max_turns: Option<Count>,
 }
 
 impl WebhookSpecFile {
@@ -174,6 +184,7 @@ impl WebhookSpecFile {
             template: template.to_owned(),
             auth,
             rate_limit,
+            limits: RunLimits::parse(self.max_cost, self.max_turns)?,
         })
     }
 }
@@ -186,7 +197,7 @@ pub fn parse(text: &str) -> Result<WebhookSpec, ParseError> {
 
 /// The file's bytes: keys in the original's field order (id, fields, isolated, model,
 /// thinking, allow-ping, update-main-session, allowed-tools, then the later skills, subagent,
-/// reflect, and ours: auth, secret-env, rate-limit), defaults left out, `fields` as
+/// reflect, and ours: auth, secret-env, rate-limit, max-cost, max-turns), defaults left out, `fields` as
 /// block YAML (see [`schema_yaml`]).
 pub fn to_markdown(spec: &WebhookSpec) -> String {
     let mut w = Writer::new();
@@ -226,6 +237,7 @@ pub fn to_markdown(spec: &WebhookSpec) -> String {
     if spec.rate_limit != DEFAULT_RATE_LIMIT {
         w.number("rate-limit", spec.rate_limit);
     }
+    spec.limits.write(&mut w);
     w.finish(&spec.template)
 }
 

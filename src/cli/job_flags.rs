@@ -7,6 +7,8 @@ use clap::Args;
 use ollim_actors::data_dir::DataDir;
 use ollim_actors::jobs::duplicates::Duplicate;
 use ollim_actors::jobs::gate::Gate;
+use ollim_actors::jobs::run_limits::RunLimits;
+use ollim_actors::jobs::yaml_scalars::{Count, Text};
 use ollim_actors::jobs::{JobSettings, ModelChoice, UpdateMode};
 
 /// Options every job accepts.
@@ -43,6 +45,28 @@ pub struct JobFlags {
     /// with its output in the prompt, anything else skips this run.
     #[arg(long, value_parser = parse_gate)]
     pub gate: Option<Gate>,
+    /// Most one run may cost, in US dollars (default: `job_max_cost` in /config).
+    #[arg(long, value_parser = parse_max_cost)]
+    pub max_cost: Option<u64>,
+    /// Most model turns one run may take (default: `job_max_turns` in /config).
+    #[arg(long, value_parser = parse_max_turns)]
+    pub max_turns: Option<u32>,
+}
+
+fn parse_max_cost(s: &str) -> Result<u64, String> {
+    let text = Text(s.to_owned());
+    RunLimits::parse(Some(text), None)
+        .map(|l| l.max_cost_cents.unwrap_or_default())
+        .map_err(|e| e.to_string())
+}
+
+fn parse_max_turns(s: &str) -> Result<u32, String> {
+    let n: u32 = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number"))?;
+    RunLimits::parse(None, Some(Count(n)))
+        .map(|_| n)
+        .map_err(|e| e.to_string())
 }
 
 fn parse_gate(s: &str) -> Result<Gate, String> {
@@ -71,6 +95,10 @@ impl JobFlags {
             allowed_tools: self.allowed_tools.clone(),
             skills: self.skills.clone(),
             gate: self.gate.clone(),
+            limits: RunLimits {
+                max_cost_cents: self.max_cost,
+                max_turns: self.max_turns,
+            },
             ..JobSettings::default()
         }
     }
@@ -112,6 +140,15 @@ pub fn describe_schedule(when: String, s: &JobSettings, tag_foreground: bool) ->
     }
     if let Some(gate) = &s.gate {
         out.push_str(&format!("  (gate: {gate})"));
+    }
+    if let Some(cents) = s.limits.max_cost_cents {
+        out.push_str(&format!(
+            "  (max-cost: {})",
+            ollim_actors::usd::shown(cents)
+        ));
+    }
+    if let Some(turns) = s.limits.max_turns {
+        out.push_str(&format!("  (max-turns: {turns})"));
     }
     out
 }

@@ -12,5 +12,6 @@ mod support;
 mod conversation;
 mod harness;
 mod lifecycle;
+mod limits;
 mod sessions;
 mod tools;

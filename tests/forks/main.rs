@@ -27,6 +27,7 @@ mod rig;
 mod routine_validator;
 mod save_guard;
 mod skills;
+mod spend;
 mod start_retry;
 mod subagents;
 mod tool_sets;

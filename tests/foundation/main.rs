@@ -21,4 +21,5 @@ mod original_2026_04;
 mod persistent_routines;
 mod reminder_background;
 mod routine_control;
+mod run_limits;
 mod version;

@@ -122,6 +122,10 @@ pub struct SpawnOptions {
     pub priority: CpuPriority,
     /// Remote MCP servers reached over HTTP, as (name, URL): the docs server.
     pub http_mcp: Vec<(String, String)>,
+    /// `--max-budget-usd`: the CLI ends the turn once its cost passes this (SPEC §19).
+    pub max_budget_usd: Option<f64>,
+    /// `--max-turns`: the CLI ends the turn after this many model calls (SPEC §19).
+    pub max_turns: Option<u32>,
 }
 
 impl SpawnOptions {
@@ -148,6 +152,8 @@ impl SpawnOptions {
             priority: CpuPriority::Conversation,
             agents: None,
             http_mcp: Vec::new(),
+            max_budget_usd: None,
+            max_turns: None,
         }
     }
 
@@ -197,6 +203,12 @@ impl SpawnOptions {
             Some(Thinking::Adaptive) => flag("--thinking", "adaptive"),
             Some(Thinking::Budget(tokens)) => flag("--max-thinking-tokens", &tokens.to_string()),
             None => {}
+        }
+        if let Some(usd) = self.max_budget_usd {
+            flag("--max-budget-usd", &format!("{usd:.4}"));
+        }
+        if let Some(turns) = self.max_turns {
+            flag("--max-turns", &turns.to_string());
         }
         args.push("--include-partial-messages".to_owned());
         match &self.session {
@@ -272,6 +284,19 @@ mod tests {
             mcp,
             serde_json::json!({"mcpServers":{"discord":{"type":"sdk","name":"discord"}}})
         );
+    }
+
+    #[test]
+    fn the_spend_limits_are_flags_only_when_set() {
+        let args = options().args();
+        assert!(!args.contains(&"--max-budget-usd".to_owned()));
+        assert!(!args.contains(&"--max-turns".to_owned()));
+        let mut o = options();
+        o.max_budget_usd = Some(0.75);
+        o.max_turns = Some(40);
+        let args = o.args();
+        assert_eq!(value_after(&args, "--max-budget-usd"), Some("0.7500"));
+        assert_eq!(value_after(&args, "--max-turns"), Some("40"));
     }
 
     #[test]

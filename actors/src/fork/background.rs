@@ -87,7 +87,22 @@ pub struct BackgroundJob {
     /// What its tools may do: put together once, when the job fired
     /// ([`super::background_tools::rules`]).
     pub rules: crate::tools::BackgroundRules,
+    /// *(ours, SPEC §19)* Its bounds on this run: `--max-budget-usd` and `--max-turns`.
+    pub limits: RunBounds,
 }
+
+/// The CLI's own limits on one background run (`None`: the flag is left out).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RunBounds {
+    /// `--max-budget-usd`: the smaller of the job's `max-cost` and what is left today.
+    pub max_budget_usd: Option<f64>,
+    /// `--max-turns`: the job's `max-turns`.
+    pub max_turns: Option<u32>,
+}
+
+/// The result subtypes the CLI ends a turn with when one of [`RunBounds`] is reached (CLI
+/// 2.1.330: `is_error` true, the process stays up; `tests/brain/limits.rs`).
+const OVER_BUDGET_SUBTYPES: [&str; 2] = ["error_max_turns", "error_max_budget_usd"];
 
 /// Who a background fork talks to.
 #[derive(Clone)]
@@ -276,15 +291,20 @@ impl BackgroundFork {
                     self.error = Some(short_error(&detail));
                 }
                 let name = human_name(&self.fired);
+                let over = OVER_BUDGET_SUBTYPES.contains(&r.subtype.as_str());
                 let notice = r.is_error.then(|| {
-                    tracing::warn!(job = %self.fired.job.id(), errors = ?r.errors, "background job failed");
-                    format!("{name} couldn't complete.")
+                    tracing::warn!(job = %self.fired.job.id(), subtype = %r.subtype, errors = ?r.errors, "background job failed");
+                    if over {
+                        format!("{name} was stopped at its limit: {}.", self.error.as_deref().unwrap_or("over budget"))
+                    } else {
+                        format!("{name} couldn't complete.")
+                    }
                 });
                 tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, refused = self.refusals, reported = self.reported, "background job finished");
-                let outcome = if r.is_error {
-                    ForkOutcome::Failed
-                } else {
-                    ForkOutcome::Completed
+                let outcome = match (r.is_error, over) {
+                    (true, true) => ForkOutcome::OverBudget,
+                    (true, false) => ForkOutcome::Failed,
+                    _ => ForkOutcome::Completed,
                 };
                 self.finish(outcome, notice, ctx);
             }

@@ -1,7 +1,8 @@
 //! What a background fork's CLI is started with: its session (forked from the main one, fresh
 //! when isolated, a persistent routine's own), model and thinking, `dontAsk`, exactly the tools its rules allow
 //! ([`crate::tools::offer`]), the file hooks, the hook holding its reads to that set, the Stop
-//! hook, the lowest CPU priority, and the token its outside reads are noted under.
+//! hook, the lowest CPU priority, the token its outside reads are noted under, and *(ours)*
+//! its spend bounds (`--max-budget-usd`, `--max-turns`).
 
 use super::BackgroundFork;
 use crate::brain::{SessionStart, SpawnOptions, Thinking};
@@ -58,6 +59,9 @@ impl BackgroundFork {
         ));
         o.hooks = hooks;
         o.label = format!("bg:{}", self.fired.job.id());
+        // The CLI ends the turn itself at either bound (SPEC §19).
+        o.max_budget_usd = self.fired.limits.max_budget_usd;
+        o.max_turns = self.fired.limits.max_turns;
         // Background work yields the CPU to the conversation (issue 15: the owner's message
         // must not wait behind ten forks starting at once).
         o.priority = crate::cpu_priority::CpuPriority::Background;

@@ -15,6 +15,8 @@ pub enum ForkOutcome {
     Failed,
     /// It passed `bg_fork_timeout`.
     TimedOut,
+    /// *(ours)* The CLI stopped it at its `--max-turns` or `--max-budget-usd`.
+    OverBudget,
 }
 
 /// Everything a stopped fork tells the runner about its run.

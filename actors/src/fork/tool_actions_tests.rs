@@ -216,6 +216,7 @@ impl Setup {
             records: self.records.clone(),
         };
         let job = BackgroundJob {
+            limits: Default::default(),
             job: Job::Routine(Routine {
                 id: JobId(id.into()),
                 message: "check in".into(),

@@ -11,7 +11,7 @@ use super::{
     catch_up, prepare, ActiveState, BackgroundSetup, Delivery, JobRunner, RunError, RunJob,
     RunOutcome,
 };
-use crate::fork::background::{BackgroundFork, BackgroundJob};
+use crate::fork::background::{BackgroundFork, BackgroundJob, RunBounds};
 use crate::jobs::{reminder, Job};
 use crate::main_session::{FireJob, ForkTimeout, MainSession};
 use crate::runs::{Open, Outcome, Record, RunEnd, RunTicket};
@@ -248,12 +248,15 @@ impl JobRunner {
             prepare::prepare(self.prepare_inputs(), run)
                 .into_actor(self)
                 .then(move |prepared, act, _ctx| -> Answer {
-                    let (fired, rules) = match prepared {
+                    let (fired, rules, bounds) = match prepared {
                         Ok(prepare::Prepared {
                             fired,
                             rules: Some(rules),
-                        }) => (fired, rules),
-                        Ok(prepare::Prepared { fired, rules: None }) => {
+                            bounds,
+                        }) => (fired, rules, bounds),
+                        Ok(prepare::Prepared {
+                            fired, rules: None, ..
+                        }) => {
                             // Preparing a background job always makes its rules.
                             return ready(RunOutcome::Failed(RunError::NoToolRules {
                                 job: fired.job.id().to_string(),
@@ -267,8 +270,9 @@ impl JobRunner {
                             .into_actor(act)
                             .map(move |timeout, act, ctx| match timeout {
                                 Ok(timeout) => {
+                                    let limits = (rules, bounds);
                                     let attempt = (ticket, again);
-                                    act.start_fork(setup, fired, rules, timeout, attempt, ctx);
+                                    act.start_fork(setup, fired, limits, timeout, attempt, ctx);
                                     RunOutcome::ForkStarted
                                 }
                                 Err(_) => RunOutcome::Failed(RunError::ActorGone {
@@ -296,7 +300,7 @@ impl JobRunner {
         &mut self,
         setup: BackgroundSetup,
         fired: FireJob,
-        rules: crate::tools::BackgroundRules,
+        (rules, limits): (crate::tools::BackgroundRules, RunBounds),
         timeout: std::time::Duration,
         (ticket, again): (RunTicket, RunJob),
         ctx: &mut Context<Self>,
@@ -317,6 +321,7 @@ impl JobRunner {
             rel_path: fired.rel_path,
             run: Some(ticket.clone()),
             rules,
+            limits,
         };
         let (done, ended) = tokio::sync::oneshot::channel();
         BackgroundFork::new(config, setup.peers, job, parent, done).start();

@@ -123,6 +123,13 @@ pub enum SkipReason {
     },
     /// A skill it names is missing or does not load (SPEC §17).
     Skills(super::BlockedBySkills),
+    /// *(ours, SPEC §19)* A spend cap is reached: no model is woken.
+    SpendLimit {
+        /// What to tell the owner (once a day).
+        notice: String,
+        /// For a reminder: the plain DM it is delivered as instead.
+        plain: Option<String>,
+    },
     /// The subagent it is bound to does not exist (SPEC §17).
     Subagent {
         /// The name the job gave.
@@ -142,6 +149,7 @@ impl std::fmt::Display for Skip {
         let (gate, closed) = match &self.why {
             SkipReason::Gate { gate, closed } => (gate, closed),
             SkipReason::Skills(blocked) => return write!(f, "{blocked}"),
+            SkipReason::SpendLimit { .. } => return write!(f, "spend limit"),
             SkipReason::Subagent { name, .. } => {
                 return write!(f, "blocked: subagent `{name}` not found")
             }

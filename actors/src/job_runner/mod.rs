@@ -39,7 +39,7 @@ mod foreground;
 pub mod gate;
 mod messages;
 mod outcomes;
-mod plain_reminder;
+pub mod plain_reminder;
 mod prepare;
 mod queue;
 mod records;
@@ -151,6 +151,8 @@ pub struct JobRunner {
     reflector: Option<Addr<crate::reflection::Reflector>>,
     /// `tool-policy.yaml`, re-read when it changes (the last good one kept).
     tool_policy: PolicyFile,
+    /// *(ours)* The local day the owner was last told that a spend cap holds jobs back.
+    spend_noticed: Option<chrono::NaiveDate>,
 }
 
 impl JobRunner {
@@ -167,6 +169,7 @@ impl JobRunner {
             foreground: foreground::ForegroundLine::default(),
             active: HashMap::new(),
             stopping: false,
+            spend_noticed: None,
         }
     }
 
@@ -203,6 +206,8 @@ impl JobRunner {
             quiet: self.quiet_asker(),
             screener: self.config.screener.clone(),
             tool_policy: self.tool_policy.current().clone(),
+            runs: self.config.runs.clone(),
+            settings: self.settings,
         }
     }
 

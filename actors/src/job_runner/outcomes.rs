@@ -23,6 +23,10 @@ impl JobRunner {
                 tracing::warn!(job = %skip.job, reason = %blocked, "job skipped: blocked by its skills");
                 self.tell_agent(&skip.job, blocked.update.clone());
             }
+            SkipReason::SpendLimit { notice, plain } => {
+                tracing::warn!(job = %skip.job, "job skipped: a spend cap is reached");
+                self.spend_held_back(&skip.job, notice, plain.as_deref());
+            }
             SkipReason::Subagent { name, update } => {
                 tracing::warn!(job = %skip.job, subagent = %name, "job skipped: its subagent does not exist");
                 self.tell_agent(&skip.job, update.clone());
@@ -31,6 +35,32 @@ impl JobRunner {
                 job = %skip.job,
                 "job skipped: its previous run still holds its persistent session"
             ),
+        }
+    }
+
+    /// A job held back by a spend cap: a reminder goes out as its plain DM, and the owner
+    /// hears why once per local day.
+    fn spend_held_back(&mut self, job: &str, notice: &str, plain: Option<&str>) {
+        let Some(surface) = self.notices() else {
+            tracing::warn!(%job, plain = ?plain, "no conversation here: the owner is not told");
+            return;
+        };
+        if let Some(text) = plain {
+            surface.do_send(crate::surface::SurfaceEvent::Ping {
+                text: text.to_owned(),
+                fork_session: None,
+                snooze: None,
+            });
+        }
+        let today = self
+            .config
+            .clock
+            .now()
+            .with_timezone(&self.config.tz)
+            .date_naive();
+        if self.spend_noticed != Some(today) {
+            self.spend_noticed = Some(today);
+            surface.do_send(crate::surface::SurfaceEvent::Notice(notice.to_owned()));
         }
     }
 

@@ -1,13 +1,15 @@
-//! The plain reminder *(ours)*: when a reminder's run could not reach the owner — its last
-//! attempt failed without a ping or a report — the owner still gets the reminder itself, as a
-//! DM `⏰ <its description, else the first line of its message>`.
+//! A reminder delivered without a model *(ours, SPEC §19, issue 28)*: when the model may not be
+//! woken (the spend cap is reached), or the reminder's last attempt failed without a ping or a
+//! report, the owner still gets what they asked to be reminded of, as a
+//! plain DM `⏰ <description, else the first line of its message>`.
 
 use crate::jobs::Reminder;
 
-/// `⏰ <description, else the first line of the message>`.
+/// The plain DM for `reminder`: `⏰` and its description, else its message's first non-empty
+/// line.
 pub fn plain_reminder_text(reminder: &Reminder) -> String {
     let description = reminder.settings.description.trim();
-    let what = if description.is_empty() {
+    let text = if description.is_empty() {
         reminder
             .message
             .lines()
@@ -17,24 +19,20 @@ pub fn plain_reminder_text(reminder: &Reminder) -> String {
     } else {
         description
     };
-    format!("⏰ {what}")
+    format!("⏰ {text}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::JobSettings;
+    use crate::jobs::reminder;
 
     #[test]
-    fn the_description_else_the_first_line_of_the_message() {
-        let at = chrono::DateTime::parse_from_rfc3339("2026-03-02T09:00:00-05:00").unwrap();
-        let mut r = Reminder::new(
-            "\n  take the bins out  \nthey go at 7",
-            at,
-            JobSettings::default(),
-        );
-        assert_eq!(plain_reminder_text(&r), "⏰ take the bins out");
-        r.settings.description = "bins".into();
-        assert_eq!(plain_reminder_text(&r), "⏰ bins");
+    fn the_description_else_the_first_line() {
+        let file = "---\nid: \"a1b2c3d4\"\nrun-at: \"2026-03-02T09:00:00-05:00\"\ndescription: \"visa form\"\n---\nIs the visa form in?\nCheck the portal.\n";
+        let r = reminder::parse(file).unwrap();
+        assert_eq!(plain_reminder_text(&r), "⏰ visa form");
+        let r = reminder::parse(&file.replace("description: \"visa form\"\n", "")).unwrap();
+        assert_eq!(plain_reminder_text(&r), "⏰ Is the visa form in?");
     }
 }

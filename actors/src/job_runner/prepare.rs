@@ -2,7 +2,8 @@
 //! subagent it is bound to (it must exist), a background job's tool set (an unsafe pattern
 //! blocks the run, SPEC §17), *(ours)* its condition gate, the screening gate, the facts its
 //! prompt needs (asked of their owners: the budget, busy, *(ours)* quiet hours), and the prompt
-//! itself (with the condition gate's output, when the job has one). Nothing here keeps state;
+//! itself (with the condition gate's output, when the job has one). First of all, *(ours)* the
+//! spend caps: over one, nothing runs (SPEC §19). Nothing here keeps state;
 //! the runner hands the result on.
 
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use chrono_tz::Tz;
 use super::{Blocked, RunError, RunJob, RunOutcome};
 use crate::data_dir::DataDir;
 use crate::fork::background::job_name;
+use crate::fork::background::RunBounds;
 use crate::jobs::Job;
 use crate::main_session::{FireJob, IsBusy, QuietHoursNow};
 use crate::permissions::tool_policy::ToolPolicy;
@@ -20,6 +22,9 @@ use crate::ping_budget::{PingBudget, Snapshot};
 use crate::prompts::job::{assemble_job_prompt, BackgroundContext, JobPromptContext};
 use crate::prompts::preamble::{BudgetFacts, GoogleStatus};
 use crate::prompts::skill_section::CommandLimits;
+use crate::runs::{RunLog, Trigger};
+use crate::runtime_config::RuntimeConfig;
+use crate::spend::{run_budget_usd, Caps, SpendSoFar, Standing};
 use crate::tools::{BackgroundRules, SessionKind};
 use crate::webhook_screen::Screener;
 
@@ -34,6 +39,10 @@ pub(super) struct Inputs {
     pub screener: Option<Arc<dyn Screener>>,
     /// `tool-policy.yaml` as the runner last read it.
     pub tool_policy: ToolPolicy,
+    /// The run log, asked what jobs have spent (SPEC §19).
+    pub runs: Addr<RunLog>,
+    /// The runtime settings as the runner last asked them (the spend caps, the run bounds).
+    pub settings: RuntimeConfig,
 }
 
 /// A job ready to go: its turn or its fork's prompt, and for a background job the rules its
@@ -43,6 +52,55 @@ pub(super) struct Prepared {
     pub fired: FireJob,
     /// A background job's tool rules (`None` for a foreground job).
     pub rules: Option<BackgroundRules>,
+    /// A background job's bounds on this run (the CLI's `--max-budget-usd`, `--max-turns`).
+    pub bounds: RunBounds,
+}
+
+/// What the spend caps allow `run` *(ours, SPEC §19)*: `Err` when a cap is reached and the job
+/// must not wake a model (a run the owner started, or one started again after a restart, is
+/// let through); else the bounds of its run and the preamble's spend line.
+async fn spend_check(
+    inputs: &Inputs,
+    run: &RunJob,
+) -> Result<(RunBounds, Option<String>), RunOutcome> {
+    let caps = Caps::of(&inputs.settings);
+    let spent = inputs.runs.send(SpendSoFar).await.map_err(|_| {
+        RunOutcome::Failed(RunError::ActorGone {
+            actor: "run_log",
+            job: run.job.id().to_string(),
+        })
+    })?;
+    let standing = spent.standing(caps);
+    let exempt = run.trigger == Trigger::Manual || run.reopened.is_some();
+    if standing.is_over() && !exempt {
+        let plain = match &run.job {
+            Job::Reminder(r) => Some(super::plain_reminder::plain_reminder_text(r)),
+            _ => None,
+        };
+        return Err(RunOutcome::Skipped(super::Skip {
+            job: run.job.id().to_string(),
+            why: super::SkipReason::SpendLimit {
+                notice: standing.notice().unwrap_or_default(),
+                plain,
+            },
+        }));
+    }
+    let left = match standing {
+        Standing::Within { left_usd } if !exempt => left_usd,
+        _ => None,
+    };
+    let limits = run.job.settings().limits;
+    let job_cents = limits
+        .max_cost_cents
+        .unwrap_or(inputs.settings.job_max_cost_cents);
+    let turns = limits
+        .max_turns
+        .unwrap_or_else(|| u32::try_from(inputs.settings.job_max_turns).unwrap_or(u32::MAX));
+    let bounds = RunBounds {
+        max_budget_usd: Some(run_budget_usd(job_cents, left)),
+        max_turns: Some(turns),
+    };
+    Ok((bounds, spent.preamble_line(caps)))
 }
 
 /// Reads the job's skills, checks its subagent, puts a background job's tool set together, runs
@@ -50,6 +108,8 @@ pub(super) struct Prepared {
 /// when it stops here (blocked by its skills, its subagent or an unsafe tool pattern, skipped
 /// by its gate, dropped by screening, a gate that failed, or an owner that has stopped).
 pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, RunOutcome> {
+    // Over a spend cap, nothing of the job runs (SPEC §19).
+    let (bounds, spend_line) = spend_check(&inputs, &run).await?;
     // A job naming a skill that cannot be used does not run at all (SPEC §17).
     let skills =
         super::skill_refs::load(&inputs.data_dir, &run.job, &run.rel_path).map_err(|blocked| {
@@ -142,6 +202,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
             busy,
             quiet_until: quiet_until.as_deref(),
             budget,
+            spend: spend_line.as_deref(),
             schedule_items: &run.schedule,
             allowed_tools: tools.as_deref(),
             google: if background {
@@ -172,7 +233,11 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
         late,
         rel_path: run.rel_path,
     };
-    Ok(Prepared { fired, rules })
+    Ok(Prepared {
+        fired,
+        rules,
+        bounds,
+    })
 }
 
 /// The screening gate: the names of flagged fields when the payload must be dropped. A

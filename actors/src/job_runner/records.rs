@@ -135,6 +135,7 @@ pub(super) fn fork_end(end: ForkEnd) -> RunEnd {
             ForkOutcome::Completed => Outcome::Ok,
             ForkOutcome::Failed => Outcome::Failed,
             ForkOutcome::TimedOut => Outcome::TimedOut,
+            ForkOutcome::OverBudget => Outcome::OverBudget,
         },
         cost_usd: end.cost_usd,
         turns: end.turns,

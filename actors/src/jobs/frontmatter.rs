@@ -127,6 +127,9 @@ pub enum ParseError {
         /// The value as written.
         value: u32,
     },
+    /// *(ours)* `max-cost` or `max-turns` is not a usable bound.
+    #[error(transparent)]
+    BadRunLimit(#[from] super::run_limits::BadRunLimit),
     /// A routine's `catch-up` is not a window.
     #[error(transparent)]
     BadCatchUp(super::catch_up::BadCatchUp),

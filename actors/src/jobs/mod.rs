@@ -21,6 +21,7 @@ pub mod reminder;
 pub mod retries;
 pub mod routine;
 pub mod session_mode;
+pub mod run_limits;
 pub mod settings_file;
 pub mod slug;
 pub mod store;
@@ -213,6 +214,8 @@ pub struct JobSettings {
     pub gate: Option<gate::Gate>,
     /// *(ours)* Runs again after a passing failure (`retries`, default 3; [`retries`]).
     pub retries: u32,
+    /// *(ours, SPEC §19)* `max-cost` and `max-turns`: this job's bounds on one run.
+    pub limits: run_limits::RunLimits,
 }
 
 impl Default for JobSettings {
@@ -231,6 +234,7 @@ impl Default for JobSettings {
             subagent: None,
             gate: None,
             retries: retries::DEFAULT_RETRIES,
+            limits: run_limits::RunLimits::default(),
         }
     }
 }

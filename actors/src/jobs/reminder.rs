@@ -69,6 +69,12 @@ pub struct ReminderFile {
     pub gate: Option<Text>,
     /// `retries` *(ours)*.
     pub retries: Option<Count>,
+    /// `max-cost` *(ours)*.
+    #[serde(alias = "max_cost")]
+    pub max_cost: Option<Text>,
+    /// `max-turns` *(ours)*.
+    #[serde(alias = "max_turns")]
+    pub max_turns: Option<Count>,
 }
 
 impl ReminderFile {
@@ -123,6 +129,8 @@ impl ReminderFile {
             subagent: self.subagent,
             gate: self.gate,
             retries: self.retries,
+            max_cost: self.max_cost,
+            max_turns: self.max_turns,
         }
         .validate_defaulting(true)?;
         Ok(Reminder {

@@ -56,6 +56,12 @@ pub struct RoutineFile {
     pub gate: Option<Text>,
     /// `retries` *(ours)*.
     pub retries: Option<Count>,
+    /// `max-cost` *(ours)*.
+    #[serde(alias = "max_cost")]
+    pub max_cost: Option<Text>,
+    /// `max-turns` *(ours)*.
+    #[serde(alias = "max_turns")]
+    pub max_turns: Option<Count>,
     /// `catch-up` *(ours)*.
     #[serde(alias = "catch_up")]
     pub catch_up: Option<Text>,
@@ -88,6 +94,8 @@ impl RoutineFile {
             subagent: self.subagent,
             gate: self.gate,
             retries: self.retries,
+            max_cost: self.max_cost,
+            max_turns: self.max_turns,
         }
         .validate()?;
         let session =

@@ -3,11 +3,12 @@
 //! `RoutineFile` and `ReminderFile` each declare these keys themselves (so serde_yaml can name
 //! the key and line in its errors) and hand them over as a [`SettingsFile`]; this module turns
 //! that into [`JobSettings`] once, and writes the run of keys both kinds share, from `model` to
-//! `skills`, in the original's order, then *(ours)* `gate`, leaving out values equal to their
+//! `skills`, in the original's order, then *(ours)* `gate`, `max-cost` and `max-turns`, leaving out values equal to their
 //! defaults (so a file without a gate is written exactly as the original wrote it).
 
 use super::frontmatter::{ParseError, Writer};
 use super::gate::Gate;
+use super::run_limits::RunLimits;
 use super::yaml_scalars::{Count, Flag, Text, TextList};
 use super::{JobSettings, ModelChoice, UpdateMode};
 
@@ -40,6 +41,10 @@ pub struct SettingsFile {
     pub gate: Option<Text>,
     /// `retries` *(ours)*.
     pub retries: Option<Count>,
+    /// `max-cost` *(ours)*.
+    pub max_cost: Option<Text>,
+    /// `max-turns` *(ours)*.
+    pub max_turns: Option<Count>,
 }
 
 impl SettingsFile {
@@ -66,6 +71,7 @@ impl SettingsFile {
             subagent: parse_subagent(self.subagent)?,
             gate: parse_gate(self.gate)?,
             retries: super::retries::parse_retries(self.retries)?,
+            limits: RunLimits::parse(self.max_cost, self.max_turns)?,
         })
     }
 }
@@ -170,6 +176,7 @@ pub fn write_model_onwards(w: &mut Writer, settings: &JobSettings) {
     if settings.retries != defaults.retries {
         w.number("retries", settings.retries);
     }
+    settings.limits.write(w);
 }
 
 #[cfg(test)]

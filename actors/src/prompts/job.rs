@@ -120,6 +120,8 @@ pub struct BackgroundContext<'a> {
     pub quiet_until: Option<&'a str>,
     /// The ping budget now.
     pub budget: BudgetFacts,
+    /// *(ours)* `spend today: $1.20 of $10.00` (`None`: no daily cap).
+    pub spend: Option<&'a str>,
     /// Fire times of all jobs around now (see [`ScheduledItem`]).
     pub schedule_items: &'a [ScheduledItem],
     /// The job's effective tool list; `None` when tools are not restricted.
@@ -139,6 +141,7 @@ impl BackgroundContext<'_> {
             quiet_until: self.quiet_until,
             allowed_tools: self.allowed_tools,
             budget: self.budget,
+            spend: self.spend,
             schedule: &schedule,
             tz: self.tz,
             google: self.google,

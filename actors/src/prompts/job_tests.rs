@@ -110,6 +110,7 @@ fn context<'a>(items: &'a [ScheduledItem], dir: &'a Path) -> JobPromptContext<'a
             busy: false,
             quiet_until: None,
             budget: partial_budget(),
+            spend: None,
             schedule_items: items,
             allowed_tools: None,
             google: GoogleStatus::NotConnected,

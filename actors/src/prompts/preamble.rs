@@ -79,6 +79,9 @@ pub struct PreambleInput<'a> {
     pub allowed_tools: Option<&'a [String]>,
     /// The ping budget now.
     pub budget: BudgetFacts,
+    /// *(ours, SPEC §19)* `spend today: $1.20 of $10.00`, beside the budget line (`None`: no
+    /// daily cap).
+    pub spend: Option<&'a str>,
     /// Background jobs around now.
     pub schedule: &'a ForwardSchedule,
     /// The configured zone, for schedule times.
@@ -100,6 +103,8 @@ pub fn build_preamble(input: &PreambleInput<'_>) -> String {
     }
     if input.allow_ping {
         out.push_str(&budget_section(input));
+    } else if let Some(spend) = input.spend {
+        out.push_str(&format!("{spend}\n\n"));
     }
     if let Some(tools) = input.allowed_tools {
         out.push_str(&tools_section(tools));
@@ -208,6 +213,10 @@ fn budget_section(input: &PreambleInput<'_>) -> String {
     let budget = &input.budget;
     let mut out = budget.status_line();
     out.push('\n');
+    if let Some(spend) = input.spend {
+        out.push_str(spend);
+        out.push('\n');
+    }
     out.push_str(&format!(
         "One token comes back every {} min, up to {}.\n",
         budget.refill_minutes, budget.capacity

@@ -23,6 +23,7 @@ fn preamble(
         quiet_until: None,
         allowed_tools: tools,
         budget: partial_budget(),
+        spend: None,
         schedule: &schedule(),
         tz: TZ,
         google: GoogleStatus::NotConnected,
@@ -119,6 +120,7 @@ fn quiet_hours_line_says_until_when_only_in_quiet_hours_with_pings_allowed() {
             quiet_until,
             allowed_tools: None,
             budget: partial_budget(),
+            spend: None,
             schedule: &schedule(),
             tz: TZ,
             google: GoogleStatus::NotConnected,
@@ -199,6 +201,7 @@ fn google_status_line_says_whether_google_is_connected() {
             quiet_until: None,
             allowed_tools: Some(&[]),
             budget: partial_budget(),
+            spend: None,
             schedule: &schedule(),
             tz: TZ,
             google,
@@ -221,4 +224,37 @@ fn google_status_line_says_whether_google_is_connected() {
             "{on}"
         );
     }
+}
+
+#[test]
+fn the_spend_line_sits_beside_the_budget_and_is_left_out_without_a_cap() {
+    let with = |allow_ping: bool, spend: Option<&str>| {
+        build_preamble(&PreambleInput {
+            allow_ping,
+            update_mode: UpdateMode::OnPing,
+            busy: false,
+            quiet_until: None,
+            allowed_tools: None,
+            budget: partial_budget(),
+            spend,
+            schedule: &schedule(),
+            tz: TZ,
+            google: GoogleStatus::NotConnected,
+        })
+    };
+    let line = "spend today: $1.20 of $10.00";
+    let text = with(true, Some(line));
+    assert!(
+        text.contains("\nbudget: 3/5 (next refill in 42 min)\nspend today: $1.20 of $10.00\n"),
+        "{text}"
+    );
+    // The forward schedule is unchanged by it.
+    assert_eq!(text.replacen(&format!("{line}\n"), "", 1), with(true, None));
+    assert!(!with(true, None).contains("spend today"));
+    let quiet = with(false, Some(line));
+    assert!(
+        quiet.contains("\nspend today: $1.20 of $10.00\n\n"),
+        "{quiet}"
+    );
+    assert!(!with(false, None).contains("spend today"));
 }

@@ -132,6 +132,7 @@ fn only_the_fields_the_spec_declares_are_rendered() {
         template: "Look at {repo}.".to_owned(),
         auth: Default::default(),
         rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
+        limits: Default::default(),
     };
     let mut data = payload(json!({"repo": "ollim-bot", "extra": "unscreened words"}));
     data.insert(FORGED_KEY.into(), json!("y"));
@@ -142,6 +143,7 @@ fn only_the_fields_the_spec_declares_are_rendered() {
         busy: false,
         quiet_until: None,
         budget: partial_budget(),
+        spend: None,
         schedule_items: &items,
         allowed_tools: None,
         google: crate::prompts::preamble::GoogleStatus::NotConnected,
@@ -275,6 +277,7 @@ fn spec_prompt_uses_the_spec_settings_for_its_preamble() {
         template: "Handle {x}.".to_owned(),
         auth: Default::default(),
         rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
+        limits: Default::default(),
     };
     let items = [at(30, bg("r1"))];
     let ctx = BackgroundContext {
@@ -283,6 +286,7 @@ fn spec_prompt_uses_the_spec_settings_for_its_preamble() {
         busy: false,
         quiet_until: None,
         budget: partial_budget(),
+        spend: None,
         schedule_items: &items,
         allowed_tools: None,
         google: crate::prompts::preamble::GoogleStatus::NotConnected,

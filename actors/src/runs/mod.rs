@@ -85,6 +85,12 @@ impl RunLog {
         }
     }
 
+    /// The lines kept (30 days, oldest first) and the local time now: what the spend
+    /// module sums.
+    pub(crate) fn lines_and_now(&self) -> (&[RunRecord], DateTime<Tz>) {
+        (&self.records, self.clock.now().with_timezone(&self.zone))
+    }
+
     fn now(&self) -> DateTime<FixedOffset> {
         self.clock.now().with_timezone(&self.zone).fixed_offset()
     }

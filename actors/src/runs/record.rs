@@ -2,8 +2,8 @@
 //! `state/runs_open.json` until it ends).
 //!
 //! A line says what happened to one fire time of one job: a run that ended (`ok`, `failed`,
-//! `timed-out`, `skipped`, `interrupted`), *(ours)* an attempt that failed for a passing cause
-//! and runs again (`retrying`, with the cause and when) or a fire time that did not run on time (`missed`, or
+//! `timed-out`, *(ours)* `over-budget`, `skipped`, `interrupted`), *(ours)* an attempt that failed
+//! for a passing cause and runs again (`retrying`, with the cause and when) or a fire time that did not run on time (`missed`, or
 //! `caught-up` when a late run was started for it). Times carry the configured zone's offset.
 //! Fields that are usually empty are left out.
 
@@ -23,6 +23,9 @@ pub enum Outcome {
     Failed,
     /// The run passed `bg_fork_timeout`.
     TimedOut,
+    /// *(ours, SPEC §19)* The run was stopped by its cost or turn limit (`max-cost`,
+    /// `max-turns`, or what was left of the day's spend cap).
+    OverBudget,
     /// The fire time passed while the bot was down or asleep, and did not run.
     Missed,
     /// The fire time passed while the bot was down or asleep; a late run was started for it.
@@ -44,6 +47,7 @@ impl Outcome {
             Outcome::Ok => "ok",
             Outcome::Failed => "failed",
             Outcome::TimedOut => "timed-out",
+            Outcome::OverBudget => "over-budget",
             Outcome::Missed => "missed",
             Outcome::CaughtUp => "caught-up",
             Outcome::Skipped => "skipped",
@@ -52,9 +56,12 @@ impl Outcome {
         }
     }
 
-    /// A failed or timed-out run: what failure alerts count.
+    /// A failed, timed-out or over-budget run: what failure alerts count.
     pub fn is_failure(self) -> bool {
-        matches!(self, Outcome::Failed | Outcome::TimedOut)
+        matches!(
+            self,
+            Outcome::Failed | Outcome::TimedOut | Outcome::OverBudget
+        )
     }
 
     /// A line for a run that actually started (not a miss marker).

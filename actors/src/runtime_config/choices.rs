@@ -5,7 +5,13 @@
 
 use super::google::{DEFAULT_CALENDAR, DEFAULT_TASK_LIST};
 use super::keys::Key;
+use super::spend_keys::dollars;
 use super::RuntimeConfig;
+
+/// A cap typed the way `/config` takes it: `10.00` or `off`.
+fn cap(cents: Option<u64>) -> String {
+    cents.map_or_else(|| "off".to_owned(), dollars)
+}
 
 /// One value to offer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +56,10 @@ impl Key {
             Key::MainIdleRelease => n(d.main_idle_release_mins),
             Key::GoogleCalendars => DEFAULT_CALENDAR.to_owned(),
             Key::GoogleTaskList => DEFAULT_TASK_LIST.to_owned(),
+            Key::SpendDailyUsd => cap(d.spend_daily_cents),
+            Key::SpendMonthlyUsd => cap(d.spend_monthly_cents),
+            Key::JobMaxCost => dollars(d.job_max_cost_cents),
+            Key::JobMaxTurns => n(d.job_max_turns),
         }
     }
 
@@ -77,6 +87,10 @@ impl Key {
             Key::MainIdleRelease => words(&["0", "10", "30", "60"]),
             Key::GoogleCalendars => words(&[DEFAULT_CALENDAR]),
             Key::GoogleTaskList => words(&[DEFAULT_TASK_LIST]),
+            Key::SpendDailyUsd => words(&["off", "2.00", "5.00", "10.00", "25.00"]),
+            Key::SpendMonthlyUsd => words(&["off", "20.00", "50.00", "100.00", "300.00"]),
+            Key::JobMaxCost => words(&["0.25", "0.50", "1.00", "2.00", "5.00"]),
+            Key::JobMaxTurns => words(&["10", "20", "40", "80"]),
         };
         let default = self.default_value();
         let mut choices: Vec<ValueChoice> = words

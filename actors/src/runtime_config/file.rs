@@ -12,6 +12,7 @@ use crate::jobs::ModelChoice;
 
 use super::google::GoogleTargets;
 use super::keys::{self, Key};
+use super::spend_keys;
 use super::RuntimeConfig;
 
 /// The file as written: the original's field names, order and value types.
@@ -35,6 +36,10 @@ pub(super) struct ConfigFile {
     main_idle_release: u64,
     google_calendars: String,
     google_task_list: String,
+    spend_daily_usd: Option<f64>,
+    spend_monthly_usd: Option<f64>,
+    job_max_cost: f64,
+    job_max_turns: u64,
 }
 
 impl ConfigFile {
@@ -64,6 +69,10 @@ impl ConfigFile {
             main_idle_release: c.main_idle_release_mins,
             google_calendars: g.calendars_label(),
             google_task_list: g.task_list().to_owned(),
+            spend_daily_usd: c.spend_daily_cents.map(spend_keys::cents_to_json),
+            spend_monthly_usd: c.spend_monthly_cents.map(spend_keys::cents_to_json),
+            job_max_cost: spend_keys::cents_to_json(c.job_max_cost_cents),
+            job_max_turns: c.job_max_turns,
         }
     }
 }
@@ -154,6 +163,14 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
         Key::CatchUpWindow => config.catch_up_window_mins = as_count(value)?,
         Key::FailureAlertAfter => config.failure_alert_after = as_count(value)?,
         Key::FailureAlertCooldown => config.failure_alert_cooldown_mins = as_count(value)?,
+        Key::SpendDailyUsd => config.spend_daily_cents = spend_keys::cents_from_json(key, value)?,
+        Key::SpendMonthlyUsd => {
+            config.spend_monthly_cents = spend_keys::cents_from_json(key, value)?;
+        }
+        Key::JobMaxCost => {
+            config.job_max_cost_cents = spend_keys::cents_from_json(key, value)?.ok_or(())?;
+        }
+        Key::JobMaxTurns => config.job_max_turns = as_count(value)?,
         // Read by `GoogleTargets::from_object`.
         Key::GoogleCalendars | Key::GoogleTaskList => {}
     }
@@ -285,7 +302,7 @@ mod tests {
         let json = serde_json::to_string(&file(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default"}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default","spend_daily_usd":10.0,"spend_monthly_usd":null,"job_max_cost":1.0,"job_max_turns":40}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

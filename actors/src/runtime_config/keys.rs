@@ -9,6 +9,7 @@ use crate::jobs::ModelChoice;
 use crate::quiet_hours::QuietHours;
 
 use super::google::GoogleTargets;
+use super::spend_keys;
 use super::RuntimeConfig;
 
 /// One runtime setting.
@@ -51,6 +52,14 @@ pub enum Key {
     GoogleCalendars,
     /// `google_task_list`: the Google Tasks list commands and buttons use.
     GoogleTaskList,
+    /// `spend_daily_usd` *(ours, SPEC §19)*: what unattended jobs may spend from local midnight.
+    SpendDailyUsd,
+    /// `spend_monthly_usd` *(ours)*: the same per calendar month.
+    SpendMonthlyUsd,
+    /// `job_max_cost` *(ours)*: one run's cost limit unless its job sets `max-cost`.
+    JobMaxCost,
+    /// `job_max_turns` *(ours)*: one run's model-turn limit unless its job sets `max-turns`.
+    JobMaxTurns,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -68,7 +77,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 18] = [
+    pub const ALL: [Key; 22] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -87,6 +96,10 @@ impl Key {
         Key::MainIdleRelease,
         Key::GoogleCalendars,
         Key::GoogleTaskList,
+        Key::SpendDailyUsd,
+        Key::SpendMonthlyUsd,
+        Key::JobMaxCost,
+        Key::JobMaxTurns,
     ];
 
     /// The name users type (`model.main`).
@@ -110,6 +123,10 @@ impl Key {
             Key::MainIdleRelease => "main_idle_release",
             Key::GoogleCalendars => "google_calendars",
             Key::GoogleTaskList => "google_task_list",
+            Key::SpendDailyUsd => "spend_daily_usd",
+            Key::SpendMonthlyUsd => "spend_monthly_usd",
+            Key::JobMaxCost => "job_max_cost",
+            Key::JobMaxTurns => "job_max_turns",
         }
     }
 
@@ -149,6 +166,10 @@ impl Key {
                 "calendars `ollim-bot cal` reads, comma-separated; the first takes new events"
             }
             Key::GoogleTaskList => "Google Tasks list `ollim-bot tasks` and task buttons use",
+            Key::SpendDailyUsd => "what background work may spend per day (USD, from midnight)",
+            Key::SpendMonthlyUsd => "what background work may spend per calendar month (USD)",
+            Key::JobMaxCost => "one job run's cost limit unless the job sets max-cost (USD)",
+            Key::JobMaxTurns => "one job run's model turns unless the job sets max-turns",
         }
     }
 
@@ -178,6 +199,11 @@ impl Key {
                  empty means primary; `ollim-bot cal calendars` lists them)"
             }
             Key::GoogleTaskList => "one task list id without spaces, or @default",
+            Key::SpendDailyUsd | Key::SpendMonthlyUsd => {
+                "off, or dollars from 0.01 to 100000 such as 5, 10.00 or 25.50"
+            }
+            Key::JobMaxCost => "dollars from 0.01 to 10000 such as 0.50, 1.00 or 5",
+            Key::JobMaxTurns => "a whole number from 1 to 1000",
         }
     }
 
@@ -193,6 +219,7 @@ impl Key {
             Key::FailureAlertAfter => Some(1..=100),
             Key::FailureAlertCooldown => Some(0..=10_080),
             Key::MainIdleRelease => Some(0..=1_440),
+            Key::JobMaxTurns => Some(1..=1_000),
             _ => None,
         }
     }
@@ -237,6 +264,10 @@ pub(super) fn apply(
         Key::MainIdleRelease => config.main_idle_release_mins = parse_count(key, value)?,
         Key::GoogleCalendars => google.set_calendars(value)?,
         Key::GoogleTaskList => google.set_task_list(value)?,
+        Key::SpendDailyUsd => config.spend_daily_cents = spend_keys::parse_cap(key, value)?,
+        Key::SpendMonthlyUsd => config.spend_monthly_cents = spend_keys::parse_cap(key, value)?,
+        Key::JobMaxCost => config.job_max_cost_cents = spend_keys::parse_cents(key, value)?,
+        Key::JobMaxTurns => config.job_max_turns = parse_count(key, value)?,
     }
     Ok(())
 }
@@ -267,6 +298,10 @@ pub(super) fn label(config: &RuntimeConfig, google: &GoogleTargets, key: Key) ->
         },
         Key::GoogleCalendars => google.calendars_label(),
         Key::GoogleTaskList => google.task_list().to_owned(),
+        Key::SpendDailyUsd => spend_keys::cap_label(config.spend_daily_cents),
+        Key::SpendMonthlyUsd => spend_keys::cap_label(config.spend_monthly_cents),
+        Key::JobMaxCost => spend_keys::cap_label(Some(config.job_max_cost_cents)),
+        Key::JobMaxTurns => config.job_max_turns.to_string(),
     }
 }
 

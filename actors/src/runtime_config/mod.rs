@@ -8,7 +8,9 @@
 //! (minutes) and `auto_update_hour`; ours add `bg_fork_limit`, `catch_up_window` (minutes),
 //! `failure_alert_after`, `failure_alert_cooldown` (minutes), `quiet_hours` (`"22:00-08:00"`
 //! or null) and `main_idle_release` (minutes, 0 = never); the original's later `google_calendars`
-//! (comma-separated calendar ids) and `google_task_list` (see [`google`]). Unknown fields are ignored; a field
+//! (comma-separated calendar ids) and `google_task_list` (see [`google`]); and the spend keys
+//! `spend_daily_usd`, `spend_monthly_usd`, `job_max_cost` (dollars as numbers, null = off) and
+//! `job_max_turns` ([`spend_keys`]). Unknown fields are ignored; a field
 //! with a value we cannot use falls back to its default with a warning; a file that is not a
 //! JSON object is moved aside (see [`crate::state_file`]) and the defaults are used.
 //!
@@ -19,6 +21,7 @@ mod choices;
 mod file;
 pub mod google;
 pub mod keys;
+pub mod spend_keys;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -72,6 +75,15 @@ pub struct RuntimeConfig {
     /// Minutes of an idle conversation after which its CLI process is closed, to be resumed on
     /// the next message (default 30; 0 = never).
     pub main_idle_release_mins: u64,
+    /// *(ours, SPEC §19)* What unattended jobs may spend per local day, in cents (default
+    /// $10.00; `None`: no cap).
+    pub spend_daily_cents: Option<u64>,
+    /// The same per calendar month (default off).
+    pub spend_monthly_cents: Option<u64>,
+    /// One run's cost limit, in cents, for jobs without `max-cost` (default $1.00).
+    pub job_max_cost_cents: u64,
+    /// One run's model turns, for jobs without `max-turns` (default 40).
+    pub job_max_turns: u64,
 }
 
 impl Default for RuntimeConfig {
@@ -93,6 +105,10 @@ impl Default for RuntimeConfig {
             failure_alert_cooldown_mins: 360,
             quiet_hours: None,
             main_idle_release_mins: 30,
+            spend_daily_cents: Some(1000),
+            spend_monthly_cents: None,
+            job_max_cost_cents: 100,
+            job_max_turns: 40,
         }
     }
 }

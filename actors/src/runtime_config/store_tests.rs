@@ -36,6 +36,10 @@ fn without_a_file_every_setting_is_its_default() {
             "main_idle_release: 30m (default)",
             "google_calendars: primary (default)",
             "google_task_list: @default (default)",
+            "spend_daily_usd: $10.00 (default)",
+            "spend_monthly_usd: off (default)",
+            "job_max_cost: $1.00 (default)",
+            "job_max_turns: 40 (default)",
         ]
     );
     // Each key shows what it accepts.
@@ -88,6 +92,10 @@ fn every_key_can_be_set_read_back_and_survives_a_reload() {
             "google_calendars: primary,work@example.com",
         ),
         ("google_task_list", "MDc3NDk", "google_task_list: MDc3NDk"),
+        ("spend_daily_usd", "off", "spend_daily_usd: off"),
+        ("spend_monthly_usd", "$75.5", "spend_monthly_usd: $75.50"),
+        ("job_max_cost", "0.40", "job_max_cost: $0.40"),
+        ("job_max_turns", "15", "job_max_turns: 15"),
     ];
     let tmp = tempfile::tempdir().unwrap();
     let mut store = store_in(tmp.path());
@@ -206,7 +214,8 @@ fn unknown_key_is_refused_with_the_list_of_keys() {
          thinking.fork, bg_fork_timeout, fork_idle_timeout, permission_mode, auto_update, \
          auto_update_interval, auto_update_hour, bg_fork_limit, catch_up_window, \
          failure_alert_after, failure_alert_cooldown, quiet_hours, main_idle_release, \
-         google_calendars, google_task_list)"
+         google_calendars, google_task_list, spend_daily_usd, spend_monthly_usd, job_max_cost, \
+         job_max_turns)"
     );
     assert!(matches!(
         store.get("colour"),

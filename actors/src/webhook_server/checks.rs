@@ -193,6 +193,7 @@ mod tests {
             template: template.into(),
             auth: Default::default(),
             rate_limit: crate::webhook_auth::DEFAULT_RATE_LIMIT,
+            limits: Default::default(),
         }
     }
 
