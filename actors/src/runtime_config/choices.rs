@@ -50,6 +50,8 @@ impl Key {
             Key::MainIdleRelease => n(d.main_idle_release_mins),
             Key::GoogleCalendars => DEFAULT_CALENDAR.to_owned(),
             Key::GoogleTaskList => DEFAULT_TASK_LIST.to_owned(),
+            Key::MemoryFlush => if d.memory_flush { "on" } else { "off" }.to_owned(),
+            Key::MemoryFlushAt => n(d.memory_flush_at_pct),
         }
     }
 
@@ -77,6 +79,8 @@ impl Key {
             Key::MainIdleRelease => words(&["0", "10", "30", "60"]),
             Key::GoogleCalendars => words(&[DEFAULT_CALENDAR]),
             Key::GoogleTaskList => words(&[DEFAULT_TASK_LIST]),
+            Key::MemoryFlush => words(&["on", "off"]),
+            Key::MemoryFlushAt => words(&["50", "60", "70", "80", "90"]),
         };
         let default = self.default_value();
         let mut choices: Vec<ValueChoice> = words

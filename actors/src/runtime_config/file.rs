@@ -35,6 +35,8 @@ pub(super) struct ConfigFile {
     main_idle_release: u64,
     google_calendars: String,
     google_task_list: String,
+    memory_flush: bool,
+    memory_flush_at: u64,
 }
 
 impl ConfigFile {
@@ -64,6 +66,8 @@ impl ConfigFile {
             main_idle_release: c.main_idle_release_mins,
             google_calendars: g.calendars_label(),
             google_task_list: g.task_list().to_owned(),
+            memory_flush: c.memory_flush,
+            memory_flush_at: c.memory_flush_at_pct,
         }
     }
 }
@@ -154,6 +158,8 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
         Key::CatchUpWindow => config.catch_up_window_mins = as_count(value)?,
         Key::FailureAlertAfter => config.failure_alert_after = as_count(value)?,
         Key::FailureAlertCooldown => config.failure_alert_cooldown_mins = as_count(value)?,
+        Key::MemoryFlush => config.memory_flush = value.as_bool().ok_or(())?,
+        Key::MemoryFlushAt => config.memory_flush_at_pct = as_count(value)?,
         // Read by `GoogleTargets::from_object`.
         Key::GoogleCalendars | Key::GoogleTaskList => {}
     }
@@ -285,7 +291,7 @@ mod tests {
         let json = serde_json::to_string(&file(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default"}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default","memory_flush":true,"memory_flush_at":70}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

@@ -51,6 +51,10 @@ pub enum Key {
     GoogleCalendars,
     /// `google_task_list`: the Google Tasks list commands and buttons use.
     GoogleTaskList,
+    /// `memory_flush` *(ours)*: the silent `[memory-flush]` turn before forgetting.
+    MemoryFlush,
+    /// `memory_flush_at` *(ours)*: the share of the window at which the conversation flushes once.
+    MemoryFlushAt,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -68,7 +72,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 18] = [
+    pub const ALL: [Key; 20] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -87,6 +91,8 @@ impl Key {
         Key::MainIdleRelease,
         Key::GoogleCalendars,
         Key::GoogleTaskList,
+        Key::MemoryFlush,
+        Key::MemoryFlushAt,
     ];
 
     /// The name users type (`model.main`).
@@ -110,6 +116,8 @@ impl Key {
             Key::MainIdleRelease => "main_idle_release",
             Key::GoogleCalendars => "google_calendars",
             Key::GoogleTaskList => "google_task_list",
+            Key::MemoryFlush => "memory_flush",
+            Key::MemoryFlushAt => "memory_flush_at",
         }
     }
 
@@ -149,6 +157,11 @@ impl Key {
                 "calendars `ollim-bot cal` reads, comma-separated; the first takes new events"
             }
             Key::GoogleTaskList => "Google Tasks list `ollim-bot tasks` and task buttons use",
+            Key::MemoryFlush => {
+                "save what to remember (context.md, a session snapshot) before /clear, /compact \
+                 and a full context"
+            }
+            Key::MemoryFlushAt => "share of the context window at which that save happens once",
         }
     }
 
@@ -178,6 +191,8 @@ impl Key {
                  empty means primary; `ollim-bot cal calendars` lists them)"
             }
             Key::GoogleTaskList => "one task list id without spaces, or @default",
+            Key::MemoryFlush => "on or off",
+            Key::MemoryFlushAt => "a percentage from 10 to 95, such as 70 or 70%",
         }
     }
 
@@ -193,6 +208,7 @@ impl Key {
             Key::FailureAlertAfter => Some(1..=100),
             Key::FailureAlertCooldown => Some(0..=10_080),
             Key::MainIdleRelease => Some(0..=1_440),
+            Key::MemoryFlushAt => Some(10..=95),
             _ => None,
         }
     }
@@ -237,6 +253,11 @@ pub(super) fn apply(
         Key::MainIdleRelease => config.main_idle_release_mins = parse_count(key, value)?,
         Key::GoogleCalendars => google.set_calendars(value)?,
         Key::GoogleTaskList => google.set_task_list(value)?,
+        Key::MemoryFlush => config.memory_flush = parse_switch(value)?,
+        Key::MemoryFlushAt => {
+            let pct = value.strip_suffix('%').unwrap_or(value).trim();
+            config.memory_flush_at_pct = parse_count(key, pct)?;
+        }
     }
     Ok(())
 }
@@ -267,6 +288,8 @@ pub(super) fn label(config: &RuntimeConfig, google: &GoogleTargets, key: Key) ->
         },
         Key::GoogleCalendars => google.calendars_label(),
         Key::GoogleTaskList => google.task_list().to_owned(),
+        Key::MemoryFlush => if config.memory_flush { "on" } else { "off" }.to_owned(),
+        Key::MemoryFlushAt => format!("{}%", config.memory_flush_at_pct),
     }
 }
 

@@ -7,7 +7,8 @@
 //! `fork_idle_timeout` (minutes), `permission_mode`, `auto_update`, `auto_update_interval`
 //! (minutes) and `auto_update_hour`; ours add `bg_fork_limit`, `catch_up_window` (minutes),
 //! `failure_alert_after`, `failure_alert_cooldown` (minutes), `quiet_hours` (`"22:00-08:00"`
-//! or null) and `main_idle_release` (minutes, 0 = never); the original's later `google_calendars`
+//! or null), `main_idle_release` (minutes, 0 = never), `memory_flush` (bool) and
+//! `memory_flush_at` (percent); the original's later `google_calendars`
 //! (comma-separated calendar ids) and `google_task_list` (see [`google`]). Unknown fields are ignored; a field
 //! with a value we cannot use falls back to its default with a warning; a file that is not a
 //! JSON object is moved aside (see [`crate::state_file`]) and the defaults are used.
@@ -72,6 +73,12 @@ pub struct RuntimeConfig {
     /// Minutes of an idle conversation after which its CLI process is closed, to be resumed on
     /// the next message (default 30; 0 = never).
     pub main_idle_release_mins: u64,
+    /// Whether the conversation gets the silent `[memory-flush]` turn before `/clear`,
+    /// `/compact` and at `memory_flush_at` (default on).
+    pub memory_flush: bool,
+    /// The share of the model's window, in percent, past which the conversation flushes once
+    /// (default 70).
+    pub memory_flush_at_pct: u64,
 }
 
 impl Default for RuntimeConfig {
@@ -93,6 +100,8 @@ impl Default for RuntimeConfig {
             failure_alert_cooldown_mins: 360,
             quiet_hours: None,
             main_idle_release_mins: 30,
+            memory_flush: true,
+            memory_flush_at_pct: 70,
         }
     }
 }

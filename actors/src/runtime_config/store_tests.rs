@@ -36,6 +36,8 @@ fn without_a_file_every_setting_is_its_default() {
             "main_idle_release: 30m (default)",
             "google_calendars: primary (default)",
             "google_task_list: @default (default)",
+            "memory_flush: on (default)",
+            "memory_flush_at: 70% (default)",
         ]
     );
     // Each key shows what it accepts.
@@ -88,6 +90,8 @@ fn every_key_can_be_set_read_back_and_survives_a_reload() {
             "google_calendars: primary,work@example.com",
         ),
         ("google_task_list", "MDc3NDk", "google_task_list: MDc3NDk"),
+        ("memory_flush", "off", "memory_flush: off"),
+        ("memory_flush_at", "80%", "memory_flush_at: 80%"),
     ];
     let tmp = tempfile::tempdir().unwrap();
     let mut store = store_in(tmp.path());
@@ -206,7 +210,7 @@ fn unknown_key_is_refused_with_the_list_of_keys() {
          thinking.fork, bg_fork_timeout, fork_idle_timeout, permission_mode, auto_update, \
          auto_update_interval, auto_update_hour, bg_fork_limit, catch_up_window, \
          failure_alert_after, failure_alert_cooldown, quiet_hours, main_idle_release, \
-         google_calendars, google_task_list)"
+         google_calendars, google_task_list, memory_flush, memory_flush_at)"
     );
     assert!(matches!(
         store.get("colour"),
