@@ -22,6 +22,7 @@ mod feedback;
 mod forks;
 mod google;
 mod history;
+mod memory_flush;
 mod names;
 mod outside_text;
 mod own_command;

@@ -116,6 +116,8 @@ async fn config_lists_every_key_with_defaults_and_validates_a_change() {
         "main_idle_release: 30m (default)",
         "google_calendars: primary (default)",
         "google_task_list: @default (default)",
+        "memory_flush: on (default)",
+        "memory_flush_at: 70% (default)",
     ] {
         assert!(text.contains(key), "{key} missing from {text}");
     }
@@ -413,6 +415,11 @@ async fn compact_answers_with_one_line_and_leaves_no_status_behind() {
         .filter(|m| !m.deleted)
         .map(|m| m.content.clone())
         .collect();
-    assert_eq!(left, [said], "nothing else stays in the DM");
+    // Besides the answer, only the memory flush's line before it (SPEC §18).
+    assert_eq!(
+        left,
+        ["-# saving what to remember…".to_owned(), said],
+        "nothing else stays in the DM"
+    );
     assert!(bot.stop().await);
 }
