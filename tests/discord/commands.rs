@@ -415,10 +415,11 @@ async fn compact_answers_with_one_line_and_leaves_no_status_behind() {
         .filter(|m| !m.deleted)
         .map(|m| m.content.clone())
         .collect();
-    // Besides the answer, only the memory flush's line before it (SPEC §18).
+    // Besides the answer (the deferred reply, posted first), only the memory flush's line
+    // (SPEC §18).
     assert_eq!(
         left,
-        ["-# saving what to remember…".to_owned(), said],
+        [said, "-# saving what to remember…".to_owned()],
         "nothing else stays in the DM"
     );
     assert!(bot.stop().await);
