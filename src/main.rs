@@ -136,6 +136,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 chrono::Utc::now(),
             ))
         }
+        Some(Command::Memory(cmd)) => {
+            let data = settings::data_dir_from(&env_lookup);
+            done(cli::memory::run(cmd, data.root()))
+        }
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         Some(Command::Chat { model }) => done(chat::run(model)),
         None => done(startup::run_bot(startup::SurfaceChoice::FromEnvironment)),

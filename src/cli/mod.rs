@@ -10,6 +10,7 @@ pub mod gmail;
 pub mod google;
 pub mod history;
 pub mod job_flags;
+pub mod memory;
 pub mod reminder;
 pub mod routine;
 pub mod run_history;
@@ -58,7 +59,8 @@ examples:
   ollim-bot tasks add \"Buy milk\" --due 2026-02-24
   ollim-bot cal today
   ollim-bot gmail unread --max 10
-  ollim-bot history search -p --since 3d \"dentist\"";
+  ollim-bot history search -p --since 3d \"dentist\"
+  ollim-bot memory search dentist appointment --limit 5";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -97,4 +99,7 @@ pub enum Command {
     Doctor,
     /// Claude Code's transcripts of the bot's sessions: list, read, search.
     History(history::HistoryArgs),
+    /// What the assistant remembers: search context.md, session snapshots and reflections.
+    #[command(subcommand)]
+    Memory(memory::MemoryCommand),
 }

@@ -147,7 +147,11 @@ async fn compact_clear_and_a_full_context_each_flush_once_and_a_failed_flush_sti
         bot.say(line).await;
         bot.expect("sure").await;
     }
-    assert_eq!(flushes(&mock).len(), 2, "one threshold flush, not one per turn");
+    assert_eq!(
+        flushes(&mock).len(),
+        2,
+        "one threshold flush, not one per turn"
+    );
     snapshot_of(
         &home,
         "threshold",
@@ -187,7 +191,11 @@ async fn compact_clear_and_a_full_context_each_flush_once_and_a_failed_flush_sti
             .map(|r| (r.path.clone(), r.is_agent_call(), r.latest_user_text()))
             .collect::<Vec<_>>()
     );
-    assert_ne!(session_id(&home), session, "cleared despite the failed flush");
+    assert_ne!(
+        session_id(&home),
+        session,
+        "cleared despite the failed flush"
+    );
     assert_eq!(snapshots(&home).len(), 3, "no snapshot of a failed flush");
 
     // Off: no flush at all.

@@ -16,6 +16,7 @@ mod fixtures;
 mod formats;
 mod gates;
 mod hostile_files;
+mod memory_search;
 mod original_2026_04;
 mod reminder_background;
 mod routine_control;

@@ -43,9 +43,10 @@ impl MainSession {
             return;
         }
         // A compaction or a memory flush is never interrupted: what comes waits for it.
-        let compacting = self.inflight.iter().any(|t| {
-            t.compacting || matches!(t.kind, TurnKind::Flush(_))
-        });
+        let compacting = self
+            .inflight
+            .iter()
+            .any(|t| t.compacting || matches!(t.kind, TurnKind::Flush(_)));
         let job_running = self.inflight.iter().any(|t| t.job.is_some());
         let owner_waiting = self.waiting.iter().any(|w| w.job.is_none());
         if out.job.is_some() || compacting || job_running || owner_waiting {

@@ -146,7 +146,9 @@ impl MainSession {
         } else {
             self.submit(out, ctx);
         }
-        ctx.run_later(flush::LIMIT, move |act, ctx| act.flush_timed_out(serial, ctx));
+        ctx.run_later(flush::LIMIT, move |act, ctx| {
+            act.flush_timed_out(serial, ctx)
+        });
         true
     }
 

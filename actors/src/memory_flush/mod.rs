@@ -147,7 +147,9 @@ impl Snapshot<'_> {
                 Err(e) => return Err(io(&path)(e)),
             }
         }
-        Err(io(&dir)(std::io::Error::other("too many snapshots this minute")))
+        Err(io(&dir)(std::io::Error::other(
+            "too many snapshots this minute",
+        )))
     }
 }
 

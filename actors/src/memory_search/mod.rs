@@ -110,10 +110,12 @@ fn corpus(root: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Vec<Doc> {
                 .unwrap_or(&file)
                 .display()
                 .to_string();
+            // The frontmatter (a snapshot's session, reason and times) is not what was said.
+            let (skipped_lines, body) = without_frontmatter(&text);
             docs.push(Doc {
                 path,
-                first_line: 1,
-                text,
+                first_line: 1 + skipped_lines,
+                text: body.to_owned(),
             });
         }
     }
@@ -139,6 +141,20 @@ fn sections(path: &str, text: &str) -> Vec<Doc> {
         }
     }
     out
+}
+
+/// `text` after a leading `---` … `---` block, and how many lines that block took.
+fn without_frontmatter(text: &str) -> (usize, &str) {
+    let Some(rest) = text.strip_prefix("---\n") else {
+        return (0, text);
+    };
+    match rest.find("\n---\n") {
+        Some(end) => {
+            let body = &rest[end + "\n---\n".len()..];
+            (text[..text.len() - body.len()].lines().count(), body)
+        }
+        None => (0, text),
+    }
 }
 
 fn read(path: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Option<String> {

@@ -37,7 +37,10 @@ fn context_sections_snapshots_and_reflections_are_searched_and_ranked() {
         .iter()
         .map(|h| (h.path.clone(), h.line))
         .collect();
-    assert_eq!(where_[0], ("memory/sessions/2026-11-21-0900-bbbbbbbb.md".into(), 6));
+    assert_eq!(
+        where_[0],
+        ("memory/sessions/2026-11-21-0900-bbbbbbbb.md".into(), 6)
+    );
     assert_eq!(found.hits[0].snippet, "dentist on friday, dentist again");
     assert!(where_.contains(&("context.md".into(), 5)), "{where_:?}");
     assert!(where_.contains(&("memory/sessions/2026-11-20-0900-aaaaaaaa.md".into(), 6)));

@@ -95,5 +95,8 @@ fn memory_flush_is_a_switch_and_its_threshold_a_bounded_percentage() {
             "{bad:?}"
         );
     }
-    assert_eq!(config.memory_flush_at_pct, 60, "a refused value changes nothing");
+    assert_eq!(
+        config.memory_flush_at_pct, 60,
+        "a refused value changes nothing"
+    );
 }
