@@ -212,4 +212,18 @@ async fn compact_clear_and_a_full_context_each_flush_once_and_a_failed_flush_sti
         !seen.iter().any(|l| l.contains("SUMMARY")),
         "a flush's answer is never shown: {seen:#?}"
     );
+
+    // What the flushes saved is found again.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
+        .args(["memory", "search", "attic"])
+        .env("OLLIM_DATA_DIR", &home.data)
+        .output()
+        .unwrap();
+    let hits = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(hits.lines().count(), 3, "{hits}");
+    assert!(
+        hits.lines()
+            .all(|l| l.starts_with("memory/sessions/") && l.contains(".md:8  SUMMARY")),
+        "{hits}"
+    );
 }
