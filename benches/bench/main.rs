@@ -10,6 +10,7 @@ mod google;
 mod history;
 mod history_corpus;
 mod idle_release;
+mod memory;
 mod process_tree;
 mod request_size;
 mod webhooks;
@@ -70,6 +71,9 @@ fn main() {
         }
         if wanted("webhooks") {
             webhooks::bench_webhooks().await;
+        }
+        if wanted("memory search flush") {
+            memory::bench_memory().await;
         }
         if wanted("discord") {
             discord::bench_discord().await;
