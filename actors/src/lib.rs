@@ -32,7 +32,9 @@
 //! [`spec_docs`], [`surface`] (what the conversation shows), [`settings`] (the environment),
 //! [`redaction`] (secret values kept out of Discord and the log), [`child_env`] (the allow-listed environment of every `claude` child),
 //! [`shell_words`] (a command line split into words without a shell), [`data_dir`] (layout and git),
-//! [`downloads`] (files the owner sends, kept in `downloads/`),
+//! [`downloads`] (files the owner sends, kept in `downloads/`), [`memory_flush`] (the
+//! `[memory-flush]` prompt and the session snapshots it leaves), [`memory_search`] (BM25 over
+//! `context.md`, snapshots and reflections),
 //! [`state_file`] (atomic writes), [`disk_space`] (a full disk told to the owner once), [`usd`] (dollar amounts as typed and shown, in cents), [`clock`] (injectable time), [`cron`] (five-field cron
 //! schedules: the scheduler's timers, the routine validator's check).
 //!
@@ -61,6 +63,8 @@ pub mod job_runner;
 pub mod jobs;
 pub mod main_session;
 pub mod memory;
+pub mod memory_flush;
+pub mod memory_search;
 pub mod onboarding;
 pub mod outside_reads;
 pub mod pending_updates;

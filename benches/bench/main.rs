@@ -11,6 +11,7 @@ mod history;
 mod history_corpus;
 mod idle_release;
 mod memory_size;
+mod memory;
 mod process_tree;
 mod request_size;
 mod webhooks;
@@ -74,6 +75,9 @@ fn main() {
         }
         if wanted("webhooks") {
             webhooks::bench_webhooks().await;
+        }
+        if wanted("memory search flush") {
+            memory::bench_memory().await;
         }
         if wanted("discord") {
             discord::bench_discord().await;

@@ -62,7 +62,8 @@ examples:
   ollim-bot gmail unread --max 10
   ollim-bot history search -p --since 3d \"dentist\"
   ollim-bot usage --by-job --days 7
-  ollim-bot memory show";
+  ollim-bot memory show
+  ollim-bot memory search dentist appointment --limit 5";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -103,7 +104,7 @@ pub enum Command {
     History(history::HistoryArgs),
     /// What the assistant cost: today, 7 and 30 days, conversation and jobs, tokens.
     Usage(usage::UsageArgs),
-    /// The assistant's memory, context.md: show it, its changes, undo the last.
+    /// The assistant's memory, context.md: show it, its changes, undo the last; search it.
     #[command(subcommand)]
     Memory(memory::MemoryCommand),
 }

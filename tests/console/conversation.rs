@@ -201,6 +201,11 @@ async fn the_model_receives_the_profile_and_every_section_in_its_system_prompt()
         !system.contains("{USER_NAME}") && !system.contains("{BOT_NAME}"),
         "placeholders filled"
     );
+    assert!(
+        system.contains("When Sam refers to something you do not see here")
+            && system.contains("`ollim-bot memory search WORDS`"),
+        "the prompt says when to search memory (SPEC §18)"
+    );
     let agents = home.data.join(".claude/agents");
     for name in [
         "ollim-bot-guide",

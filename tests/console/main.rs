@@ -24,6 +24,7 @@ mod full_disk;
 mod google;
 mod history;
 mod memory;
+mod memory_flush;
 mod names;
 mod outside_text;
 mod own_command;

@@ -118,6 +118,8 @@ async fn config_lists_every_key_with_defaults_and_validates_a_change() {
         "main_idle_release: 30m (default)",
         "google_calendars: primary (default)",
         "google_task_list: @default (default)",
+        "memory_flush: on (default)",
+        "memory_flush_at: 70% (default)",
     ] {
         assert!(text.contains(key), "{key} missing from {text}");
     }
@@ -450,6 +452,12 @@ async fn compact_answers_with_one_line_and_leaves_no_status_behind() {
         .filter(|m| !m.deleted)
         .map(|m| m.content.clone())
         .collect();
-    assert_eq!(left, [said], "nothing else stays in the DM");
+    // Besides the answer (the deferred reply, posted first), only the memory flush's line
+    // (SPEC §18).
+    assert_eq!(
+        left,
+        [said, "-# saving what to remember…".to_owned()],
+        "nothing else stays in the DM"
+    );
     assert!(bot.stop().await);
 }

@@ -17,6 +17,7 @@ mod formats;
 mod gates;
 mod hostile_files;
 mod memory_cli;
+mod memory_search;
 mod original_2026_04;
 mod persistent_routines;
 mod reminder_background;

@@ -42,10 +42,15 @@ impl MainSession {
             BrainEvent::ToolUse { id, name, input } => {
                 let label =
                     crate::permissions::tool_label(&name, &input, self.config.data_dir.root());
+                let mut silent = false;
                 if let Some(turn) = self.inflight.front_mut() {
                     turn.tool_labels.push((id, label.clone()));
+                    silent = matches!(turn.kind, TurnKind::Flush(_));
                 }
-                self.show(SurfaceEvent::ToolUse(label));
+                // A memory flush works unseen (its answer is a snapshot, not a reply).
+                if !silent {
+                    self.show(SurfaceEvent::ToolUse(label));
+                }
             }
             BrainEvent::SubagentToolUse {
                 parent_tool_use_id,
@@ -108,6 +113,8 @@ impl MainSession {
                 if let Some(turn) = self.inflight.front_mut() {
                     turn.on_boundary(b);
                 }
+                // The context is small again: a later crossing of `memory_flush_at` flushes.
+                self.rearm_flush(false);
             }
             BrainEvent::CompactFinished { .. } => {
                 if let Some(turn) = self.inflight.front_mut() {

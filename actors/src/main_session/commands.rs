@@ -70,7 +70,7 @@ pub enum ForkButton {
 }
 
 impl MainSession {
-    fn queue_command(&mut self, text: String, kind: TurnKind, ctx: &mut Context<Self>) {
+    pub(super) fn queue_command(&mut self, text: String, kind: TurnKind, ctx: &mut Context<Self>) {
         self.submit(
             Outgoing {
                 text,
@@ -93,6 +93,7 @@ impl MainSession {
     ) {
         match turn.kind {
             TurnKind::Compact => {
+                self.rearm_flush(false);
                 let turns = self.turns_since_compact;
                 self.turns_since_compact = 0;
                 let now = self.config.clock.now();
@@ -131,11 +132,13 @@ impl MainSession {
             TurnKind::Clear => {
                 tracing::info!(session_id = %result.session_id, "conversation cleared");
                 self.turns_since_compact = 0;
+                self.rearm_flush(true);
                 self.show(SurfaceEvent::Notice(
                     "-# conversation cleared — starting fresh.".into(),
                 ));
                 self.reload_memory_after_clear(ctx);
             }
+            TurnKind::Flush(reason) => self.flush_done(reason, turn, result),
             TurnKind::Message => {}
         }
     }
@@ -329,7 +332,7 @@ impl Handler<Command> for MainSession {
                 // Inside a fork the fork goes first: the next line must reach the cleared
                 // conversation, not the old fork.
                 let left_fork = self.abandon_fork();
-                self.queue_command("/clear".into(), TurnKind::Clear, ctx);
+                self.flush_then("/clear".into(), TurnKind::Clear, ctx);
                 reply(if left_fork {
                     LEFT_FORK_CLEARING.to_owned()
                 } else {
@@ -341,7 +344,7 @@ impl Handler<Command> for MainSession {
                     Some(i) => format!("/compact {i}"),
                     None => "/compact".to_owned(),
                 };
-                self.queue_command(text, TurnKind::Compact, ctx);
+                self.flush_then(text, TurnKind::Compact, ctx);
                 // Answered once, when it is done: one line, nothing left "compacting...".
                 let (tx, rx) = tokio::sync::oneshot::channel();
                 self.compact_replies.push(tx);

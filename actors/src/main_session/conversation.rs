@@ -42,7 +42,11 @@ impl MainSession {
             self.send(out, ctx);
             return;
         }
-        let compacting = self.inflight.iter().any(|t| t.compacting);
+        // A compaction or a memory flush is never interrupted: what comes waits for it.
+        let compacting = self
+            .inflight
+            .iter()
+            .any(|t| t.compacting || matches!(t.kind, TurnKind::Flush(_)));
         let job_running = self.inflight.iter().any(|t| t.job.is_some());
         let owner_waiting = self.waiting.iter().any(|w| w.job.is_none());
         if out.job.is_some() || compacting || job_running || owner_waiting {
@@ -57,7 +61,7 @@ impl MainSession {
 
     /// Queues `out`: a job's line at the end, the owner's line after the owner's lines already
     /// waiting and before the jobs (a line re-sent after a compaction keeps its place in front).
-    fn enqueue(&mut self, out: Outgoing) {
+    pub(super) fn enqueue(&mut self, out: Outgoing) {
         if out.job.is_some() {
             self.waiting.push_back(out);
             return;
@@ -110,6 +114,7 @@ impl MainSession {
                         turn.snooze = out.snooze;
                         if out.kind == TurnKind::Message {
                             act.turns_since_compact += 1;
+                            act.note_message_sent(act.config.clock.now());
                         }
                         act.inflight.push_back(turn);
                         act.turns_sent += 1;
@@ -325,6 +330,9 @@ impl MainSession {
                 self.last_context = Some(turn.context_used(&result));
                 if let Some(line) = turn.context_line(&result) {
                     self.show(SurfaceEvent::Notice(line));
+                }
+                if matches!(self.role, Role::Main) {
+                    self.maybe_flush_at_threshold(&turn, &result, ctx);
                 }
             }
             Outcome::Resend(text) => {

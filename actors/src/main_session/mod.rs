@@ -28,6 +28,7 @@ mod incoming;
 mod job_turns;
 mod launch;
 mod memory_reload;
+mod memory_flush;
 pub mod quiet;
 pub mod quiet_hours;
 mod save_guard;
@@ -230,6 +231,9 @@ pub struct MainSession {
     job_turns: job_turns::JobTurns,
     /// `/compact`s waiting for their report (dropped, they say the compaction stopped).
     compact_replies: Vec<tokio::sync::oneshot::Sender<String>>,
+    /// The flush before forgetting: whether the threshold flush is still due, when this
+    /// session's messages were, the flush in flight.
+    memory: memory_flush::FlushState,
 }
 
 impl MainSession {
@@ -247,6 +251,7 @@ impl MainSession {
             tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
             None
         });
+        let resumed = session_id.is_some();
         Self {
             config,
             surface,
@@ -276,6 +281,7 @@ impl MainSession {
             idle_epoch: 0,
             job_turns: job_turns::JobTurns::default(),
             compact_replies: Vec::new(),
+            memory: memory_flush::FlushState::new(resumed),
         }
     }
 }

@@ -17,6 +17,9 @@ pub enum TurnKind {
     Compact,
     /// `/clear`, sent by us.
     Clear,
+    /// The silent `[memory-flush]` turn before forgetting, sent by us: its answer becomes a
+    /// session snapshot and is never shown.
+    Flush(crate::memory_flush::Reason),
 }
 
 /// A turn in flight.
@@ -65,7 +68,7 @@ pub enum Outcome {
     Interrupted,
     /// It failed: show what the user can do about it (the detail goes to the log).
     Failed(Failure),
-    /// A command turn finished (`/compact`, `/clear`).
+    /// A command turn finished (`/compact`, `/clear`, a memory flush).
     CommandDone,
 }
 

@@ -60,6 +60,8 @@ impl Key {
             Key::SpendMonthlyUsd => cap(d.spend_monthly_cents),
             Key::JobMaxCost => dollars(d.job_max_cost_cents),
             Key::JobMaxTurns => n(d.job_max_turns),
+            Key::MemoryFlush => if d.memory_flush { "on" } else { "off" }.to_owned(),
+            Key::MemoryFlushAt => n(d.memory_flush_at_pct),
         }
     }
 
@@ -91,6 +93,8 @@ impl Key {
             Key::SpendMonthlyUsd => words(&["off", "20.00", "50.00", "100.00", "300.00"]),
             Key::JobMaxCost => words(&["0.25", "0.50", "1.00", "2.00", "5.00"]),
             Key::JobMaxTurns => words(&["10", "20", "40", "80"]),
+            Key::MemoryFlush => words(&["on", "off"]),
+            Key::MemoryFlushAt => words(&["50", "60", "70", "80", "90"]),
         };
         let default = self.default_value();
         let mut choices: Vec<ValueChoice> = words

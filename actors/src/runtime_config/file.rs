@@ -40,6 +40,8 @@ pub(super) struct ConfigFile {
     spend_monthly_usd: Option<f64>,
     job_max_cost: f64,
     job_max_turns: u64,
+    memory_flush: bool,
+    memory_flush_at: u64,
 }
 
 impl ConfigFile {
@@ -73,6 +75,8 @@ impl ConfigFile {
             spend_monthly_usd: c.spend_monthly_cents.map(spend_keys::cents_to_json),
             job_max_cost: spend_keys::cents_to_json(c.job_max_cost_cents),
             job_max_turns: c.job_max_turns,
+            memory_flush: c.memory_flush,
+            memory_flush_at: c.memory_flush_at_pct,
         }
     }
 }
@@ -171,6 +175,8 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
             config.job_max_cost_cents = spend_keys::cents_from_json(key, value)?.ok_or(())?;
         }
         Key::JobMaxTurns => config.job_max_turns = as_count(value)?,
+        Key::MemoryFlush => config.memory_flush = value.as_bool().ok_or(())?,
+        Key::MemoryFlushAt => config.memory_flush_at_pct = as_count(value)?,
         // Read by `GoogleTargets::from_object`.
         Key::GoogleCalendars | Key::GoogleTaskList => {}
     }
@@ -302,7 +308,7 @@ mod tests {
         let json = serde_json::to_string(&file(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default","spend_daily_usd":10.0,"spend_monthly_usd":null,"job_max_cost":1.0,"job_max_turns":40}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default","spend_daily_usd":10.0,"spend_monthly_usd":null,"job_max_cost":1.0,"job_max_turns":40,"memory_flush":true,"memory_flush_at":70}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

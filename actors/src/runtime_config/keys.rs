@@ -60,6 +60,10 @@ pub enum Key {
     JobMaxCost,
     /// `job_max_turns` *(ours)*: one run's model-turn limit unless its job sets `max-turns`.
     JobMaxTurns,
+    /// `memory_flush` *(ours)*: the silent `[memory-flush]` turn before forgetting.
+    MemoryFlush,
+    /// `memory_flush_at` *(ours)*: the share of the window at which the conversation flushes once.
+    MemoryFlushAt,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -77,7 +81,7 @@ const PERMISSION_MODES: [PermissionMode; 4] = [
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 22] = [
+    pub const ALL: [Key; 24] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -100,6 +104,8 @@ impl Key {
         Key::SpendMonthlyUsd,
         Key::JobMaxCost,
         Key::JobMaxTurns,
+        Key::MemoryFlush,
+        Key::MemoryFlushAt,
     ];
 
     /// The name users type (`model.main`).
@@ -127,6 +133,8 @@ impl Key {
             Key::SpendMonthlyUsd => "spend_monthly_usd",
             Key::JobMaxCost => "job_max_cost",
             Key::JobMaxTurns => "job_max_turns",
+            Key::MemoryFlush => "memory_flush",
+            Key::MemoryFlushAt => "memory_flush_at",
         }
     }
 
@@ -170,6 +178,11 @@ impl Key {
             Key::SpendMonthlyUsd => "what background work may spend per calendar month (USD)",
             Key::JobMaxCost => "one job run's cost limit unless the job sets max-cost (USD)",
             Key::JobMaxTurns => "one job run's model turns unless the job sets max-turns",
+            Key::MemoryFlush => {
+                "save what to remember (context.md, a session snapshot) before /clear, /compact \
+                 and a full context"
+            }
+            Key::MemoryFlushAt => "share of the context window at which that save happens once",
         }
     }
 
@@ -204,6 +217,8 @@ impl Key {
             }
             Key::JobMaxCost => "dollars from 0.01 to 10000 such as 0.50, 1.00 or 5",
             Key::JobMaxTurns => "a whole number from 1 to 1000",
+            Key::MemoryFlush => "on or off",
+            Key::MemoryFlushAt => "a percentage from 10 to 95, such as 70 or 70%",
         }
     }
 
@@ -220,6 +235,7 @@ impl Key {
             Key::FailureAlertCooldown => Some(0..=10_080),
             Key::MainIdleRelease => Some(0..=1_440),
             Key::JobMaxTurns => Some(1..=1_000),
+            Key::MemoryFlushAt => Some(10..=95),
             _ => None,
         }
     }
@@ -268,6 +284,11 @@ pub(super) fn apply(
         Key::SpendMonthlyUsd => config.spend_monthly_cents = spend_keys::parse_cap(key, value)?,
         Key::JobMaxCost => config.job_max_cost_cents = spend_keys::parse_cents(key, value)?,
         Key::JobMaxTurns => config.job_max_turns = parse_count(key, value)?,
+        Key::MemoryFlush => config.memory_flush = parse_switch(value)?,
+        Key::MemoryFlushAt => {
+            let pct = value.strip_suffix('%').unwrap_or(value).trim();
+            config.memory_flush_at_pct = parse_count(key, pct)?;
+        }
     }
     Ok(())
 }
@@ -302,6 +323,8 @@ pub(super) fn label(config: &RuntimeConfig, google: &GoogleTargets, key: Key) ->
         Key::SpendMonthlyUsd => spend_keys::cap_label(config.spend_monthly_cents),
         Key::JobMaxCost => spend_keys::cap_label(Some(config.job_max_cost_cents)),
         Key::JobMaxTurns => config.job_max_turns.to_string(),
+        Key::MemoryFlush => if config.memory_flush { "on" } else { "off" }.to_owned(),
+        Key::MemoryFlushAt => format!("{}%", config.memory_flush_at_pct),
     }
 }
 

@@ -75,3 +75,28 @@ fn permission_modes_are_the_four_resting_ones() {
     assert_eq!(parse_permission_mode("plan"), Err(()));
     assert_eq!(parse_permission_mode("admin"), Err(()));
 }
+
+#[test]
+fn memory_flush_is_a_switch_and_its_threshold_a_bounded_percentage() {
+    let mut config = RuntimeConfig::default();
+    let mut google = GoogleTargets::default();
+    assert_eq!(label(&config, &google, Key::MemoryFlush), "on");
+    assert_eq!(label(&config, &google, Key::MemoryFlushAt), "70%");
+    apply(&mut config, &mut google, Key::MemoryFlush, "off").unwrap();
+    assert!(!config.memory_flush);
+    apply(&mut config, &mut google, Key::MemoryFlushAt, "85%").unwrap();
+    assert_eq!(config.memory_flush_at_pct, 85);
+    apply(&mut config, &mut google, Key::MemoryFlushAt, " 60 ").unwrap();
+    assert_eq!(config.memory_flush_at_pct, 60);
+    for bad in ["9", "96", "70 percent", "-1", ""] {
+        assert_eq!(
+            apply(&mut config, &mut google, Key::MemoryFlushAt, bad),
+            Err(()),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(
+        config.memory_flush_at_pct, 60,
+        "a refused value changes nothing"
+    );
+}

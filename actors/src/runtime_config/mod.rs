@@ -7,7 +7,8 @@
 //! `fork_idle_timeout` (minutes), `permission_mode`, `auto_update`, `auto_update_interval`
 //! (minutes) and `auto_update_hour`; ours add `bg_fork_limit`, `catch_up_window` (minutes),
 //! `failure_alert_after`, `failure_alert_cooldown` (minutes), `quiet_hours` (`"22:00-08:00"`
-//! or null) and `main_idle_release` (minutes, 0 = never); the original's later `google_calendars`
+//! or null), `main_idle_release` (minutes, 0 = never), `memory_flush` (bool) and
+//! `memory_flush_at` (percent); the original's later `google_calendars`
 //! (comma-separated calendar ids) and `google_task_list` (see [`google`]); and the spend keys
 //! `spend_daily_usd`, `spend_monthly_usd`, `job_max_cost` (dollars as numbers, null = off) and
 //! `job_max_turns` ([`spend_keys`]). Unknown fields are ignored; a field
@@ -84,6 +85,12 @@ pub struct RuntimeConfig {
     pub job_max_cost_cents: u64,
     /// One run's model turns, for jobs without `max-turns` (default 40).
     pub job_max_turns: u64,
+    /// Whether the conversation gets the silent `[memory-flush]` turn before `/clear`,
+    /// `/compact` and at `memory_flush_at` (default on).
+    pub memory_flush: bool,
+    /// The share of the model's window, in percent, past which the conversation flushes once
+    /// (default 70).
+    pub memory_flush_at_pct: u64,
 }
 
 impl Default for RuntimeConfig {
@@ -109,6 +116,8 @@ impl Default for RuntimeConfig {
             spend_monthly_cents: None,
             job_max_cost_cents: 100,
             job_max_turns: 40,
+            memory_flush: true,
+            memory_flush_at_pct: 70,
         }
     }
 }

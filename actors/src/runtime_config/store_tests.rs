@@ -40,6 +40,8 @@ fn without_a_file_every_setting_is_its_default() {
             "spend_monthly_usd: off (default)",
             "job_max_cost: $1.00 (default)",
             "job_max_turns: 40 (default)",
+            "memory_flush: on (default)",
+            "memory_flush_at: 70% (default)",
         ]
     );
     // Each key shows what it accepts.
@@ -96,6 +98,8 @@ fn every_key_can_be_set_read_back_and_survives_a_reload() {
         ("spend_monthly_usd", "$75.5", "spend_monthly_usd: $75.50"),
         ("job_max_cost", "0.40", "job_max_cost: $0.40"),
         ("job_max_turns", "15", "job_max_turns: 15"),
+        ("memory_flush", "off", "memory_flush: off"),
+        ("memory_flush_at", "80%", "memory_flush_at: 80%"),
     ];
     let tmp = tempfile::tempdir().unwrap();
     let mut store = store_in(tmp.path());
@@ -215,7 +219,7 @@ fn unknown_key_is_refused_with_the_list_of_keys() {
          auto_update_interval, auto_update_hour, bg_fork_limit, catch_up_window, \
          failure_alert_after, failure_alert_cooldown, quiet_hours, main_idle_release, \
          google_calendars, google_task_list, spend_daily_usd, spend_monthly_usd, job_max_cost, \
-         job_max_turns)"
+         job_max_turns, memory_flush, memory_flush_at)"
     );
     assert!(matches!(
         store.get("colour"),

@@ -13,8 +13,13 @@ const CLI_COMMAND_TAGS: [&str; 5] = [
     "<local-command-caveat>",
 ];
 
-/// Notices the CLI writes as the user's message: an interruption, a background task's end.
-const NOTICE_STARTS: [&str; 2] = ["[Request interrupted", "<task-notification>"];
+/// Notices written as the user's message but not by them: the CLI's (an interruption, a
+/// background task's end) and the bot's silent `[memory-flush]` turn (SPEC §18).
+const NOTICE_STARTS: [&str; 3] = [
+    "[Request interrupted",
+    "<task-notification>",
+    "[memory-flush]",
+];
 
 /// The tool names whose calls put text in front of the owner.
 const SENDING_TOOLS: &str = "mcp__discord__";
@@ -131,6 +136,10 @@ mod tests {
             user_text("<command-name>/clear</command-name>"),
             UserText::Nothing
         );
+        assert!(matches!(
+            user_text("[memory-flush] This conversation is about to be cleared."),
+            UserText::Notice(_)
+        ));
         assert_eq!(
             user_text("<system-reminder>\nnote\n</system-reminder>"),
             UserText::Nothing

@@ -1,6 +1,7 @@
 //! `ollim-bot memory show|log|undo` (SPEC §18): the agent's living memory, `context.md`, read
 //! and versioned straight from the data directory (no bot needed). `undo` reverts the last
-//! change as a new commit, so `git log` shows both.
+//! change as a new commit, so `git log` shows both. `search` ranks matches across `context.md`,
+//! the session snapshots and the reflections ([`search`]).
 //!
 //! ```text
 //! $ ollim-bot memory show
@@ -9,6 +10,8 @@
 //!
 //! - Robin is moving in May
 //! ```
+
+mod search;
 
 use chrono_tz::Tz;
 use clap::Subcommand;
@@ -35,11 +38,24 @@ pub enum MemoryCommand {
     },
     /// Revert the last change of context.md (as a new commit).
     Undo,
+    /// Ranked (BM25) matches across context.md, session snapshots and reflections.
+    Search {
+        /// The words to look for.
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+        /// The most hits to show.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        limit: u64,
+    },
 }
 
 /// Runs one `memory` subcommand.
 pub fn run(cmd: MemoryCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
     match cmd {
+        MemoryCommand::Search { query, limit } => {
+            let limit = usize::try_from(limit).unwrap_or(10);
+            search::run(&query.join(" "), limit, data.root())
+        }
         MemoryCommand::Show => {
             println!("{}", status(data).describe(tz));
             if let Some(text) = read(data)? {
