@@ -4,4 +4,5 @@
 mod catch_up;
 mod failure_alerts;
 mod scheduler;
+mod simulated_year;
 mod state_actors;

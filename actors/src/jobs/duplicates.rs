@@ -20,7 +20,17 @@ pub struct Duplicate {
 
 /// Every ignored file among `files` (`(file, id)`, in any order), in file-name order.
 pub fn find<'a>(files: impl IntoIterator<Item = (&'a Path, &'a str)>) -> Vec<Duplicate> {
-    let mut files: Vec<_> = files.into_iter().collect();
+    let files: Vec<_> = files.into_iter().collect();
+    // Only files whose id is held more than once are sorted by name: the scheduler asks on
+    // every change to thousands of files, and nearly every id is held once.
+    let mut holders: HashMap<&str, usize> = HashMap::with_capacity(files.len());
+    for (_, id) in &files {
+        *holders.entry(id).or_default() += 1;
+    }
+    let mut files: Vec<_> = files
+        .into_iter()
+        .filter(|(_, id)| holders.get(id).is_some_and(|n| *n > 1))
+        .collect();
     files.sort();
     let mut first: HashMap<&str, &Path> = HashMap::new();
     let mut ignored = Vec::new();

@@ -105,6 +105,12 @@ pub struct Scheduler {
     plan: Plan,
     runner: Recipient<RunJob>,
     timer: Option<SpawnHandle>,
+    /// Which arming the live timer belongs to. A cancelled timer that was already due can
+    /// still run its callback in the same turn of the context (actix drops cancelled futures
+    /// lazily); the callback then does nothing, instead of forgetting the live timer and
+    /// leaving two armed (each such race added a timer for good, and every one re-read the
+    /// job directories at every fire).
+    armed: u64,
     reload_queued: bool,
     watcher: Option<watch::DirWatcher>,
     /// Fired jobs not yet answered by the runner.
@@ -128,6 +134,7 @@ impl Scheduler {
             plan,
             runner,
             timer: None,
+            armed: 0,
             reload_queued: false,
             watcher: None,
             in_flight: 0,
@@ -164,8 +171,13 @@ impl Scheduler {
         let Some(at) = self.plan.earliest() else {
             return;
         };
+        self.armed += 1;
+        let arming = self.armed;
         let sleep = self.config.clock.sleep_until(at);
-        self.timer = Some(ctx.spawn(sleep.into_actor(self).map(|(), act, ctx| {
+        self.timer = Some(ctx.spawn(sleep.into_actor(self).map(move |(), act, ctx| {
+            if act.armed != arming {
+                return;
+            }
             act.timer = None;
             act.fire_due(ctx);
         })));

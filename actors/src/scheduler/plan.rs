@@ -132,7 +132,7 @@ impl Plan {
     pub fn routine(&self, id: &JobId) -> Option<(Routine, String)> {
         self.routines
             .items()
-            .filter(|(p, _)| !self.shadowed.contains(*p))
+            .filter(|(p, _)| !self.is_shadowed(p))
             .find(|(_, r)| &r.id == id)
             .map(|(p, r)| (r.clone(), rel(&self.root, p)))
     }
@@ -143,7 +143,7 @@ impl Plan {
         let mut out: Vec<_> = self
             .routines
             .items()
-            .filter(|(p, _)| !self.shadowed.contains(*p))
+            .filter(|(p, _)| !self.is_shadowed(p))
             .filter_map(|(p, r)| {
                 let timer = self.timers.get(&r.id)?;
                 let next = timer.next.map(|at| self.routine_due(at));
@@ -191,7 +191,7 @@ impl Plan {
         let kinds = kinds.chain(std::iter::repeat("reminder").zip(reminders));
         let mut now_shadowed = HashSet::new();
         for (kind, dup) in kinds {
-            if !self.shadowed.contains(&dup.ignored) {
+            if !self.is_shadowed(&dup.ignored) {
                 tracing::warn!(
                     kind,
                     id = %dup.id,
@@ -203,6 +203,12 @@ impl Plan {
             now_shadowed.insert(dup.ignored);
         }
         self.shadowed = now_shadowed;
+    }
+
+    /// Whether `path` is ignored for an earlier file with its id. Asked for every job on every
+    /// timer; with no duplicates (nearly always) it costs no hashing of the path.
+    fn is_shadowed(&self, path: &Path) -> bool {
+        !self.shadowed.is_empty() && self.shadowed.contains(path)
     }
 
     /// Where a routine's first timer starts: now, or at start the last time it was considered.
@@ -227,7 +233,7 @@ impl Plan {
         let mut next_timers = HashMap::with_capacity(self.routines.len());
         let mut bad_cron = HashMap::new();
         for (path, routine) in self.routines.items() {
-            if self.shadowed.contains(path) {
+            if self.is_shadowed(path) {
                 continue;
             }
             let timer = match self.timers.remove(&routine.id) {
@@ -282,10 +288,7 @@ impl Plan {
     /// How many jobs are registered.
     pub fn len(&self) -> usize {
         let reminders = self.reminders.items();
-        self.timers.len()
-            + reminders
-                .filter(|(p, _)| !self.shadowed.contains(*p))
-                .count()
+        self.timers.len() + reminders.filter(|(p, _)| !self.is_shadowed(p)).count()
     }
 
     /// Whether no job is registered.
@@ -317,7 +320,7 @@ impl Plan {
         let reminders = self
             .reminders
             .items()
-            .filter(|(p, r)| !self.fired.contains(&r.id) && !self.shadowed.contains(*p))
+            .filter(|(p, r)| !self.fired.contains(&r.id) && !self.is_shadowed(p))
             .map(|(_, r)| self.reminder_due(r));
         routines.chain(reminders).min()
     }
@@ -326,7 +329,7 @@ impl Plan {
     pub fn take_due(&mut self, now: DateTime<Utc>) -> Vec<Due> {
         let mut due = Vec::new();
         for (path, routine) in self.routines.items() {
-            if self.shadowed.contains(path) {
+            if self.is_shadowed(path) {
                 continue;
             }
             let due_from = self.started_at + STARTUP_DELAY;
@@ -352,7 +355,7 @@ impl Plan {
         }
         let mut fired_now = Vec::new();
         for (path, reminder) in self.reminders.items() {
-            if self.fired.contains(&reminder.id) || self.shadowed.contains(path) {
+            if self.fired.contains(&reminder.id) || self.is_shadowed(path) {
                 continue;
             }
             let at = self.reminder_due(reminder);

@@ -14,7 +14,7 @@ impl Plan {
     pub fn forward_items(&self, now: DateTime<Utc>) -> Vec<ScheduledItem> {
         let mut items = Vec::new();
         for (path, routine) in self.routines.items() {
-            if !routine.settings.background || routine.paused || self.shadowed.contains(path) {
+            if !routine.settings.background || routine.paused || self.is_shadowed(path) {
                 continue;
             }
             let Some(timer) = self.timers.get(&routine.id) else {
@@ -32,7 +32,7 @@ impl Plan {
             }
         }
         for (path, reminder) in self.reminders.items() {
-            if !reminder.settings.background || self.shadowed.contains(path) {
+            if !reminder.settings.background || self.is_shadowed(path) {
                 continue;
             }
             items.push(ScheduledItem {
@@ -49,7 +49,7 @@ impl Plan {
         let mut v: Vec<UpcomingJob> = self
             .routines
             .items()
-            .filter(|(p, _)| !self.shadowed.contains(*p))
+            .filter(|(p, _)| !self.is_shadowed(p))
             .filter_map(|(path, r)| {
                 let t = self.timers.get(&r.id)?;
                 Some(UpcomingJob {
@@ -63,7 +63,7 @@ impl Plan {
             .chain(
                 self.reminders
                     .items()
-                    .filter(|(p, r)| !self.fired.contains(&r.id) && !self.shadowed.contains(*p))
+                    .filter(|(p, r)| !self.fired.contains(&r.id) && !self.is_shadowed(p))
                     .map(|(path, r)| UpcomingJob {
                         id: r.id.clone(),
                         next: Some(self.reminder_due(r)),

@@ -3,12 +3,14 @@
 //! A [`DirIndex`] remembers each `*.md` file's size and modification time with what it parsed
 //! to. A refresh lists the directory and re-parses only files that are new or changed, so a
 //! directory of thousands of jobs costs one `read_dir` and a `stat` per file when nothing
-//! moved. A file that does not parse is warned about once (naming the file and the reason),
+//! moved (entries are keyed by file name, and each file is looked up once per refresh: the
+//! scheduler refreshes at every fire). A file that does not parse is warned about once (naming the file and the reason),
 //! kept with its reason ([`DirIndex::broken`]) and skipped until it changes again. An entry that is not a job file
 //! ([`store::check_entry`]: a link out of the data directory or to nothing, a directory named
 //! `x.md`) is warned about once the same way and never read. Reading never writes.
 
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -20,7 +22,10 @@ type Mark = (u64, Option<SystemTime>);
 
 #[derive(Debug)]
 struct Entry<T> {
+    path: PathBuf,
     mark: Mark,
+    /// The refresh that last listed it.
+    listed: u64,
     /// What it parsed to, or why it did not.
     item: Result<T, String>,
 }
@@ -29,7 +34,10 @@ struct Entry<T> {
 #[derive(Debug)]
 pub struct DirIndex<T> {
     dir: PathBuf,
-    entries: HashMap<PathBuf, Entry<T>>,
+    /// By file name.
+    entries: HashMap<OsString, Entry<T>>,
+    /// How many listings so far.
+    listings: u64,
     /// Entries that are not job files, with the reason last warned about.
     refused: HashMap<PathBuf, NotAFile>,
 }
@@ -44,6 +52,7 @@ impl<T> DirIndex<T> {
         Self {
             dir,
             entries: HashMap::new(),
+            listings: 0,
             refused: HashMap::new(),
         }
     }
@@ -64,61 +73,75 @@ impl<T> DirIndex<T> {
                 return Changed(had);
             }
         };
-        let mut seen: HashMap<PathBuf, Mark> = HashMap::new();
+        self.listings += 1;
+        let listing_no = self.listings;
+        let mut changed = false;
         let mut refused: HashMap<PathBuf, NotAFile> = HashMap::new();
         for entry in listing.filter_map(Result::ok) {
             let path = entry.path();
             if path.extension().and_then(|e| e.to_str()) != Some("md") {
                 continue;
             }
-            match store::check_entry(&self.dir, &path) {
-                Ok(meta) => {
-                    seen.insert(path, (meta.len(), meta.modified().ok()));
-                }
-                Err(NotAFile::Gone) => {}
+            let meta = match store::check_entry(&self.dir, &path) {
+                Ok(meta) => meta,
+                Err(NotAFile::Gone) => continue,
                 Err(reason) => {
                     if self.refused.get(&path) != Some(&reason) {
                         tracing::warn!(file = %path.display(), %reason, "skipping entry that is not a job file");
                     }
                     refused.insert(path, reason);
+                    continue;
                 }
-            }
-        }
-        self.refused = refused;
-        let before = self.entries.len();
-        self.entries.retain(|p, _| seen.contains_key(p));
-        let mut changed = self.entries.len() != before;
-        for (path, mark) in seen {
-            if self.entries.get(&path).is_some_and(|e| e.mark == mark) {
-                continue;
+            };
+            let mark = (meta.len(), meta.modified().ok());
+            let name = entry.file_name();
+            if let Some(known) = self.entries.get_mut(&name) {
+                known.listed = listing_no;
+                if known.mark == mark {
+                    continue;
+                }
             }
             changed = true;
             let item = parse(&path).map_err(|reason| {
                 tracing::warn!(file = %path.display(), %reason, "skipping job file that does not parse");
                 reason.to_string()
             });
-            self.entries.insert(path, Entry { mark, item });
+            let entry = Entry {
+                path,
+                mark,
+                listed: listing_no,
+                item,
+            };
+            self.entries.insert(name, entry);
         }
+        self.refused = refused;
+        let before = self.entries.len();
+        self.entries.retain(|_, e| e.listed == listing_no);
+        changed |= self.entries.len() != before;
         Changed(changed)
     }
 
     /// Every file that parsed, with its path.
     pub fn items(&self) -> impl Iterator<Item = (&Path, &T)> {
         self.entries
-            .iter()
-            .filter_map(|(p, e)| e.item.as_ref().ok().map(|i| (p.as_path(), i)))
+            .values()
+            .filter_map(|e| e.item.as_ref().ok().map(|i| (e.path.as_path(), i)))
     }
 
     /// Every file that did not parse, with why.
     pub fn broken(&self) -> impl Iterator<Item = (&Path, &str)> {
-        self.entries
-            .iter()
-            .filter_map(|(p, e)| e.item.as_ref().err().map(|r| (p.as_path(), r.as_str())))
+        self.entries.values().filter_map(|e| {
+            e.item
+                .as_ref()
+                .err()
+                .map(|r| (e.path.as_path(), r.as_str()))
+        })
     }
 
     /// When `path` was last modified, as last seen.
     pub fn modified(&self, path: &Path) -> Option<SystemTime> {
-        self.entries.get(path).and_then(|e| e.mark.1)
+        let entry = self.entries.get(path.file_name()?)?;
+        (entry.path == path).then_some(entry.mark.1).flatten()
     }
 
     /// How many files parsed.
