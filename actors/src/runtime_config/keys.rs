@@ -213,12 +213,12 @@ impl Key {
             }
             Key::GoogleTaskList => "one task list id without spaces, or @default",
             Key::SpendDailyUsd | Key::SpendMonthlyUsd => {
-                "off, or dollars from 0.01 to 100000 such as 5, 10.00 or 25.50"
+                "off, or dollars (0.01 to 100000) such as 10.00"
             }
-            Key::JobMaxCost => "dollars from 0.01 to 10000 such as 0.50, 1.00 or 5",
-            Key::JobMaxTurns => "a whole number from 1 to 1000",
+            Key::JobMaxCost => "dollars (0.01 to 10000) such as 0.50",
+            Key::JobMaxTurns => "1 to 1000",
             Key::MemoryFlush => "on or off",
-            Key::MemoryFlushAt => "a percentage from 10 to 95, such as 70 or 70%",
+            Key::MemoryFlushAt => "10 to 95 (percent), such as 70",
         }
     }
 

@@ -152,7 +152,7 @@ mod tests {
         );
         let json = serde_json::to_string(&file::ConfigFile::new(&c, &g)).unwrap();
         assert!(
-            json.ends_with(r#""spend_daily_usd":null,"spend_monthly_usd":50.0,"job_max_cost":0.25,"job_max_turns":12}"#),
+            json.contains(r#""spend_daily_usd":null,"spend_monthly_usd":50.0,"job_max_cost":0.25,"job_max_turns":12,"#),
             "{json}"
         );
         let path = std::path::Path::new("config.json");
