@@ -31,7 +31,7 @@ use super::cron::CronSchedule;
 use super::missed::passed_fires;
 pub use super::missed::Baselines;
 use super::missed::MAX_LOOKBACK;
-use super::registry::DirIndex;
+use super::registry::{Changed, DirIndex};
 use crate::data_dir::DataDir;
 use crate::jobs::{duplicates, store, Job, JobId, Reminder, Routine};
 
@@ -159,28 +159,35 @@ impl Plan {
         let persistent = crate::routine_sessions::persistent(self.routines.items());
         let r = self
             .routines
-            .refresh(|p| store::load_file::<Routine>(p).map_err(load_reason))
-            .0;
-        if r && !persistent.is_empty() {
+            .refresh(|p| store::load_file::<Routine>(p).map_err(load_reason));
+        if r.any() && !persistent.is_empty() {
             let data = DataDir::new(self.root.clone());
             crate::routine_sessions::forget_removed(&data, persistent, self.routines.items());
         }
         let m = self
             .reminders
-            .refresh(|p| store::load_file::<Reminder>(p).map_err(load_reason))
-            .0;
-        if r || m {
+            .refresh(|p| store::load_file::<Reminder>(p).map_err(load_reason));
+        // Files that only went (a fired reminder's, nearly every fire) cannot make a new
+        // duplicate; they can only end one, and there is none to end when nothing is shadowed.
+        let added = r == Changed::Added || m == Changed::Added;
+        if added || ((r.any() || m.any()) && !self.shadowed.is_empty()) {
             self.find_shadowed();
         }
-        if r {
+        if r.any() {
             self.retime_routines(now);
         }
         self.baselines = None;
-        if m {
-            let present: HashSet<&JobId> = self.reminders.items().map(|(_, r)| &r.id).collect();
-            self.fired.retain(|id| present.contains(id));
+        if m.any() && !self.fired.is_empty() {
+            let fired = &self.fired;
+            let present: HashSet<JobId> = self
+                .reminders
+                .items()
+                .filter(|(_, r)| fired.contains(&r.id))
+                .map(|(_, r)| r.id.clone())
+                .collect();
+            self.fired = present;
         }
-        r || m
+        r.any() || m.any()
     }
 
     /// Recomputes which files share an id with an earlier one, warning once about each.
