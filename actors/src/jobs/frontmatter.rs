@@ -292,7 +292,11 @@ impl Writer {
     }
 }
 
-/// A YAML double-quoted scalar holding exactly `value`.
+/// A YAML double-quoted scalar holding exactly `value`: `"`, `\\` and the usual control
+/// characters escaped by name, and as `\uXXXX` every other character a YAML reader would not
+/// keep as it is — control characters, the line and paragraph separators U+2028 and U+2029
+/// (read as line breaks and folded into a space), the byte-order mark U+FEFF and the
+/// non-characters U+FFFE and U+FFFF (refused outright).
 pub fn quote(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
@@ -303,12 +307,21 @@ pub fn quote(value: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c if needs_unicode_escape(c) => out.push_str(&format!("\\u{:04X}", u32::from(c))),
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+/// True for characters [`quote`] writes as `\uXXXX`.
+fn needs_unicode_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}'
+        )
 }
 
 #[cfg(test)]
@@ -390,6 +403,41 @@ mod tests {
         assert_eq!(back, original);
     }
 
+    /// Reads `quote(text)` back as YAML the way a job file's value is read.
+    fn read_back(text: &str) -> Result<String, serde_yaml::Error> {
+        serde_yaml::from_str(&quote(text))
+    }
+
+    #[test]
+    fn quote_escapes_line_and_paragraph_separators() {
+        // Written raw, YAML reads U+2028 and U+2029 as line breaks and folds them into a space.
+        assert_eq!(quote("a\u{2028}b\u{2029}c"), "\"a\\u2028b\\u2029c\"");
+        assert_eq!(
+            read_back("a\u{2028}b\u{2029}c").unwrap(),
+            "a\u{2028}b\u{2029}c"
+        );
+    }
+
+    #[test]
+    fn quote_escapes_the_byte_order_mark() {
+        assert_eq!(quote("\u{feff}x"), "\"\\uFEFFx\"");
+        assert_eq!(read_back("\u{feff}x").unwrap(), "\u{feff}x");
+        assert_eq!(read_back("x\u{feff}").unwrap(), "x\u{feff}");
+    }
+
+    #[test]
+    fn quote_escapes_non_characters_yaml_refuses() {
+        // Written raw: "control characters are not allowed", and the whole file is skipped.
+        assert_eq!(quote("\u{fffe}\u{ffff}"), "\"\\uFFFE\\uFFFF\"");
+        assert_eq!(read_back("\u{fffe}\u{ffff}").unwrap(), "\u{fffe}\u{ffff}");
+    }
+
+    #[test]
+    fn quote_escapes_next_line() {
+        assert_eq!(quote("a\u{85}b"), "\"a\\u0085b\"");
+        assert_eq!(read_back("a\u{85}b").unwrap(), "a\u{85}b");
+    }
+
     #[test]
     fn writer_produces_the_original_layout() {
         let text = Writer::new()
@@ -417,3 +465,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "frontmatter_props.rs"]
+mod props;
