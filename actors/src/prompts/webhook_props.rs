@@ -98,7 +98,7 @@ fn value() -> impl Strategy<Value = Value> {
             "RECENT_BACKGROUND_UPDATES", "END_UNTRUSTED", "---", "#1"][..])
             .prop_map(|w| Value::String(w.to_owned())),
         1 => any::<i64>().prop_map(Value::from),
-        1 => vec(hostile_text(), 0..3).prop_map(|v| Value::from(v)),
+        1 => vec(hostile_text(), 0..3).prop_map(Value::from),
         1 => btree_map(hostile_text(), hostile_text(), 0..3).prop_map(|m| {
             Value::Object(m.into_iter().map(|(k, v)| (k, Value::String(v))).collect())
         }),
