@@ -6,7 +6,8 @@
 //! spaces, the byte-order mark, U+2028/U+2029/U+0085, control characters, non-characters) mixed
 //! with arbitrary characters. The one normalisation a round trip makes, stated in each property:
 //! the body (the prompt) comes back trimmed of surrounding whitespace, as [`super::split`] reads
-//! it. Every other string field (description, allowed-tools, skills) comes back byte for byte.
+//! it. Every other string field (description, allowed-tools, skills, a routine's `cron` with
+//! its spacing) comes back byte for byte.
 
 use chrono::DateTime;
 use proptest::collection::vec;
@@ -120,6 +121,26 @@ fn settings() -> impl Strategy<Value = JobSettings> {
         )
 }
 
+/// Five cron-like fields between runs of spaces and tabs (and, possibly, around them): the
+/// reader checks only that there are five, and the text must come back byte for byte.
+fn cron_text() -> impl Strategy<Value = String> {
+    let gap = |at_least: usize| {
+        vec(prop_oneof![Just(' '), Just('\t')], at_least..3).prop_map(String::from_iter)
+    };
+    (
+        vec("[0-9*/,A-Za-z-]{1,8}", 5),
+        [gap(0), gap(1), gap(1), gap(1), gap(1), gap(0)],
+    )
+        .prop_map(|(fields, gaps)| {
+            let mut out = gaps[0].clone();
+            for (field, gap) in fields.iter().zip(&gaps[1..]) {
+                out.push_str(field);
+                out.push_str(gap);
+            }
+            out
+        })
+}
+
 fn job_id() -> impl Strategy<Value = JobId> {
     "[a-z0-9][a-z0-9_.-]{0,15}".prop_map(JobId)
 }
@@ -141,13 +162,14 @@ proptest! {
     fn routine_round_trips(
         id in job_id(),
         message in nasty_text(),
+        cron in cron_text(),
         settings in settings(),
         paused in any::<bool>(),
     ) {
         let written = Routine {
             id,
             message,
-            cron: "30 8 * * 1-5".to_owned(),
+            cron,
             settings,
             paused,
             catch_up: CatchUp::Default,
