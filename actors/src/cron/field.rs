@@ -26,10 +26,10 @@ pub enum CronField {
     DayOfWeek,
 }
 
-const MONTH_NAMES: [&str; 12] = [
+pub(super) const MONTH_NAMES: [&str; 12] = [
     "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
 ];
-const WEEKDAY_NAMES: [&str; 7] = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
+pub(super) const WEEKDAY_NAMES: [&str; 7] = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 
 impl CronField {
     /// The five fields in written order.
@@ -53,7 +53,7 @@ impl CronField {
     }
 
     /// The smallest and largest value that may be written (day-of-week allows 7 for Sunday).
-    fn bounds(self) -> (u32, u32) {
+    pub(super) fn bounds(self) -> (u32, u32) {
         match self {
             CronField::Minute => (0, 59),
             CronField::Hour => (0, 23),

@@ -21,6 +21,8 @@
 //! - The crate's calendar ends in 2100; past that nothing fires.
 
 mod field;
+#[cfg(test)]
+mod round_trip_props;
 mod upcoming;
 mod wall_clock;
 

@@ -17,8 +17,8 @@
 //!
 //! Two ways we differ from the original on purpose: the closing `---` must be a line of its own
 //! (the original split on the first `---` anywhere, so a description holding `---` broke the
-//! file), and quoted strings escape `"`, `\` and control characters (the original wrote them raw,
-//! which produced invalid or different YAML).
+//! file), and quoted strings escape `"`, `\`, control characters, U+2028, U+2029, U+FEFF,
+//! U+FFFE and U+FFFF (the original wrote them raw, which produced invalid or different YAML).
 
 use chrono::NaiveDateTime;
 use serde::de::DeserializeOwned;
@@ -292,7 +292,11 @@ impl Writer {
     }
 }
 
-/// A YAML double-quoted scalar holding exactly `value`.
+/// A YAML double-quoted scalar holding exactly `value`: `"`, `\\` and the usual control
+/// characters escaped by name, and as `\uXXXX` every other character a YAML reader would not
+/// keep as it is — control characters, the line and paragraph separators U+2028 and U+2029
+/// (read as line breaks and folded into a space), the byte-order mark U+FEFF and the
+/// non-characters U+FFFE and U+FFFF (refused outright).
 pub fn quote(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
@@ -303,12 +307,21 @@ pub fn quote(value: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c if needs_unicode_escape(c) => out.push_str(&format!("\\u{:04X}", u32::from(c))),
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+/// True for characters [`quote`] writes as `\uXXXX`.
+fn needs_unicode_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}'
+        )
 }
 
 #[cfg(test)]
@@ -390,6 +403,45 @@ mod tests {
         assert_eq!(back, original);
     }
 
+    /// Reads `quote(text)` back as YAML the way a job file's value is read.
+    fn read_back(text: &str) -> Result<String, serde_yaml::Error> {
+        serde_yaml::from_str(&quote(text))
+    }
+
+    /// Shrunk from `props::reminder_round_trips`: a skill `" \u{2028}"` came back as
+    /// `"\u{2028}"`. Written raw, YAML reads U+2028 and U+2029 as line breaks inside the quoted
+    /// scalar and drops the spaces and tabs around them.
+    #[test]
+    fn quote_escapes_line_and_paragraph_separators() {
+        assert_eq!(quote("a \u{2028} b"), "\"a \\u2028 b\"");
+        for text in [" \u{2028}", "a \u{2028} b", "a\t\u{2029}\tb"] {
+            assert_eq!(read_back(text).unwrap(), text);
+        }
+    }
+
+    /// Not a bug the properties found (serde_yaml and PyYAML keep a raw U+FEFF): written as an
+    /// escape because it is invisible and some tools strip it as a stray byte-order mark.
+    #[test]
+    fn quote_writes_the_byte_order_mark_as_an_escape() {
+        assert_eq!(quote("\u{feff}x"), "\"\\uFEFFx\"");
+        assert_eq!(read_back("\u{feff}x").unwrap(), "\u{feff}x");
+    }
+
+    /// Shrunk from `props::quoted_text_reads_back_exactly`: `"\u{fffe}"` was refused with
+    /// "control characters are not allowed", so the whole job file was skipped.
+    #[test]
+    fn quote_escapes_non_characters_yaml_refuses() {
+        assert_eq!(quote("\u{fffe}\u{ffff}"), "\"\\uFFFE\\uFFFF\"");
+        assert_eq!(read_back("\u{fffe}\u{ffff}").unwrap(), "\u{fffe}\u{ffff}");
+    }
+
+    /// U+0085 was already escaped (it is a control character); raw, YAML reads it as a break.
+    #[test]
+    fn quote_escapes_next_line() {
+        assert_eq!(quote("a\u{85}b"), "\"a\\u0085b\"");
+        assert_eq!(read_back("a\u{85}b").unwrap(), "a\u{85}b");
+    }
+
     #[test]
     fn writer_produces_the_original_layout() {
         let text = Writer::new()
@@ -417,3 +469,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "frontmatter_props.rs"]
+mod props;

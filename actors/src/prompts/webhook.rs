@@ -11,8 +11,9 @@
 //! shown on one line (line breaks and control characters become spaces) and cut at
 //! [`MAX_KEY_CHARS`]; a value is cut at [`MAX_VALUE_CHARS`] and every line after its first is
 //! indented. In the task, a placeholder is replaced by its value only when the value is one
-//! plain word ([`is_plain_word`]: a status, a repository name, a number); anything else is
-//! referred to the fenced data, so free text never stands outside the fence.
+//! plain word ([`is_plain_word`]: a status, a repository name, a number) and, where the
+//! placeholder begins a line, the word could not pass for a heading (`##`, `UNTRUSTED`);
+//! anything else is referred to the fenced data, so free text never stands outside the fence.
 //! [`webhook_prompt_for`] also renders only the fields the spec declares (the webhook server
 //! refuses the others before this point).
 
@@ -98,8 +99,12 @@ pub fn render_template(template: &str, data: &Map<String, Value>) -> String {
         let from_brace = &rest[open..];
         match placeholder_at(from_brace) {
             Some((name, len)) => {
+                let shown_as_is = |value: &Value| {
+                    is_plain_word(value)
+                        && !(starts_a_line(&out) && could_pass_for_structure(&value_text(value)))
+                };
                 match data.get(name) {
-                    Some(value) if is_plain_word(value) => out.push_str(&value_text(value)),
+                    Some(value) if shown_as_is(value) => out.push_str(&value_text(value)),
                     Some(_) => out.push_str(&format!(
                         "[{name}: see the UNTRUSTED webhook payload above]"
                     )),
@@ -115,6 +120,20 @@ pub fn render_template(template: &str, data: &Map<String, Value>) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// True when nothing but spaces stands between the last line break of `out` and its end, so
+/// what comes next begins a line.
+fn starts_a_line(out: &str) -> bool {
+    out.rsplit(is_line_break)
+        .next()
+        .is_none_or(|tail| tail.trim().is_empty())
+}
+
+/// True for a plain word that, beginning a line of the task, would read as a markdown heading
+/// (`#`, `##`…) or fold to one of our prompt's headings (`UNTRUSTED`, `WEBHOOK_DATA`…).
+fn could_pass_for_structure(word: &str) -> bool {
+    word.starts_with('#') || untrusted_fence::looks_structural(word)
 }
 
 /// The field names the template refers to, in order of first use (for the 400 check).
@@ -241,3 +260,7 @@ fn shown_value(value: &Value) -> String {
 #[cfg(test)]
 #[path = "webhook_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "webhook_props.rs"]
+mod props;

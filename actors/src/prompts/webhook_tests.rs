@@ -298,3 +298,32 @@ fn spec_prompt_uses_the_spec_settings_for_its_preamble() {
     assert!(!text.contains("budget:"));
     assert!(text.ends_with(&format!("{TASK_FENCE}\nHandle it.")));
 }
+
+/// Found by `props::payload_text_never_starts_a_line_of_structure`: a plain word at the start
+/// of a template line made a markdown heading (`# is the state.`) or a line folding to one of
+/// our headings; mid-line the same words are still written.
+#[test]
+fn a_plain_word_beginning_a_line_cannot_make_a_heading() {
+    for word in [
+        "#",
+        "##",
+        "#1",
+        "UNTRUSTED",
+        "WEBHOOK_DATA",
+        "RECENT_BACKGROUND_UPDATES",
+    ] {
+        let data = payload(json!({ "status": word }));
+        assert_eq!(
+            render_template("{status} is the state.\n  {status}", &data),
+            "[status: see the UNTRUSTED webhook payload above] is the state.\n  \
+             [status: see the UNTRUSTED webhook payload above]",
+            "{word}"
+        );
+        assert_eq!(
+            render_template("State: {status}", &data),
+            format!("State: {word}")
+        );
+    }
+    let data = payload(json!({ "status": "green" }));
+    assert_eq!(render_template("{status}\n{status}", &data), "green\ngreen");
+}
