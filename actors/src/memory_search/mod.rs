@@ -4,6 +4,7 @@
 //! ([`bm25`]). Each hit names the file, the line that matches best, and that line.
 
 mod bm25;
+mod corpus;
 
 use std::path::{Path, PathBuf};
 
@@ -44,14 +45,6 @@ pub enum Error {
     EmptyQuery,
 }
 
-/// One searchable piece: a whole file, or a section of `context.md`.
-struct Doc {
-    path: String,
-    /// The line the text starts on (1-based).
-    first_line: usize,
-    text: String,
-}
-
 /// Searches the memory under `data_root` for `query`, best `limit` hits first.
 pub fn search(data_root: &Path, query: &str, limit: usize) -> Result<Found, Error> {
     let mut terms: Vec<String> = words(query).collect();
@@ -60,151 +53,39 @@ pub fn search(data_root: &Path, query: &str, limit: usize) -> Result<Found, Erro
         return Err(Error::EmptyQuery);
     }
     let mut found = Found::default();
-    let docs = corpus(data_root, &mut found.skipped);
-    let counts: Vec<bm25::Counts> = docs
-        .iter()
-        .map(|d| bm25::Counts::of(&d.text, &terms))
+    let counted = corpus::count(data_root, &terms, &mut found.skipped);
+    let scores = bm25::scores(&counted.counts, terms.len());
+    // Only a document with a query word scores above zero; they come in the corpus's order,
+    // which a tie of score and path keeps (the sort is stable).
+    let mut ranked: Vec<(f64, corpus::Doc)> = counted
+        .matching
+        .into_iter()
+        .map(|(i, doc)| (scores[i], doc))
+        .filter(|(score, _)| *score > 0.0)
         .collect();
-    let scores = bm25::scores(&counts, terms.len());
-    let mut ranked: Vec<usize> = (0..docs.len()).filter(|&i| scores[i] > 0.0).collect();
-    ranked.sort_by(|&a, &b| {
-        scores[b]
-            .total_cmp(&scores[a])
-            .then_with(|| docs[a].path.cmp(&docs[b].path))
-    });
+    ranked.sort_by(|(sa, a), (sb, b)| sb.total_cmp(sa).then_with(|| a.path.cmp(&b.path)));
     ranked.truncate(limit);
+    let mut counter = bm25::Counter::new(&terms);
     found.hits = ranked
         .into_iter()
-        .map(|i| {
-            let doc = &docs[i];
-            let (offset, line) = best_line(&doc.text, &terms);
+        .map(|(score, doc)| {
+            let (offset, line) = best_line(&doc.text, &mut counter);
             Hit {
-                path: doc.path.clone(),
                 line: doc.first_line + offset,
                 snippet: snippet(line),
-                score: scores[i],
+                path: doc.path,
+                score,
             }
         })
         .collect();
     Ok(found)
 }
 
-/// Every document: `context.md`'s sections, then snapshots, then reflections.
-fn corpus(root: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Vec<Doc> {
-    let mut docs = Vec::new();
-    let context = root.join(CONTEXT_FILE);
-    if context.exists() {
-        if let Some(text) = read(&context, skipped) {
-            docs.extend(sections(CONTEXT_FILE, &text));
-        }
-    }
-    let mut files = markdown_in(&root.join(crate::memory_flush::SNAPSHOT_DIR), skipped);
-    let reflections = root.join(crate::reflection::DIR);
-    for dir in subdirs(&reflections, skipped) {
-        files.extend(markdown_in(&dir, skipped));
-    }
-    for file in files {
-        if let Some(text) = read(&file, skipped) {
-            let path = file
-                .strip_prefix(root)
-                .unwrap_or(&file)
-                .display()
-                .to_string();
-            // The frontmatter (a snapshot's session, reason and times) is not what was said.
-            let (skipped_lines, body) = without_frontmatter(&text);
-            docs.push(Doc {
-                path,
-                first_line: 1 + skipped_lines,
-                text: body.to_owned(),
-            });
-        }
-    }
-    docs
-}
-
-/// `context.md` cut at each line starting with `#` (text before the first heading is a section
-/// too).
-fn sections(path: &str, text: &str) -> Vec<Doc> {
-    let mut out: Vec<Doc> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let heading = line.starts_with('#');
-        match out.last_mut() {
-            Some(doc) if !heading => {
-                doc.text.push('\n');
-                doc.text.push_str(line);
-            }
-            _ => out.push(Doc {
-                path: path.to_owned(),
-                first_line: i + 1,
-                text: line.to_owned(),
-            }),
-        }
-    }
-    out
-}
-
-/// `text` after a leading `---` … `---` block, and how many lines that block took.
-fn without_frontmatter(text: &str) -> (usize, &str) {
-    let Some(rest) = text.strip_prefix("---\n") else {
-        return (0, text);
-    };
-    match rest.find("\n---\n") {
-        Some(end) => {
-            let body = &rest[end + "\n---\n".len()..];
-            (text[..text.len() - body.len()].lines().count(), body)
-        }
-        None => (0, text),
-    }
-}
-
-fn read(path: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Option<String> {
-    match std::fs::read(path) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(e) => {
-            skipped.push((path.to_path_buf(), e.to_string()));
-            None
-        }
-    }
-}
-
-/// The entries of `dir` (missing: none), sorted, each kept when `keep` says so.
-fn entries(
-    dir: &Path,
-    skipped: &mut Vec<(PathBuf, String)>,
-    keep: impl Fn(&Path) -> bool,
-) -> Vec<PathBuf> {
-    let listing = match std::fs::read_dir(dir) {
-        Ok(listing) => listing,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
-        Err(e) => {
-            skipped.push((dir.to_path_buf(), e.to_string()));
-            return Vec::new();
-        }
-    };
-    let mut out: Vec<PathBuf> = listing
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| keep(p))
-        .collect();
-    out.sort();
-    out
-}
-
-fn markdown_in(dir: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Vec<PathBuf> {
-    entries(dir, skipped, |p| {
-        p.extension().is_some_and(|e| e == "md") && p.is_file()
-    })
-}
-
-fn subdirs(dir: &Path, skipped: &mut Vec<(PathBuf, String)>) -> Vec<PathBuf> {
-    entries(dir, skipped, Path::is_dir)
-}
-
 /// The line of `text` with the most query words (the first such), and its 0-based index.
-fn best_line<'a>(text: &'a str, terms: &[String]) -> (usize, &'a str) {
+fn best_line<'a>(text: &'a str, counter: &mut bm25::Counter<'_>) -> (usize, &'a str) {
     let mut best = (0, text.lines().next().unwrap_or(""), 0);
     for (i, line) in text.lines().enumerate() {
-        let hits = words(line).filter(|w| terms.contains(w)).count();
+        let hits = counter.hits(line);
         if hits > best.2 {
             best = (i, line, hits);
         }

@@ -62,3 +62,56 @@ fn an_empty_memory_finds_nothing_and_an_empty_query_is_refused() {
         Err(Error::EmptyQuery)
     ));
 }
+
+#[test]
+fn many_files_read_on_threads_rank_by_count_then_path_as_one_reader_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // Ten words each, the word 1–3 times: equal lengths, so equal counts tie exactly.
+    let count = |i: usize| i * 7 % 3 + 1;
+    for i in 0..60 {
+        let words: Vec<&str> = (0..10)
+            .map(|w| if w < count(i) { "Dentist" } else { "filler" })
+            .collect();
+        write(
+            root,
+            &format!("memory/sessions/2026-01-01-{i:04}-0000abcd.md"),
+            &format!("---\nsession: x\n---\n\n{}\n", words.join(" ")),
+        );
+    }
+    // A directory named like a snapshot and a linked snapshot: only files count, links followed.
+    std::fs::create_dir_all(root.join("memory/sessions/folder.md")).unwrap();
+    write(
+        root,
+        "elsewhere/linked.md",
+        "dentist dentist dentist filler filler filler filler filler filler filler\n",
+    );
+    std::os::unix::fs::symlink(
+        root.join("elsewhere/linked.md"),
+        root.join("memory/sessions/linked.md"),
+    )
+    .unwrap();
+    let found = search(root, "dentist", 1000).unwrap();
+    assert!(found.skipped.is_empty(), "{:?}", found.skipped);
+    let mut expected: Vec<(usize, String)> = (0..60)
+        .map(|i| {
+            (
+                count(i),
+                format!("memory/sessions/2026-01-01-{i:04}-0000abcd.md"),
+            )
+        })
+        .chain([(3, "memory/sessions/linked.md".to_owned())])
+        .collect();
+    expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let got: Vec<&str> = found.hits.iter().map(|h| h.path.as_str()).collect();
+    let want: Vec<&str> = expected.iter().map(|(_, p)| p.as_str()).collect();
+    assert_eq!(got, want);
+    for hit in &found.hits {
+        let line = if hit.path.ends_with("linked.md") {
+            1
+        } else {
+            5
+        };
+        assert_eq!(hit.line, line, "{hit:?}");
+    }
+}
