@@ -8,7 +8,8 @@ use std::process::{Command, Output};
 
 use ollim_actors::jobs::{reminder, routine, store, Routine};
 
-fn run(data: &std::path::Path, args: &[&str]) -> Output {
+/// Runs the real binary on the data directory `data` (also used by `run_limits`).
+pub(super) fn run(data: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
         .args(args)
         .env("OLLIM_DATA_DIR", data)
@@ -19,7 +20,8 @@ fn run(data: &std::path::Path, args: &[&str]) -> Output {
         .expect("run ollim-bot")
 }
 
-fn files(dir: PathBuf) -> Vec<PathBuf> {
+/// The entries of `dir` (none when it is missing).
+pub(super) fn files(dir: PathBuf) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| Some(e.ok()?.path())).collect())
         .unwrap_or_default()

@@ -2,30 +2,12 @@
 //! and `max-turns:` last, the listing shows them, an unusable value is refused writing nothing,
 //! and a hand-written file with them round-trips byte for byte.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use ollim_actors::jobs::routine;
+
+use super::gates::{files, run};
 
 fn webhook_spec_parse(text: &str) -> ollim_actors::webhook_spec::WebhookSpec {
     ollim_actors::webhook_spec::parse(text).unwrap()
-}
-
-fn run(data: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .args(args)
-        .env("OLLIM_DATA_DIR", data)
-        .env("OLLIM_TIMEZONE", "America/New_York")
-        .env_remove("DISCORD_TOKEN")
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run ollim-bot")
-}
-
-fn files(dir: PathBuf) -> Vec<PathBuf> {
-    std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| Some(e.ok()?.path())).collect())
-        .unwrap_or_default()
 }
 
 #[test]
