@@ -23,6 +23,7 @@ pub mod broken;
 pub mod control;
 /// The cron schedules, a module of their own (the routine validator reads them too).
 pub use crate::cron;
+mod dir_events;
 mod missed;
 pub mod plan;
 pub mod registry;

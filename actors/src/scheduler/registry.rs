@@ -1,20 +1,28 @@
 //! What the job directories hold, re-read incrementally.
 //!
-//! A [`DirIndex`] remembers each `*.md` file's size and modification time with what it parsed
-//! to. A refresh lists the directory and re-parses only files that are new or changed, so a
-//! directory of thousands of jobs costs one `read_dir` and a `stat` per file when nothing
-//! moved (entries are keyed by file name, and each file is looked up once per refresh: the
-//! scheduler refreshes at every fire). A file that does not parse is warned about once (naming the file and the reason),
-//! kept with its reason ([`DirIndex::broken`]) and skipped until it changes again. An entry that is not a job file
-//! ([`store::check_entry`]: a link out of the data directory or to nothing, a directory named
-//! `x.md`) is warned about once the same way and never read. Reading never writes.
+//! A [`DirIndex`] remembers each `*.md` file's size, modification time and inode with what it
+//! parsed to, and re-parses only files that are new or changed. Which files to look at comes
+//! from the directory's file events ([`DirEvents`]): a look when nothing moved costs one
+//! non-blocking read, and a look after a fire (a reminder's file deleted) one `stat` of that
+//! file, however many thousands of jobs there are (the scheduler looks at every fire). Symbolic
+//! links and refused entries are looked at every time (a link's target changes without an
+//! event in this directory). The first look, and any look where the events cannot be trusted
+//! or are not available, lists the whole directory and `stat`s every file, relative to the
+//! open directory.
+//!
+//! A file that does not parse is warned about once (naming the file and the reason), kept with
+//! its reason ([`DirIndex::broken`]) and skipped until it changes again. An entry that is not a
+//! job file ([`store::check_entry`]: a link out of the data directory or to nothing, a
+//! directory named `x.md`) is warned about once the same way and never read. Reading never
+//! writes.
 
-use std::collections::HashMap;
-use std::ffi::OsString;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use super::dir_events::{DirEvents, Since};
 use crate::jobs::store::{self, NotAFile};
 
 /// A file's identity for change detection: size, modification time and (on Unix) inode, so a
@@ -29,12 +37,18 @@ fn mark_of(meta: &std::fs::Metadata) -> Mark {
     (meta.len(), meta.modified().ok(), inode)
 }
 
+fn is_job_name(name: &OsStr) -> bool {
+    Path::new(name).extension().and_then(|e| e.to_str()) == Some("md")
+}
+
 #[derive(Debug)]
 struct Entry<T> {
     path: PathBuf,
     mark: Mark,
-    /// The refresh that last listed it.
+    /// The listing that last saw it.
     listed: u64,
+    /// A symbolic link (looked at every time).
+    linked: bool,
     /// What it parsed to, or why it did not.
     item: Result<T, String>,
 }
@@ -45,17 +59,22 @@ pub struct DirIndex<T> {
     dir: PathBuf,
     /// By file name.
     entries: HashMap<OsString, Entry<T>>,
-    /// How many listings so far.
+    /// How many full listings so far.
     listings: u64,
     /// Entries that are not job files, with the reason last warned about.
     refused: HashMap<PathBuf, NotAFile>,
+    /// Which names changed since the last look.
+    events: DirEvents,
     /// How many files were parsed so far (tests check that unchanged files are not).
     #[cfg(test)]
     parses: usize,
+    /// How many entries were looked at so far (tests check that unchanged ones are not).
+    #[cfg(test)]
+    checks: usize,
 }
 
-/// What a refresh saw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a refresh saw (ordered: a refresh that saw both removals and additions is `Added`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Changed {
     /// Nothing.
     None,
@@ -80,8 +99,11 @@ impl<T> DirIndex<T> {
             entries: HashMap::new(),
             listings: 0,
             refused: HashMap::new(),
+            events: DirEvents::new(),
             #[cfg(test)]
             parses: 0,
+            #[cfg(test)]
+            checks: 0,
         }
     }
 
@@ -91,11 +113,21 @@ impl<T> DirIndex<T> {
     }
 
     /// Re-reads new and changed files with `parse`, forgets removed ones.
-    ///
-    /// Runs at every fire, over thousands of files, so an unchanged entry costs one `stat`
-    /// relative to the open directory (no walk of the whole path) and no allocation beyond its
-    /// name; only a symbolic link (rare) is followed through [`store::check_entry`].
     pub fn refresh<E: Display>(&mut self, parse: impl Fn(&Path) -> Result<T, E>) -> Changed {
+        match self.events.since_last(&self.dir) {
+            Since::Names(names) => self.recheck(names, &parse),
+            Since::Unknown => {
+                // The feed starts before the listing: a change during it is seen next time.
+                self.events.restart(&self.dir);
+                self.relist(&parse)
+            }
+        }
+    }
+
+    /// Lists the whole directory. An unchanged entry costs one `stat` relative to the open
+    /// directory and no allocation beyond its name; only a symbolic link (rare) is followed
+    /// through [`store::check_entry`].
+    fn relist<E: Display>(&mut self, parse: &impl Fn(&Path) -> Result<T, E>) -> Changed {
         let listing = match std::fs::read_dir(&self.dir) {
             Ok(rd) => rd,
             Err(e) => {
@@ -108,65 +140,130 @@ impl<T> DirIndex<T> {
         self.listings += 1;
         let listing_no = self.listings;
         let mut changed = Changed::None;
-        let mut refused: HashMap<PathBuf, NotAFile> = HashMap::new();
+        let refused_before = std::mem::take(&mut self.refused);
         for entry in listing.filter_map(Result::ok) {
             let name = entry.file_name();
-            if Path::new(&name).extension().and_then(|e| e.to_str()) != Some("md") {
+            if !is_job_name(&name) {
                 continue;
             }
-            let meta = match self.check(&entry) {
-                Ok(meta) => meta,
-                Err(NotAFile::Gone) => continue,
-                Err(reason) => {
-                    let path = entry.path();
-                    if self.refused.get(&path) != Some(&reason) {
-                        tracing::warn!(file = %path.display(), %reason, "skipping entry that is not a job file");
-                    }
-                    refused.insert(path, reason);
-                    continue;
-                }
-            };
-            let mark = mark_of(&meta);
-            if let Some(known) = self.entries.get_mut(&name) {
-                known.listed = listing_no;
-                if known.mark == mark {
-                    continue;
-                }
-            }
-            changed = Changed::Added;
-            let path = entry.path();
             #[cfg(test)]
             {
-                self.parses += 1;
+                self.checks += 1;
             }
-            let item = parse(&path).map_err(|reason| {
-                tracing::warn!(file = %path.display(), %reason, "skipping job file that does not parse");
-                reason.to_string()
-            });
-            let entry = Entry {
-                path,
-                mark,
-                listed: listing_no,
-                item,
+            let (checked, linked) = match entry.file_type() {
+                Ok(kind) if kind.is_file() => (entry.metadata().map_err(|_| NotAFile::Gone), false),
+                _ => (store::check_entry(&self.dir, &entry.path()), true),
             };
-            self.entries.insert(name, entry);
+            match checked {
+                Ok(meta) => {
+                    let seen = self.take(name, entry.path(), &meta, linked, parse);
+                    changed = changed.max(seen);
+                }
+                Err(NotAFile::Gone) => {}
+                Err(reason) => {
+                    let path = entry.path();
+                    let before = refused_before.get(&path);
+                    let warned = before == Some(&reason);
+                    self.refuse(path, reason, warned);
+                }
+            }
         }
-        self.refused = refused;
         let before = self.entries.len();
         self.entries.retain(|_, e| e.listed == listing_no);
-        if self.entries.len() != before && changed == Changed::None {
-            changed = Changed::Removed;
+        if self.entries.len() != before {
+            changed = changed.max(Changed::Removed);
         }
         changed
     }
 
-    /// The metadata of a listed entry that is a job file (see [`store::check_entry`]). A plain
-    /// file is `stat`ed relative to the directory, from the type the listing already gave.
-    fn check(&self, entry: &std::fs::DirEntry) -> Result<std::fs::Metadata, NotAFile> {
-        match entry.file_type() {
-            Ok(kind) if kind.is_file() => entry.metadata().map_err(|_| NotAFile::Gone),
-            _ => store::check_entry(&self.dir, &entry.path()),
+    /// Looks again at `names` only, and at every link and refused entry.
+    fn recheck<E: Display>(
+        &mut self,
+        mut names: HashSet<OsString>,
+        parse: &impl Fn(&Path) -> Result<T, E>,
+    ) -> Changed {
+        let linked = self.entries.iter().filter(|(_, e)| e.linked);
+        names.extend(linked.map(|(name, _)| name.clone()));
+        names.extend(
+            self.refused
+                .keys()
+                .filter_map(|p| p.file_name())
+                .map(OsStr::to_os_string),
+        );
+        let mut changed = Changed::None;
+        for name in names {
+            if !is_job_name(&name) {
+                continue;
+            }
+            #[cfg(test)]
+            {
+                self.checks += 1;
+            }
+            let path = self.dir.join(&name);
+            let refused_before = self.refused.remove(&path);
+            let (checked, linked) = match std::fs::symlink_metadata(&path) {
+                Ok(own) if own.is_file() => (Ok(own), false),
+                Ok(_) => (store::check_entry(&self.dir, &path), true),
+                Err(_) => (Err(NotAFile::Gone), false),
+            };
+            match checked {
+                Ok(meta) => changed = changed.max(self.take(name, path, &meta, linked, parse)),
+                Err(reason) => {
+                    if self.entries.remove(&name).is_some() {
+                        changed = changed.max(Changed::Removed);
+                    }
+                    if reason != NotAFile::Gone {
+                        let warned = refused_before.as_ref() == Some(&reason);
+                        self.refuse(path, reason, warned);
+                    }
+                }
+            }
         }
+        changed
+    }
+
+    /// Records a job file seen now, parsing it when it is new or changed.
+    fn take<E: Display>(
+        &mut self,
+        name: OsString,
+        path: PathBuf,
+        meta: &std::fs::Metadata,
+        linked: bool,
+        parse: &impl Fn(&Path) -> Result<T, E>,
+    ) -> Changed {
+        let mark = mark_of(meta);
+        if let Some(known) = self.entries.get_mut(&name) {
+            known.listed = self.listings;
+            known.linked = linked;
+            if known.mark == mark {
+                return Changed::None;
+            }
+        }
+        #[cfg(test)]
+        {
+            self.parses += 1;
+        }
+        let item = parse(&path).map_err(|reason| {
+            tracing::warn!(file = %path.display(), %reason, "skipping job file that does not parse");
+            reason.to_string()
+        });
+        let entry = Entry {
+            path,
+            mark,
+            listed: self.listings,
+            linked,
+            item,
+        };
+        self.entries.insert(name, entry);
+        Changed::Added
+    }
+
+    /// Keeps `path` out as not a job file, warning unless already `warned` for this reason.
+    fn refuse(&mut self, path: PathBuf, reason: NotAFile, warned: bool) {
+        if !warned {
+            tracing::warn!(file = %path.display(), %reason, "skipping entry that is not a job file");
+        }
+        self.refused.insert(path, reason);
     }
 
     /// Every file that parsed, with its path.
@@ -184,6 +281,14 @@ impl<T> DirIndex<T> {
                 .err()
                 .map(|r| (e.path.as_path(), r.as_str()))
         })
+    }
+
+    /// What `path` parsed to, if it did.
+    pub fn get(&self, path: &Path) -> Option<&T> {
+        let entry = self.entries.get(path.file_name()?)?;
+        (entry.path == path)
+            .then_some(entry.item.as_ref().ok())
+            .flatten()
     }
 
     /// When `path` was last modified, as last seen.
@@ -204,128 +309,5 @@ impl<T> DirIndex<T> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(p: &Path) -> Result<String, String> {
-        let text = std::fs::read_to_string(p).map_err(|e| e.to_string())?;
-        if text.starts_with("bad") {
-            Err("starts with bad".into())
-        } else {
-            Ok(text)
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn links_are_followed_only_inside_the_data_directory() {
-        let root = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let dir = root.path().join("routines");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(root.path().join("shared.md"), "inside").unwrap();
-        std::fs::write(outside.path().join("secret.md"), "outside").unwrap();
-        let link = |target: &Path, name: &str| {
-            std::os::unix::fs::symlink(target, dir.join(name)).unwrap();
-        };
-        link(&root.path().join("shared.md"), "in.md");
-        link(&outside.path().join("secret.md"), "out.md");
-        link(&root.path().join("missing.md"), "dangling.md");
-        std::fs::create_dir(dir.join("folder.md")).unwrap();
-        let mut idx = DirIndex::new(dir.clone());
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        let items: Vec<_> = idx
-            .items()
-            .map(|(p, t)| (p.to_path_buf(), t.clone()))
-            .collect();
-        assert_eq!(items, [(dir.join("in.md"), "inside".to_owned())]);
-        let mut refused: Vec<_> = idx.refused.keys().cloned().collect();
-        refused.sort();
-        assert_eq!(
-            refused,
-            ["dangling.md", "folder.md", "out.md"].map(|n| dir.join(n))
-        );
-    }
-
-    #[test]
-    fn refresh_tracks_additions_edits_removals_and_skips_bad_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut idx = DirIndex::new(dir.path().to_path_buf());
-        assert_eq!(idx.refresh(parse), Changed::None);
-        std::fs::write(dir.path().join("a.md"), "one").unwrap();
-        std::fs::write(dir.path().join("b.md"), "bad file").unwrap();
-        std::fs::write(dir.path().join("c.txt"), "ignored").unwrap();
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        assert_eq!(idx.len(), 1);
-        let broken: Vec<_> = idx.broken().map(|(p, r)| (p.to_path_buf(), r)).collect();
-        assert_eq!(broken, [(dir.path().join("b.md"), "starts with bad")]);
-        assert_eq!(idx.refresh(parse), Changed::None);
-        std::fs::write(dir.path().join("a.md"), "one, edited").unwrap();
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        assert_eq!(idx.items().next().unwrap().1, "one, edited");
-        std::fs::remove_file(dir.path().join("a.md")).unwrap();
-        assert_eq!(idx.refresh(parse), Changed::Removed);
-        assert!(idx.is_empty());
-    }
-
-    #[test]
-    fn an_unchanged_file_is_not_parsed_again() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("a.md"), "one").unwrap();
-        std::fs::write(dir.path().join("b.md"), "two").unwrap();
-        let mut idx = DirIndex::new(dir.path().to_path_buf());
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        assert_eq!(idx.parses, 2);
-        for _ in 0..3 {
-            assert_eq!(idx.refresh(parse), Changed::None);
-        }
-        assert_eq!(idx.parses, 2, "unchanged files were parsed again");
-        std::fs::remove_file(dir.path().join("b.md")).unwrap();
-        assert_eq!(idx.refresh(parse), Changed::Removed);
-        assert_eq!(idx.parses, 2);
-    }
-
-    #[test]
-    fn a_file_edited_to_the_same_size_is_read_again_for_its_new_mtime() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.md");
-        std::fs::write(&path, "one").unwrap();
-        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
-        std::fs::File::options()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
-        let mut idx = DirIndex::new(dir.path().to_path_buf());
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        // Rewritten in place (same inode), same size; only the modification time tells.
-        std::fs::write(&path, "two").unwrap();
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        assert_eq!(idx.items().next().unwrap().1, "two");
-        assert_eq!(idx.parses, 2);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_file_replaced_with_the_same_size_and_mtime_is_read_again_for_its_inode() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.md");
-        let at = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
-        let write = |name: &str, text: &str| {
-            let p = dir.path().join(name);
-            std::fs::write(&p, text).unwrap();
-            let f = std::fs::File::options().write(true).open(&p).unwrap();
-            f.set_modified(at).unwrap();
-            p
-        };
-        write("a.md", "one");
-        let mut idx = DirIndex::new(dir.path().to_path_buf());
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        // An atomic replace (write aside, rename over) within one tick of the clock.
-        let aside = write("a.tmp", "two");
-        std::fs::rename(aside, &path).unwrap();
-        assert_eq!(idx.refresh(parse), Changed::Added);
-        assert_eq!(idx.items().next().unwrap().1, "two");
-    }
-}
+#[path = "registry_tests.rs"]
+mod tests;
