@@ -66,6 +66,8 @@ pub struct Due {
 
 #[derive(Debug, Clone)]
 struct RoutineTimer {
+    /// The routine's file.
+    path: PathBuf,
     cron_text: String,
     paused: bool,
     schedule: CronSchedule,
@@ -88,6 +90,8 @@ pub struct Plan {
     baselines: Option<Baselines>,
     /// Routines whose cron could not be registered, with why.
     bad_cron: HashMap<PathBuf, String>,
+    /// The persistent routines (id, file) as last read: their sessions go with their files.
+    persistent: Vec<(String, PathBuf)>,
 }
 
 /// Why a job file did not load, without its path (the notice names the file itself).
@@ -120,6 +124,7 @@ impl Plan {
             shadowed: HashSet::new(),
             baselines: None,
             bad_cron: HashMap::new(),
+            persistent: Vec::new(),
         }
     }
 
@@ -156,13 +161,16 @@ impl Plan {
 
     /// Re-reads changed files; returns whether anything changed.
     pub fn refresh(&mut self, now: DateTime<Utc>) -> bool {
-        let persistent = crate::routine_sessions::persistent(self.routines.items());
         let r = self
             .routines
             .refresh(|p| store::load_file::<Routine>(p).map_err(load_reason));
-        if r.any() && !persistent.is_empty() {
-            let data = DataDir::new(self.root.clone());
-            crate::routine_sessions::forget_removed(&data, persistent, self.routines.items());
+        if r.any() {
+            let now_persistent = crate::routine_sessions::persistent(self.routines.items());
+            let before = std::mem::replace(&mut self.persistent, now_persistent);
+            if !before.is_empty() {
+                let data = DataDir::new(self.root.clone());
+                crate::routine_sessions::forget_removed(&data, before, self.routines.items());
+            }
         }
         let m = self
             .reminders
@@ -244,9 +252,15 @@ impl Plan {
                 continue;
             }
             let timer = match self.timers.remove(&routine.id) {
-                Some(t) if t.cron_text == routine.cron && t.paused == routine.paused => t,
+                Some(t) if t.cron_text == routine.cron && t.paused == routine.paused => {
+                    RoutineTimer {
+                        path: path.to_path_buf(),
+                        ..t
+                    }
+                }
                 _ => match CronSchedule::parse(&routine.cron) {
                     Ok(schedule) => RoutineTimer {
+                        path: path.to_path_buf(),
                         next: if routine.paused {
                             None
                         } else {
@@ -271,25 +285,6 @@ impl Plan {
         }
         self.timers = next_timers;
         self.bad_cron = bad_cron;
-    }
-
-    /// Every job file that is not registered because it is broken: it does not load, or (a
-    /// routine) its cron cannot be registered; by file name.
-    pub fn broken(&self) -> Vec<BrokenFile> {
-        let mut out: Vec<BrokenFile> = self
-            .routines
-            .broken()
-            .chain(self.reminders.broken())
-            .map(|(p, reason)| (p, reason.to_owned()))
-            .chain(self.bad_cron.iter().map(|(p, r)| (p.as_path(), r.clone())))
-            .map(|(path, reason)| BrokenFile {
-                path: path.to_path_buf(),
-                rel_path: rel(&self.root, path),
-                reason,
-            })
-            .collect();
-        out.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
-        out
     }
 
     /// How many jobs are registered.
@@ -317,32 +312,34 @@ impl Plan {
         at.max(self.started_at + STARTUP_DELAY)
     }
 
-    /// The earliest instant at which something is due.
+    /// The earliest instant at which something is due. Runs after every fire over every job,
+    /// so a reminder's fired and shadowed marks are looked up only when it would be earliest.
     pub fn earliest(&self) -> Option<DateTime<Utc>> {
         let routines = self
             .timers
             .values()
             .filter_map(|t| t.next)
             .map(|at| self.routine_due(at));
-        let reminders = self
-            .reminders
-            .items()
-            .filter(|(p, r)| !self.fired.contains(&r.id) && !self.is_shadowed(p))
-            .map(|(_, r)| self.reminder_due(r));
-        routines.chain(reminders).min()
-    }
-
-    /// Everything due at `now`, advancing routines and marking reminders fired.
-    pub fn take_due(&mut self, now: DateTime<Utc>) -> Vec<Due> {
-        let mut due = Vec::new();
-        for (path, routine) in self.routines.items() {
-            if self.is_shadowed(path) {
+        let mut earliest = routines.min();
+        for (path, reminder) in self.reminders.items() {
+            let at = self.reminder_due(reminder);
+            if earliest.is_some_and(|e| e <= at)
+                || self.fired.contains(&reminder.id)
+                || self.is_shadowed(path)
+            {
                 continue;
             }
-            let due_from = self.started_at + STARTUP_DELAY;
-            let Some(timer) = self.timers.get_mut(&routine.id) else {
-                continue;
-            };
+            earliest = Some(at);
+        }
+        earliest
+    }
+
+    /// Everything due at `now`, advancing routines and marking reminders fired. Runs at every
+    /// fire over every job, so only what is due is looked up or copied.
+    pub fn take_due(&mut self, now: DateTime<Utc>) -> Vec<Due> {
+        let mut due = Vec::new();
+        let due_from = self.started_at + STARTUP_DELAY;
+        for timer in self.timers.values_mut() {
             let Some(first) = timer.next.filter(|at| (*at).max(due_from) <= now) else {
                 continue;
             };
@@ -351,10 +348,13 @@ impl Plan {
             let Some(latest) = passed.pop() else {
                 continue;
             };
+            let Some(routine) = self.routines.get(&timer.path) else {
+                continue;
+            };
             due.push(Due {
                 job: Job::Routine(routine.clone()),
-                path: path.to_path_buf(),
-                rel_path: rel(&self.root, path),
+                path: timer.path.clone(),
+                rel_path: rel(&self.root, &timer.path),
                 due_at: latest,
                 late_since: (now - latest > LATE_AFTER).then_some(latest),
                 missed: passed,
@@ -362,11 +362,8 @@ impl Plan {
         }
         let mut fired_now = Vec::new();
         for (path, reminder) in self.reminders.items() {
-            if self.fired.contains(&reminder.id) || self.is_shadowed(path) {
-                continue;
-            }
             let at = self.reminder_due(reminder);
-            if at > now {
+            if at > now || self.fired.contains(&reminder.id) || self.is_shadowed(path) {
                 continue;
             }
             let scheduled = reminder.run_at.with_timezone(&Utc);
@@ -382,13 +379,13 @@ impl Plan {
         }
         self.fired.extend(fired_now);
         // Fire order: by due time, then by the time each was meant for (overdue reminders are
-        // all due at start + 2 s; they fire in the order they were set for).
-        due.sort_by_key(|d| {
-            let meant = match &d.job {
+        // all due at start + 2 s; they fire in the order they were set for), then by file.
+        due.sort_by(|a, b| {
+            let meant = |d: &Due| match &d.job {
                 Job::Reminder(r) => r.run_at.with_timezone(&Utc),
                 _ => d.due_at,
             };
-            (d.due_at, meant)
+            (a.due_at, meant(a), &a.rel_path).cmp(&(b.due_at, meant(b), &b.rel_path))
         });
         due
     }

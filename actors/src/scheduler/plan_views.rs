@@ -1,9 +1,9 @@
 //! What the plan shows others: the forward schedule's items for a job's preamble and the
-//! upcoming list (`/routines`, the CLI). Read-only views of [`Plan`].
+//! upcoming list (`/routines`, the CLI), the broken files. Read-only views of [`Plan`].
 
 use chrono::{DateTime, Utc};
 
-use super::{rel, Plan, GRACE, HORIZON};
+use super::{rel, BrokenFile, Plan, GRACE, HORIZON};
 use crate::jobs::Job;
 use crate::prompts::forward::ScheduledItem;
 use crate::scheduler::UpcomingJob;
@@ -75,5 +75,24 @@ impl Plan {
             .collect();
         v.sort_by(|a, b| a.next.cmp(&b.next).then(a.id.cmp(&b.id)));
         v
+    }
+
+    /// Every job file that is not registered because it is broken: it does not load, or (a
+    /// routine) its cron cannot be registered; by file name.
+    pub fn broken(&self) -> Vec<BrokenFile> {
+        let mut out: Vec<BrokenFile> = self
+            .routines
+            .broken()
+            .chain(self.reminders.broken())
+            .map(|(p, reason)| (p, reason.to_owned()))
+            .chain(self.bad_cron.iter().map(|(p, r)| (p.as_path(), r.clone())))
+            .map(|(path, reason)| BrokenFile {
+                path: path.to_path_buf(),
+                rel_path: rel(&self.root, path),
+                reason,
+            })
+            .collect();
+        out.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+        out
     }
 }
