@@ -3,7 +3,9 @@
 //! Lines are appended whole (one `write` of a complete line in append mode), so a crash leaves
 //! every earlier line intact; a line that does not parse (a torn last line after a power cut, a
 //! hand edit) is skipped and counted, and the next append starts on a fresh line. Pruning
-//! rewrites the file atomically without the lines older than [`KEEP`]. Reading never writes, so
+//! rewrites the file atomically without the lines older than [`KEEP`]: when they are its first
+//! lines (nearly always, lines being appended as runs end) the rest is copied as it is
+//! ([`drop_leading`]), else every kept line is written again ([`rewrite`]). Reading never writes, so
 //! `ollim-bot routine history` may read while the bot runs.
 
 use std::fs::{self, OpenOptions};
@@ -127,6 +129,43 @@ pub fn rewrite(path: &Path, records: &[RunRecord]) -> Result<(), state_file::Err
     state_file::write_atomic(path, &bytes)
 }
 
+/// Rewrites the file without its first lines when those are the runs `leading`, in order
+/// (a line among them that does not parse goes too, as in [`rewrite`]); the rest is kept byte
+/// for byte, without parsing it again. Answers `false`, writing nothing, when the file does not
+/// begin with them: the caller then rewrites it whole.
+pub fn drop_leading(path: &Path, leading: &[String]) -> Result<bool, state_file::Error> {
+    #[derive(serde::Deserialize)]
+    struct RunOnly {
+        run: String,
+    }
+    let bytes = fs::read(path).map_err(|source| state_file::Error::Io {
+        action: "reading",
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut at = 0;
+    let mut wanted = leading.iter().peekable();
+    while let Some(expected) = wanted.peek() {
+        let Some(len) = bytes[at..].iter().position(|b| *b == b'\n') else {
+            return Ok(false);
+        };
+        let line = &bytes[at..at + len];
+        at += len + 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<RunOnly>(line) {
+            Ok(found) if found.run == **expected => {
+                wanted.next();
+            }
+            Ok(_) => return Ok(false),
+            Err(_) => {}
+        }
+    }
+    state_file::write_atomic(path, &bytes[at..])?;
+    Ok(true)
+}
+
 /// Whether `record` is older than [`KEEP`] at `now`.
 pub fn expired(record: &RunRecord, now: DateTime<Utc>) -> bool {
     now - record.ended.with_timezone(&Utc) > KEEP
@@ -201,5 +240,33 @@ mod tests {
             .with_timezone(&Utc);
         assert!(expired(&record("old", "2026-03-01T11:59:00Z"), now));
         assert!(!expired(&record("new", "2026-03-01T12:01:00Z"), now));
+    }
+
+    #[test]
+    fn dropping_the_leading_runs_keeps_the_rest_byte_for_byte_or_declines() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(FILE_NAME);
+        let lines = [
+            record("a", "2026-03-01T10:00:00Z"),
+            record("b", "2026-03-02T10:00:00Z"),
+        ];
+        append(&path, &lines, false).unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"not json\n   {\"run\": \"c\", \"hand\": \"edited\"}\n")
+            .unwrap();
+        let before = fs::read_to_string(&path).unwrap();
+        // The file does not begin with "b": nothing is written.
+        assert!(!drop_leading(&path, &["b".to_owned()]).unwrap());
+        assert_eq!(fs::read_to_string(&path).unwrap(), before);
+        assert!(drop_leading(&path, &["a".to_owned(), "b".to_owned()]).unwrap());
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "not json\n   {\"run\": \"c\", \"hand\": \"edited\"}\n",
+            "the lines after the dropped ones are copied as they were"
+        );
+        assert!(!drop_leading(&path, &["c".to_owned(), "d".to_owned()]).unwrap());
     }
 }

@@ -64,6 +64,8 @@ pub struct RunLog {
     /// next time.
     unwritten: Vec<RunRecord>,
     last_prune: Option<DateTime<Utc>>,
+    /// The open runs' JSON, kept between saves.
+    open_json: open_file::Encoded,
 }
 
 impl RunLog {
@@ -82,6 +84,7 @@ impl RunLog {
             torn_end: false,
             unwritten: Vec::new(),
             last_prune: None,
+            open_json: open_file::Encoded::default(),
         }
     }
 
@@ -131,19 +134,12 @@ impl RunLog {
         self.prune();
     }
 
-    fn save_open(&self) -> Result<(), state_file::Error> {
-        let file = open_file::OpenFile {
-            history_since: self.history_since,
-            open: self
-                .interrupted
-                .iter()
-                .map(|(r, _)| r.clone())
-                .chain(self.open.iter().cloned())
-                .collect(),
-        };
-        open_file::save(&self.open_path, &file).inspect_err(|e| {
-            tracing::error!(cause = %e, "could not save the open runs");
-        })
+    fn save_open(&mut self) -> Result<(), state_file::Error> {
+        let runs = self.interrupted.iter().map(|(r, _)| r).chain(&self.open);
+        let saved = self
+            .open_json
+            .save(&self.open_path, self.history_since, runs);
+        saved.inspect_err(|e| tracing::error!(cause = %e, "could not save the open runs"))
     }
 
     fn append(&mut self, lines: Vec<RunRecord>) {
@@ -176,11 +172,31 @@ impl RunLog {
         let now = self.clock.now();
         self.last_prune = Some(now);
         let before = self.records.len();
+        let leading: Vec<String> = self
+            .records
+            .iter()
+            .take_while(|r| history_file::expired(r, now))
+            .map(|r| r.run.clone())
+            .collect();
         self.records.retain(|r| !history_file::expired(r, now));
         if self.records.len() == before {
             return;
         }
-        match history_file::rewrite(&self.history_path, &self.records) {
+        // The file holds exactly the kept lines in order unless an append failed or tore.
+        let in_file = self.unwritten.is_empty() && !self.torn_end;
+        let dropped = match before - self.records.len() == leading.len() && in_file {
+            true => history_file::drop_leading(&self.history_path, &leading),
+            false => Ok(false),
+        };
+        let saved = match dropped {
+            Ok(true) => Ok(()),
+            Ok(false) => history_file::rewrite(&self.history_path, &self.records),
+            Err(e) => {
+                tracing::debug!(cause = %e, "could not drop the leading lines; writing the history whole");
+                history_file::rewrite(&self.history_path, &self.records)
+            }
+        };
+        match saved {
             Ok(()) => {
                 self.torn_end = false;
                 self.unwritten.clear();
@@ -190,7 +206,9 @@ impl RunLog {
         }
     }
 
+    /// The open run `run`, to change (its JSON is encoded again at the next save).
     fn entry_mut(&mut self, run: &str) -> Option<&mut OpenRun> {
+        self.open_json.forget(run);
         self.open
             .iter_mut()
             .chain(self.interrupted.iter_mut().map(|(r, _)| r))
