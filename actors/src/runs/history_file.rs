@@ -3,7 +3,8 @@
 //! Lines are appended whole (one `write` of a complete line in append mode), so a crash leaves
 //! every earlier line intact; a line that does not parse (a torn last line after a power cut, a
 //! hand edit) is skipped and counted, and the next append starts on a fresh line. Pruning
-//! rewrites the file atomically without the lines older than [`KEEP`]: when they are its first
+//! rewrites the file atomically without the lines older than [`KEEP`] (and than the current
+//! month, [`keep_from`]): when they are its first
 //! lines (nearly always, lines being appended as runs end) the rest is copied as it is
 //! ([`drop_leading`]), else every kept line is written again ([`rewrite`]). Reading never writes, so
 //! `ollim-bot routine history` may read while the bot runs.
@@ -166,9 +167,17 @@ pub fn drop_leading(path: &Path, leading: &[String]) -> Result<bool, state_file:
     Ok(true)
 }
 
-/// Whether `record` is older than [`KEEP`] at `now`.
-pub fn expired(record: &RunRecord, now: DateTime<Utc>) -> bool {
-    now - record.ended.with_timezone(&Utc) > KEEP
+/// The oldest end time kept at `now`: [`KEEP`] back, or local midnight on the first of the
+/// month when that is earlier — the month's spend is summed from these lines, so on the 31st
+/// the 1st's runs still count.
+pub fn keep_from(now: DateTime<Utc>, zone: chrono_tz::Tz) -> DateTime<Utc> {
+    let month = crate::spend::month_start(now.with_timezone(&zone));
+    (now - KEEP).min(month)
+}
+
+/// Whether `record` ended before `keep_from`.
+pub fn expired(record: &RunRecord, keep_from: DateTime<Utc>) -> bool {
+    record.ended.with_timezone(&Utc) < keep_from
 }
 
 #[cfg(test)]
@@ -231,15 +240,25 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_file_reads_empty_and_expiry_is_thirty_days() {
+    fn a_missing_file_reads_empty_and_expiry_is_thirty_days_or_the_month() {
         let tmp = tempfile::tempdir().unwrap();
         let read = read(&tmp.path().join(FILE_NAME)).unwrap();
         assert!(!read.exists && read.records.is_empty());
-        let now = DateTime::parse_from_rfc3339("2026-03-31T12:00:00Z")
-            .unwrap()
-            .with_timezone(&Utc);
-        assert!(expired(&record("old", "2026-03-01T11:59:00Z"), now));
-        assert!(!expired(&record("new", "2026-03-01T12:01:00Z"), now));
+        let zone = chrono_tz::Europe::Berlin;
+        let at = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        // Mid-month: 30 days back reaches into the month before.
+        let kept = keep_from(at("2026-04-15T12:00:00Z"), zone);
+        assert_eq!(kept, at("2026-03-16T12:00:00Z"));
+        assert!(expired(&record("old", "2026-03-16T11:59:00Z"), kept));
+        assert!(!expired(&record("new", "2026-03-16T12:01:00Z"), kept));
+        // On the 31st the month reaches further back: its first hour (local) is kept.
+        let kept = keep_from(at("2026-03-31T20:00:00Z"), zone);
+        assert_eq!(kept, at("2026-02-28T23:00:00Z"));
+        assert!(!expired(
+            &record("first", "2026-03-01T00:10:00+01:00"),
+            kept
+        ));
+        assert!(expired(&record("feb", "2026-02-28T23:50:00+01:00"), kept));
     }
 
     #[test]

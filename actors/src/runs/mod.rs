@@ -19,7 +19,8 @@
 //! report, a chain follow-up — is marked on the entry first, so a re-run never repeats it; a
 //! report is written to the entry before it is appended to the pending updates and marked
 //! delivered after, so a restart in between is resolved against the pending-updates file
-//! instead of guessed. Lines older than 30 days are pruned at start and daily.
+//! instead of guessed. Lines older than 30 days (and than the current month: the spend caps sum
+//! it) are pruned at start and daily.
 
 pub mod alerts;
 pub mod history_file;
@@ -167,18 +168,20 @@ impl RunLog {
         }
     }
 
-    /// Drops lines older than 30 days, rewriting the file when any went.
+    /// Drops lines older than 30 days and than the month, rewriting the file when any went.
     fn prune(&mut self) {
         let now = self.clock.now();
         self.last_prune = Some(now);
+        let keep_from = history_file::keep_from(now, self.zone);
         let before = self.records.len();
         let leading: Vec<String> = self
             .records
             .iter()
-            .take_while(|r| history_file::expired(r, now))
+            .take_while(|r| history_file::expired(r, keep_from))
             .map(|r| r.run.clone())
             .collect();
-        self.records.retain(|r| !history_file::expired(r, now));
+        self.records
+            .retain(|r| !history_file::expired(r, keep_from));
         if self.records.len() == before {
             return;
         }

@@ -4,7 +4,7 @@
 //! job's runs, background and foreground, webhook jobs included — since local midnight and since
 //! the first of the month. The run log owns those lines, so it answers [`SpendSoFar`] (handled
 //! here, on its data); nothing else keeps a count that could drift from the file. The history
-//! keeps 30 days, so on the 31st of a month the first day's runs are no longer counted.
+//! keeps the current month as well as 30 days, so the 1st's runs still count on the 31st.
 //!
 //! The job runner asks before each job starts ([`Standing`]): over a cap, the job does not run
 //! (a reminder is delivered as a plain message instead) and the owner is told once a day
@@ -84,10 +84,7 @@ impl Spent {
     /// Sums `records` ended since local midnight of `now` (and since the first of its month).
     pub fn tally(records: &[RunRecord], now: DateTime<Tz>) -> Self {
         let day = midnight(now.timezone(), now.date_naive());
-        let month = midnight(
-            now.timezone(),
-            now.date_naive().with_day(1).unwrap_or_default(),
-        );
+        let month = month_start(now);
         let mut spent = Spent::default();
         for r in records {
             let Some(cost) = r.cost_usd.filter(|c| c.is_finite() && *c > 0.0) else {
@@ -188,6 +185,12 @@ pub fn run_budget_usd(job_cents: u64, left_usd: Option<f64>) -> f64 {
 
 /// The instant local midnight begins `date` in `tz` (the earliest, where midnight repeats; the
 /// first instant after, where it is skipped).
+/// Local midnight on the first of `now`'s month.
+pub(crate) fn month_start(now: DateTime<Tz>) -> DateTime<Utc> {
+    let first = now.date_naive().with_day(1).unwrap_or_default();
+    midnight(now.timezone(), first)
+}
+
 fn midnight(tz: Tz, date: NaiveDate) -> DateTime<Utc> {
     let start = date.and_hms_opt(0, 0, 0).unwrap_or_default();
     match tz.from_local_datetime(&start).earliest() {

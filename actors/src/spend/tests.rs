@@ -109,3 +109,55 @@ fn the_preamble_line_and_the_run_budget() {
     assert_eq!(run_budget_usd(100, Some(5.0)), 1.0);
     assert_eq!(run_budget_usd(100, Some(-1.0)), 0.01);
 }
+
+#[actix_rt::test]
+async fn on_the_31st_the_months_total_still_holds_the_first_days_runs() {
+    use crate::clock::ManualClock;
+    use crate::data_dir::DataDir;
+    use crate::runs::{History, Record};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let data = DataDir::new(tmp.path());
+    data.ensure().unwrap();
+    let clock = ManualClock::new(NY.with_ymd_and_hms(2026, 3, 1, 0, 45, 0).unwrap().to_utc());
+    let log = RunLog::in_data_dir(&data, clock.shared(), NY).start();
+    let mut first = record("2026-03-01T00:30:00-05:00", Some(2.0));
+    first.run = "first".into();
+    log.send(Record(vec![first])).await.unwrap();
+    // A line a day, each a minute more than a day after the last, prunes every day of the month.
+    for day in 2..=31 {
+        let at = NY.with_ymd_and_hms(2026, 3, day, 22, day, 0).unwrap();
+        clock.set(at.to_utc());
+        let mut line = record(&at.to_rfc3339(), Some(0.5));
+        line.run = format!("day-{day}");
+        log.send(Record(vec![line])).await.unwrap();
+    }
+    let spent = log.send(SpendSoFar).await.unwrap();
+    assert_eq!(
+        spent.month_usd,
+        2.0 + 30.0 * 0.5,
+        "the 1st's run is counted on the 31st"
+    );
+    let runs = std::fs::read_to_string(data.state_file("runs.jsonl")).unwrap();
+    assert!(runs.contains(r#""run":"first""#), "{runs}");
+
+    // Into April: March's first day is more than 30 days back and not this month.
+    clock.set(NY.with_ymd_and_hms(2026, 4, 2, 9, 0, 0).unwrap().to_utc());
+    let mut april = record("2026-04-02T09:00:00-04:00", Some(1.0));
+    april.run = "april".into();
+    log.send(Record(vec![april])).await.unwrap();
+    let spent = log.send(SpendSoFar).await.unwrap();
+    assert_eq!(spent.month_usd, 1.0);
+    let kept = log
+        .send(History {
+            job: None,
+            kind: None,
+            limit: usize::MAX,
+        })
+        .await
+        .unwrap();
+    assert!(kept.iter().all(|r| r.run != "first"), "pruned in April");
+    let runs = std::fs::read_to_string(data.state_file("runs.jsonl")).unwrap();
+    assert!(!runs.contains(r#""run":"first""#), "{runs}");
+    assert!(runs.contains(r#""run":"day-3""#), "{runs}");
+}
