@@ -183,14 +183,14 @@ pub fn run_budget_usd(job_cents: u64, left_usd: Option<f64>) -> f64 {
     bound.max(0.01)
 }
 
-/// The instant local midnight begins `date` in `tz` (the earliest, where midnight repeats; the
-/// first instant after, where it is skipped).
 /// Local midnight on the first of `now`'s month.
 pub(crate) fn month_start(now: DateTime<Tz>) -> DateTime<Utc> {
     let first = now.date_naive().with_day(1).unwrap_or_default();
     midnight(now.timezone(), first)
 }
 
+/// The instant local midnight begins `date` in `tz` (the earliest, where midnight repeats; the
+/// first instant after, where it is skipped).
 fn midnight(tz: Tz, date: NaiveDate) -> DateTime<Utc> {
     let start = date.and_hms_opt(0, 0, 0).unwrap_or_default();
     match tz.from_local_datetime(&start).earliest() {
