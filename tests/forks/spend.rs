@@ -20,6 +20,9 @@ fn runs_of(rig: &Rig, job: &str) -> Vec<Value> {
         .collect()
 }
 
+/// $20 spent at 8:00 this morning (New York), past the default $10.00 cap.
+const SPENT: &str = r#"{"run":"seed","job":"feedf00d","kind":"routine","tag":"routine-bg","name":"earlier","file":"routines/earlier.md","scheduled":"2026-03-02T08:00:00-05:00","started":"2026-03-02T08:00:00-05:00","ended":"2026-03-02T08:00:00-05:00","outcome":"ok","cost_usd":20.0,"turns":3}"#;
+
 const PAUSED: &str = "background work is paused until midnight: spent $20.00 of $10.00 today (`/config spend_daily_usd` to change)";
 
 #[actix_rt::test]
@@ -33,9 +36,7 @@ async fn over_the_days_cap_jobs_wake_no_model_until_midnight_but_the_owner_is_an
             }
         },
         |data| {
-            // $20 spent at 8:00 this morning (New York), past the default $10.00 cap.
-            let line = r#"{"run":"seed","job":"feedf00d","kind":"routine","tag":"routine-bg","name":"earlier","file":"routines/earlier.md","scheduled":"2026-03-02T08:00:00-05:00","started":"2026-03-02T08:00:00-05:00","ended":"2026-03-02T08:00:00-05:00","outcome":"ok","cost_usd":20.0,"turns":3}"#;
-            std::fs::write(data.state_file("runs.jsonl"), format!("{line}\n")).unwrap();
+            std::fs::write(data.state_file("runs.jsonl"), format!("{SPENT}\n")).unwrap();
         },
     )
     .await;
@@ -100,6 +101,47 @@ async fn over_the_days_cap_jobs_wake_no_model_until_midnight_but_the_owner_is_an
     .await;
     let prompt = rig.requests_for("[routine-bg:d1d1d1d1]")[0].latest_user_text();
     assert!(prompt.contains("spend today: $0.00 of $10.00"), "{prompt}");
+}
+
+#[actix_rt::test]
+async fn over_the_cap_in_quiet_hours_a_background_reminder_waits_for_the_next_message() {
+    let rig = rig(
+        |_: &ModelRequest| Reply::Text("done".into()),
+        |data| {
+            std::fs::write(data.state_file("runs.jsonl"), format!("{SPENT}\n")).unwrap();
+            std::fs::write(
+                data.state_file("config.json"),
+                r#"{"quiet_hours": "08:00-10:00"}"#,
+            )
+            .unwrap();
+        },
+    )
+    .await;
+    rig.write(
+        "reminders/visa.md",
+        &bg_reminder("c3c3c3c3", 1, "description: \"visa form\"\n", "is it in?"),
+    );
+    // The same reminder run in the conversation is delivered at once, as it would have run.
+    let in_conversation = bg_reminder("c4c4c4c4", 1, "description: \"stretch\"\n", "stretch")
+        .replace("background: true", "background: false");
+    rig.write("reminders/stretch.md", &in_conversation);
+    rig.registered(2).await;
+    rig.advance_to(1);
+    let held = "⏰ visa form (a reminder that came during quiet hours, which last until 10:00 AM; tell the owner)";
+    rig.until("the plain DM and the held reminder", |r| {
+        let pending = std::fs::read_to_string(r.data.state_file("pending_updates.json"));
+        r.screen.pings().contains(&"⏰ stretch".to_owned())
+            && pending.is_ok_and(|p| p.contains(held))
+    })
+    .await;
+    assert_eq!(
+        rig.screen.pings(),
+        ["⏰ stretch"],
+        "the background one waits"
+    );
+    for job in ["c3c3c3c3", "c4c4c4c4"] {
+        assert_eq!(runs_of(&rig, job)[0]["error"], "spend limit");
+    }
 }
 
 /// A model that never stops calling a harmless tool.

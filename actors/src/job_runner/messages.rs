@@ -129,6 +129,8 @@ pub enum SkipReason {
         notice: String,
         /// For a reminder: the plain DM it is delivered as instead.
         plain: Option<String>,
+        /// The job runs in the background (its plain DM keeps to quiet hours).
+        background: bool,
     },
     /// The subagent it is bound to does not exist (SPEC §17).
     Subagent {

@@ -23,9 +23,13 @@ impl JobRunner {
                 tracing::warn!(job = %skip.job, reason = %blocked, "job skipped: blocked by its skills");
                 self.tell_agent(&skip.job, blocked.update.clone());
             }
-            SkipReason::SpendLimit { notice, plain } => {
+            SkipReason::SpendLimit {
+                notice,
+                plain,
+                background,
+            } => {
                 tracing::warn!(job = %skip.job, "job skipped: a spend cap is reached");
-                self.spend_held_back(&skip.job, notice, plain.as_deref());
+                self.spend_held_back(&skip.job, notice, plain.as_deref(), *background);
             }
             SkipReason::Subagent { name, update } => {
                 tracing::warn!(job = %skip.job, subagent = %name, "job skipped: its subagent does not exist");
@@ -40,17 +44,13 @@ impl JobRunner {
 
     /// A job held back by a spend cap: a reminder goes out as its plain DM, and the owner
     /// hears why once per local day.
-    fn spend_held_back(&mut self, job: &str, notice: &str, plain: Option<&str>) {
+    fn spend_held_back(&mut self, job: &str, notice: &str, plain: Option<&str>, background: bool) {
         let Some(surface) = self.notices() else {
             tracing::warn!(%job, plain = ?plain, "no conversation here: the owner is not told");
             return;
         };
         if let Some(text) = plain {
-            surface.do_send(crate::surface::SurfaceEvent::Ping {
-                text: text.to_owned(),
-                fork_session: None,
-                snooze: None,
-            });
+            self.deliver_plain(job, background, text.to_owned());
         }
         let today = self
             .config

@@ -82,6 +82,7 @@ async fn spend_check(
             why: super::SkipReason::SpendLimit {
                 notice: standing.notice().unwrap_or_default(),
                 plain,
+                background: run.job.settings().background,
             },
         }));
     }

@@ -153,20 +153,13 @@ impl JobRunner {
         if self.stopping || !end.outcome.is_failure() || end.pinged || end.reported {
             return;
         }
-        let text = plain_reminder_text(reminder);
-        match self.notices() {
-            Some(notices) => {
-                tracing::info!(job = %run.job.id(), "the reminder's run failed; it is delivered plain");
-                notices.do_send(SurfaceEvent::Ping {
-                    text,
-                    fork_session: None,
-                    snooze: None,
-                });
-            }
-            None => {
-                tracing::warn!(job = %run.job.id(), %text, "nobody to deliver the plain reminder to")
-            }
-        }
+        tracing::info!(job = %run.job.id(), "the reminder's run failed; it is delivered plain");
+        let background = reminder.settings.background;
+        self.deliver_plain(
+            &run.job.id().to_string(),
+            background,
+            plain_reminder_text(reminder),
+        );
     }
 }
 
