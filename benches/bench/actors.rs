@@ -125,6 +125,25 @@ pub fn bench_files_and_cron() {
         "scheduler re-scan with nothing changed: {}",
         ms(t.elapsed())
     );
+    // What every fire costs: a fired reminder's file goes, and the next refresh notices.
+    let fired = std::fs::read_dir(data.reminders())
+        .expect("reminders")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "md"))
+        .expect("a reminder file");
+    std::fs::remove_file(&fired).expect("remove");
+    let t = Instant::now();
+    plan.refresh(now);
+    let by_events = t.elapsed();
+    plan.list_next();
+    let t = Instant::now();
+    plan.refresh(now);
+    println!(
+        "scheduler re-read after a reminder fired (one file deleted): {} from file events, {} listing both directories",
+        ms(by_events),
+        ms(t.elapsed())
+    );
 
     let exprs = cron_exprs(1000);
     let t = Instant::now();

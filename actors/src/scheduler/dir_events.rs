@@ -171,6 +171,11 @@ impl DirEvents {
         }
     }
 
+    /// Drops the feed: the next look is a full listing.
+    pub fn stop(&mut self) {
+        self.feed = None;
+    }
+
     /// Starts a new feed on `dir` (before it is listed whole). Without one, the next look is
     /// a full listing again.
     pub fn restart(&mut self, dir: &Path) {

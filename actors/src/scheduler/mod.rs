@@ -48,7 +48,11 @@ use plan::{Baselines, Due, Plan};
 /// Re-read the job directories now (coalesced when several arrive together).
 #[derive(Debug, Clone, Copy, Message)]
 #[rtype(result = "()")]
-pub struct Reload;
+pub struct Reload {
+    /// List the directories whole rather than trust their file events (the watcher's poll saw
+    /// a change that the events may have missed).
+    pub listing: bool,
+}
 
 /// Asks what is registered and when each job fires next.
 #[derive(Debug, Clone, Copy, Message)]
@@ -255,7 +259,11 @@ impl Actor for Scheduler {
                 self.config.data_dir.routines(),
                 self.config.data_dir.reminders(),
             ];
-            self.watcher = Some(watch::watch(dirs, move || me.do_send(Reload)));
+            self.watcher = Some(watch::watch(dirs, move |noticed| {
+                me.do_send(Reload {
+                    listing: noticed == watch::Noticed::Poll,
+                })
+            }));
         }
         let runs = self.config.runs.clone().filter(|_| !self.baselined);
         let Some(runs) = runs else {
@@ -288,7 +296,10 @@ impl Actor for Scheduler {
 impl Handler<Reload> for Scheduler {
     type Result = ();
 
-    fn handle(&mut self, _msg: Reload, ctx: &mut Self::Context) {
+    fn handle(&mut self, msg: Reload, ctx: &mut Self::Context) {
+        if msg.listing {
+            self.plan.list_next();
+        }
         // Bursts of file events collapse into one re-read on the next turn of the mailbox.
         if self.reload_queued {
             return;

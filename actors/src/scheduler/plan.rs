@@ -159,6 +159,13 @@ impl Plan {
         out
     }
 
+    /// Makes the next refresh list both directories whole instead of trusting their file
+    /// events.
+    pub fn list_next(&mut self) {
+        self.routines.list_next();
+        self.reminders.list_next();
+    }
+
     /// Re-reads changed files; returns whether anything changed.
     pub fn refresh(&mut self, now: DateTime<Utc>) -> bool {
         let r = self

@@ -112,6 +112,11 @@ impl<T> DirIndex<T> {
         &self.dir
     }
 
+    /// Makes the next refresh list the directory whole (starting a new event feed).
+    pub fn list_next(&mut self) {
+        self.events.stop();
+    }
+
     /// Re-reads new and changed files with `parse`, forgets removed ones.
     pub fn refresh<E: Display>(&mut self, parse: impl Fn(&Path) -> Result<T, E>) -> Changed {
         match self.events.since_last(&self.dir) {

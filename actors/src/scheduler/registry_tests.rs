@@ -200,3 +200,27 @@ fn a_link_is_read_again_when_its_target_changes_and_a_dangling_one_when_it_appea
     assert_eq!(idx.refresh(parse), Changed::Removed);
     assert_eq!(idx.refused.len(), 1, "the link now dangles");
 }
+
+#[test]
+fn after_list_next_one_refresh_looks_at_every_file_then_events_again() {
+    // What the watcher's poll asks for when it sees a change the file events may have missed
+    // (a network file system).
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a.md", "b.md", "c.md"] {
+        std::fs::write(dir.path().join(name), name).unwrap();
+    }
+    let mut idx = DirIndex::new(dir.path().to_path_buf());
+    idx.refresh(parse);
+    idx.refresh(parse);
+    assert_eq!((idx.listings, idx.checks), (1, 3));
+    idx.list_next();
+    assert_eq!(idx.refresh(parse), Changed::None);
+    assert_eq!((idx.listings, idx.checks), (2, 6));
+    idx.refresh(parse);
+    #[cfg(target_os = "linux")]
+    assert_eq!(
+        (idx.listings, idx.checks),
+        (2, 6),
+        "events are trusted again"
+    );
+}

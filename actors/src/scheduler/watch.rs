@@ -61,16 +61,29 @@ fn fingerprint(dirs: &[PathBuf]) -> Vec<Vec<Mark>> {
         .collect()
 }
 
+/// How a change was noticed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Noticed {
+    /// A file-system event named it.
+    Event,
+    /// The poll's fingerprint changed: file events may have missed it (a network file system),
+    /// so whatever reads the directories should list them whole.
+    Poll,
+}
+
 /// Watches `dirs` (not recursively) and calls `on_change` after any change. Calls may come
 /// in bursts; the receiver is expected to coalesce them.
-pub fn watch(dirs: Vec<PathBuf>, on_change: impl Fn() + Send + Sync + 'static) -> DirWatcher {
+pub fn watch(
+    dirs: Vec<PathBuf>,
+    on_change: impl Fn(Noticed) + Send + Sync + 'static,
+) -> DirWatcher {
     let on_change = Arc::new(on_change);
     let events = {
         let notify_change = Arc::clone(&on_change);
         let made =
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
                 Ok(ev) if ev.kind.is_access() => {}
-                Ok(_) => notify_change(),
+                Ok(_) => notify_change(Noticed::Event),
                 Err(e) => tracing::warn!(cause = %e, "file watch error; relying on polling"),
             });
         match made {
@@ -106,7 +119,7 @@ pub fn watch(dirs: Vec<PathBuf>, on_change: impl Fn() + Send + Sync + 'static) -
                 let now = fingerprint(&dirs);
                 if now != last {
                     last = now;
-                    on_change();
+                    on_change(Noticed::Poll);
                 }
             }
         });
@@ -129,7 +142,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (tx, rx) = mpsc::channel();
         let tx = std::sync::Mutex::new(tx);
-        let _w = watch(vec![dir.path().to_path_buf()], move || {
+        let _w = watch(vec![dir.path().to_path_buf()], move |_| {
             let _ = tx.lock().map(|t| t.send(()));
         });
         std::fs::write(dir.path().join("a.md"), "x").unwrap();
