@@ -171,7 +171,9 @@ impl fmt::Display for ConfigureOutcome {
             ConfigureOutcome::Refused {
                 reason: ConfigureRefusal::CapacityTooLarge,
             } => write!(f, "capacity must be at most {}.", bucket::MAX_CAPACITY),
-            ConfigureOutcome::NotSaved(not_saved) => write!(f, "ping budget not updated: {not_saved}."),
+            ConfigureOutcome::NotSaved(not_saved) => {
+                write!(f, "ping budget not updated: {not_saved}.")
+            }
         }
     }
 }

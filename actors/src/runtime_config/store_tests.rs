@@ -274,5 +274,8 @@ fn a_value_that_cannot_be_saved_is_refused_naming_the_file_and_changes_nothing()
         "{refused}"
     );
     assert_eq!(*store.values(), RuntimeConfig::default());
-    assert_eq!(store.get("bg_fork_limit").unwrap(), "bg_fork_limit: 3 (default)");
+    assert_eq!(
+        store.get("bg_fork_limit").unwrap(),
+        "bg_fork_limit: 3 (default)"
+    );
 }

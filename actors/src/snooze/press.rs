@@ -81,10 +81,8 @@ async fn release(records: &Addr<SessionRecords>, id: String) -> String {
     match records.send(ReleaseSnooze { id }).await {
         Ok(Ok(())) => " — nothing changed.".to_owned(),
         Ok(Err(e)) => format!(" — and its buttons could not be freed again ({e})."),
-        Err(_) => {
-            " — and its buttons could not be freed again (the session records have stopped)."
-                .to_owned()
-        }
+        Err(_) => " — and its buttons could not be freed again (the session records have stopped)."
+            .to_owned(),
     }
 }
 
