@@ -1,7 +1,8 @@
 //! The owner's commands on a full disk *(ours, issue 28)*: a command that changes stored state
 //! answers with the failure — the file that was not saved and why — instead of "set" or
 //! "paused", the file keeps its previous content, the bot keeps the old value, and once space
-//! is back the same command works. On the set-up of `full_disk` (a tmpfs the test mounts as
+//! is back the same command works. `/clear`, which the CLI has done by then, says it will not
+//! last a restart. On the set-up of `full_disk` (a tmpfs the test mounts as
 //! the data directory and fills; without root the test fails, saying why).
 
 use crate::bot::{Bot, Home};
@@ -44,7 +45,7 @@ fn names_the_failure(line: &str, file: &str) {
 }
 
 #[tokio::test]
-async fn on_a_full_disk_config_pause_and_reminder_add_answer_with_the_failure_and_keep_the_old_state(
+async fn on_a_full_disk_config_pause_clear_and_reminder_add_answer_with_the_failure_and_keep_the_old_state(
 ) {
     let home = Home::new();
     // Dropped before `home`: unmounted before its directory is removed.
@@ -76,6 +77,7 @@ async fn on_a_full_disk_config_pause_and_reminder_add_answer_with_the_failure_an
             .success()
     );
     let reminders_before = reminder_files(&home);
+    let session_before = std::fs::read_to_string(home.state("sessions.json")).unwrap();
 
     let filler = fill(&home.data);
     bot.say("/config bg_fork_limit 5").await;
@@ -104,6 +106,16 @@ async fn on_a_full_disk_config_pause_and_reminder_add_answer_with_the_failure_an
     let said = String::from_utf8_lossy(&added.stderr);
     assert!(!added.status.success(), "{said}");
     names_the_failure(&said, "/reminders/");
+
+    // `/clear` cannot be taken back from the CLI: it says the clearing will not last.
+    bot.say("/clear").await;
+    let warned = bot.expect("a restart would bring the old one back").await;
+    names_the_failure(&warned, "sessions.json");
+    bot.expect("conversation cleared").await;
+    assert_eq!(
+        std::fs::read_to_string(home.state("sessions.json")).unwrap(),
+        session_before
+    );
 
     assert_eq!(
         std::fs::read_to_string(home.state("config.json")).unwrap(),

@@ -306,12 +306,9 @@ impl MainSession {
     fn adopt_session(&mut self, id: String) -> Result<(), NotSaved> {
         if let Err(e) = self.id_file.save(&id) {
             tracing::error!(cause = %e, "could not save the adopted session id; the main session stays as it was");
-            return Err(match &e {
-                crate::sessions::Error::State(e) => NotSaved::from(e),
-                other => NotSaved {
-                    file: self.id_file.path().to_path_buf(),
-                    cause: other.to_string(),
-                },
+            return Err(NotSaved {
+                file: self.id_file.path().to_path_buf(),
+                cause: e.cause(),
             });
         }
         let previous = self.session_id.replace(id.clone());
