@@ -180,5 +180,5 @@ pub enum ExitAction {
     NothingToSave,
     /// *(ours, issue 28)* A save whose new session id could not be written (a full disk):
     /// discarded, main session unchanged, and why.
-    NotSaved(crate::state_file::NotSaved),
+    NotSaved(Box<crate::state_file::NotSaved>),
 }

@@ -273,12 +273,12 @@ mod tests {
             nothing["description"],
             "fork discarded (no session to save)"
         );
-        let not_saved = json(&fork_ended(&ExitAction::NotSaved(
+        let not_saved = json(&fork_ended(&ExitAction::NotSaved(Box::new(
             ollim_actors::state_file::NotSaved {
                 file: "/d/state/sessions.json".into(),
                 cause: "No space left on device (os error 28)".into(),
             },
-        )));
+        ))));
         assert_eq!(not_saved["title"], "Fork Ended — not saved");
         assert_eq!(
             not_saved["description"],

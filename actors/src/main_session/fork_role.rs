@@ -288,7 +288,7 @@ impl MainSession {
             ExitAction::Save => match ended.session_id {
                 Some(id) => match self.adopt_session(id) {
                     Ok(()) => ExitAction::Save,
-                    Err(not_saved) => ExitAction::NotSaved(not_saved),
+                    Err(not_saved) => ExitAction::NotSaved(Box::new(not_saved)),
                 },
                 None => {
                     tracing::warn!("a saved fork had no session id; main session unchanged");
