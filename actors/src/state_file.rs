@@ -45,6 +45,38 @@ impl Error {
     pub fn is_already_exists(&self) -> bool {
         matches!(self, Error::Io { source, .. } if source.kind() == io::ErrorKind::AlreadyExists)
     }
+
+    /// The file concerned.
+    pub fn path(&self) -> &Path {
+        match self {
+            Error::Io { path, .. } | Error::Encode { path, .. } => path,
+        }
+    }
+}
+
+/// A change the owner asked for that was not made because its file could not be written, as
+/// the owner reads it: `couldn't save <file>: <cause> — nothing changed`. Only for answers
+/// whose caller keeps nothing of the change, in memory or on disk, when the write fails.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("couldn't save {}: {cause} — nothing changed", file.display())]
+pub struct NotSaved {
+    /// The file that was not written.
+    pub file: PathBuf,
+    /// Why, in the system's words (`No space left on device (os error 28)`).
+    pub cause: String,
+}
+
+impl From<&Error> for NotSaved {
+    fn from(error: &Error) -> Self {
+        let cause = match error {
+            Error::Io { source, .. } => source.to_string(),
+            Error::Encode { source, .. } => format!("it could not be encoded ({source})"),
+        };
+        NotSaved {
+            file: error.path().to_path_buf(),
+            cause,
+        }
+    }
 }
 
 /// Writes `bytes` to `path` atomically (temp file in the same directory, fsync, rename, fsync
@@ -323,6 +355,20 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("x.json")]);
+    }
+
+    #[test]
+    fn a_refused_write_reads_as_nothing_changed_naming_the_file_and_the_cause() {
+        let error = Error::Io {
+            action: "writing",
+            path: PathBuf::from("/d/state/config.json"),
+            source: io::Error::from_raw_os_error(28),
+        };
+        assert_eq!(
+            NotSaved::from(&error).to_string(),
+            "couldn't save /d/state/config.json: No space left on device (os error 28) — \
+             nothing changed"
+        );
     }
 
     #[test]

@@ -178,4 +178,7 @@ pub enum ExitAction {
     Save,
     /// A save whose fork had no session to save: discarded, main session unchanged.
     NothingToSave,
+    /// *(ours, issue 28)* A save whose new session id could not be written (a full disk):
+    /// discarded, main session unchanged, and why.
+    NotSaved(Box<crate::state_file::NotSaved>),
 }

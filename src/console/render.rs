@@ -219,6 +219,9 @@ impl Handler<SurfaceEvent> for ConsoleOut {
                         "── Fork Ended — discarded ──\nfork discarded (no session to save)"
                             .to_owned()
                     }
+                    ExitAction::NotSaved(not_saved) => {
+                        format!("── Fork Ended — not saved ──\nfork discarded: {not_saved}")
+                    }
                 };
                 self.own_line(&line);
             }

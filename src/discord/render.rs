@@ -161,11 +161,20 @@ pub const NOTHING_TO_SAVE: &str = "fork discarded (no session to save)";
 
 /// The embed that closes an interactive fork.
 pub fn fork_ended(action: &ExitAction) -> CreateEmbed {
+    let not_saved_text;
     let (title, colour, summary) = match action {
         ExitAction::Save => ("Fork Ended — saved to main", GREEN, None),
         ExitAction::Report(s) => ("Fork Ended — summary queued", BLUE, Some(s.as_str())),
         ExitAction::Discard => ("Fork Ended — discarded", GREYPLE, None),
         ExitAction::NothingToSave => ("Fork Ended — discarded", GREYPLE, Some(NOTHING_TO_SAVE)),
+        ExitAction::NotSaved(not_saved) => {
+            not_saved_text = format!("fork discarded: {not_saved}");
+            (
+                "Fork Ended — not saved",
+                GREYPLE,
+                Some(not_saved_text.as_str()),
+            )
+        }
     };
     let out = CreateEmbed::new().title(title).colour(colour);
     match summary {
@@ -263,6 +272,18 @@ mod tests {
         assert_eq!(
             nothing["description"],
             "fork discarded (no session to save)"
+        );
+        let not_saved = json(&fork_ended(&ExitAction::NotSaved(Box::new(
+            ollim_actors::state_file::NotSaved {
+                file: "/d/state/sessions.json".into(),
+                cause: "No space left on device (os error 28)".into(),
+            },
+        ))));
+        assert_eq!(not_saved["title"], "Fork Ended — not saved");
+        assert_eq!(
+            not_saved["description"],
+            "fork discarded: couldn't save /d/state/sessions.json: No space left on device (os \
+             error 28) — nothing changed"
         );
     }
 }

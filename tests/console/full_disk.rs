@@ -4,7 +4,8 @@
 //! still parse and no temporary file is left behind, the owner is told once however many
 //! writes fail, and once space is back the next write works (and the owner hears so).
 //!
-//! Mounting needs root (CI runs as root): without it the test fails, saying why.
+//! Mounting needs root (CI runs as root): without it the test fails, saying why. What the
+//! owner's commands answer on a full disk is in `full_disk_commands`, on the same set-up.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,10 +15,10 @@ use crate::bot::{Bot, Home};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 /// A tmpfs mounted on a directory, unmounted when dropped.
-struct Tmpfs(PathBuf);
+pub(crate) struct Tmpfs(PathBuf);
 
 impl Tmpfs {
-    fn mount(dir: &Path, size: &str) -> Tmpfs {
+    pub(crate) fn mount(dir: &Path, size: &str) -> Tmpfs {
         std::fs::create_dir_all(dir).unwrap();
         let out = Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
@@ -43,7 +44,7 @@ impl Drop for Tmpfs {
 }
 
 /// Fills the file system of `dir` with `dir/filler` until it is full.
-fn fill(dir: &Path) -> PathBuf {
+pub(crate) fn fill(dir: &Path) -> PathBuf {
     let path = dir.join("filler");
     let mut file = std::fs::File::create(&path).unwrap();
     let chunk = vec![0u8; 64 * 1024];
@@ -59,14 +60,40 @@ fn fill(dir: &Path) -> PathBuf {
     path
 }
 
-fn reminder_add(home: &Home, message: &str) -> std::process::Output {
+/// `ollim-bot <args>` on the bot's data directory.
+pub(crate) fn cli(home: &Home, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .args(["reminder", "add", "--delay", "30", "-m", message])
+        .args(args)
         .env("OLLIM_DATA_DIR", &home.data)
         .env("OLLIM_TIMEZONE", "America/New_York")
         .env("HOME", &home.home)
         .output()
         .unwrap()
+}
+
+fn reminder_add(home: &Home, message: &str) -> std::process::Output {
+    cli(home, &["reminder", "add", "--delay", "30", "-m", message])
+}
+
+/// Reads lines until each of `needles` has been seen since the call, in whatever order they
+/// come (a command's answer and a notice race); returns the line holding each.
+pub(crate) async fn expect_each(bot: &mut Bot, needles: &[&str]) -> Vec<String> {
+    let from = bot.seen.len();
+    let found = |bot: &Bot, needle: &str| {
+        bot.seen[from..]
+            .iter()
+            .find(|l| l.contains(needle))
+            .cloned()
+    };
+    let mut lines = Vec::new();
+    for needle in needles {
+        let line = match found(bot, needle) {
+            Some(line) => line,
+            None => bot.expect(needle).await,
+        };
+        lines.push(line);
+    }
+    lines
 }
 
 /// Every JSON state file parses, and no temporary file is left in `state/`.
@@ -94,6 +121,23 @@ fn state_files_parse(home: &Home) {
     assert!(seen > 0, "no state file was written before the disk filled");
 }
 
+/// The reminder files and their contents, by name.
+pub(crate) fn reminder_files(home: &Home) -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(home.data.join("reminders"))
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                text,
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 fn capacity(home: &Home) -> u64 {
     let text = std::fs::read_to_string(home.state("ping_budget.json")).unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -118,7 +162,15 @@ async fn a_full_disk_fails_writes_by_name_keeps_old_state_tells_once_and_recover
 
     let filler = fill(&home.data);
     bot.say("/ping-budget 3 45").await;
-    let notice = bot.expect("the disk is full").await;
+    let [notice, refused] = <[String; 2]>::try_from(
+        expect_each(&mut bot, &["the disk is full", "ping budget not updated"]).await,
+    )
+    .unwrap();
+    // The command says it failed and why, rather than "updated".
+    assert!(
+        refused.contains("couldn't save") && refused.contains("No space left on device"),
+        "{refused}"
+    );
     // The first write refused names its file (the budget's, unless another write came first).
     assert!(
         notice.contains(&format!("{}/", home.data.display()))
@@ -127,7 +179,20 @@ async fn a_full_disk_fails_writes_by_name_keeps_old_state_tells_once_and_recover
         "{notice}"
     );
     bot.say("/ping-budget 2 30").await;
-    bot.expect("ping budget updated").await;
+    let refused = bot.expect("ping budget not updated").await;
+    assert!(
+        refused.contains(&home.state("ping_budget.json").display().to_string())
+            && refused.contains("No space left on device")
+            && refused.ends_with("nothing changed."),
+        "{refused}"
+    );
+    bot.say("/ping-budget").await;
+    let status = bot.expect("budget: ").await;
+    assert!(
+        status.contains("/4"),
+        "the budget in memory is unchanged: {status}"
+    );
+    let reminders_before = reminder_files(&home);
     let refused = reminder_add(&home, "while full");
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success(), "{said}");
@@ -135,12 +200,17 @@ async fn a_full_disk_fails_writes_by_name_keeps_old_state_tells_once_and_recover
         said.contains("No space left on device") && said.contains("/reminders/"),
         "{said}"
     );
+    assert_eq!(
+        reminder_files(&home),
+        reminders_before,
+        "no reminder written"
+    );
     state_files_parse(&home);
     assert_eq!(capacity(&home), 4, "the last saved budget is still there");
 
     std::fs::remove_file(&filler).unwrap();
     bot.say("/ping-budget 5 90").await;
-    bot.expect("disk space is back").await;
+    expect_each(&mut bot, &["disk space is back", "ping budget updated"]).await;
     assert_eq!(capacity(&home), 5);
     assert!(reminder_add(&home, "after").status.success());
     state_files_parse(&home);

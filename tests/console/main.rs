@@ -21,6 +21,7 @@ mod failures;
 mod feedback;
 mod forks;
 mod full_disk;
+mod full_disk_commands;
 mod google;
 mod history;
 mod memory;

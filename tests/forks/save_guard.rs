@@ -2,7 +2,7 @@
 //! with Confirm / Report Instead / Dismiss) and only Confirm saves; the request and the click
 //! are refused when the main session moved on, when background updates arrived, or in a
 //! resumed fork; the exit tools wait for the user's first line; a save with no session to save
-//! says so.
+//! says so, and *(ours, issue 28)* a save whose session id cannot be written changes nothing.
 
 use ollim_actors::main_session::{Command, ExitAction, ForkEnded, PressButton, ResumeFromReply};
 use ollim_actors::pending_updates::{Append, Peek};
@@ -316,5 +316,42 @@ async fn a_save_without_a_session_says_the_fork_was_discarded() {
         .unwrap();
     rig.until("the fork's end", |r| !ended(r).is_empty()).await;
     assert_eq!(ended(&rig), [ExitAction::NothingToSave]);
+    assert_eq!(main_id(&rig), before);
+}
+
+#[actix_rt::test]
+async fn a_save_whose_session_id_cannot_be_written_leaves_the_main_session_as_it_was() {
+    let rig = rig(script(false), |_| {}).await;
+    let before = into_fork(&rig).await;
+    // A directory where the session id's file was: the fork's id cannot be written over it.
+    let file = rig.data.state_file("sessions.json");
+    std::fs::remove_file(&file).unwrap();
+    std::fs::create_dir(&file).unwrap();
+    rig.handles
+        .main_session
+        .clone()
+        .unwrap()
+        .send(ForkEnded {
+            action: ExitAction::Save,
+            session_id: Some("0f0f0f0f-0000-4000-8000-000000000000".into()),
+        })
+        .await
+        .unwrap();
+    rig.until("the fork's end", |r| !ended(r).is_empty()).await;
+    let shown = ended(&rig);
+    let [ExitAction::NotSaved(not_saved)] = shown.as_slice() else {
+        panic!("expected a save that failed, got {shown:?}");
+    };
+    assert_eq!(not_saved.file, file);
+    std::fs::remove_dir(&file).unwrap();
+    std::fs::write(&file, format!("{before}\n")).unwrap();
+    // The main conversation goes on where it was, not on the fork.
+    talk(&rig, "still there?").await;
+    rig.until("the main answer", |r| replied(r, "still in the fork"))
+        .await;
+    assert_eq!(
+        last_reply(&rig, "still in the fork"),
+        "still in the fork: false"
+    );
     assert_eq!(main_id(&rig), before);
 }

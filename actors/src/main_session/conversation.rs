@@ -393,6 +393,15 @@ impl MainSession {
             Ok(change) => change,
             Err(e) => {
                 tracing::error!(cause = %e, "could not save the main session id");
+                if kind == TurnKind::Clear {
+                    // The CLI has cleared already; what is not true is that it lasts.
+                    self.show(SurfaceEvent::Notice(format!(
+                        "-# couldn't save {}: {} — the conversation is cleared for now, but a \
+                         restart would bring the old one back.",
+                        self.id_file.path().display(),
+                        e.cause()
+                    )));
+                }
                 return;
             }
         };

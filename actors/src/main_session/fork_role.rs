@@ -24,6 +24,7 @@ use crate::pending_updates::{Clear, PendingUpdate};
 use crate::prompts::fork as fork_prompt;
 use crate::sessions::records::RecordSession;
 use crate::sessions::EventKind;
+use crate::state_file::NotSaved;
 use crate::surface::{ExitAction, SurfaceEvent};
 use crate::tools::Refusal;
 
@@ -285,10 +286,10 @@ impl MainSession {
         self.fork_base = None;
         let shown = match ended.action {
             ExitAction::Save => match ended.session_id {
-                Some(id) => {
-                    self.adopt_session(id);
-                    ExitAction::Save
-                }
+                Some(id) => match self.adopt_session(id) {
+                    Ok(()) => ExitAction::Save,
+                    Err(not_saved) => ExitAction::NotSaved(Box::new(not_saved)),
+                },
                 None => {
                     tracing::warn!("a saved fork had no session id; main session unchanged");
                     ExitAction::NothingToSave
@@ -300,12 +301,17 @@ impl MainSession {
     }
 
     /// Makes `id` the main session: saved, recorded as a swap, pending updates cleared, and the
-    /// process restarted on it at the next message.
-    fn adopt_session(&mut self, id: String) {
-        let previous = self.session_id.replace(id.clone());
+    /// process restarted on it at the next message. Saved first: when the id cannot be
+    /// written nothing else happens, so the main session in memory stays the one on disk.
+    fn adopt_session(&mut self, id: String) -> Result<(), NotSaved> {
         if let Err(e) = self.id_file.save(&id) {
-            tracing::error!(cause = %e, "could not save the adopted session id");
+            tracing::error!(cause = %e, "could not save the adopted session id; the main session stays as it was");
+            return Err(NotSaved {
+                file: self.id_file.path().to_path_buf(),
+                cause: e.cause(),
+            });
         }
+        let previous = self.session_id.replace(id.clone());
         self.records.do_send(RecordSession {
             kind: EventKind::Swapped,
             session_id: id.clone(),
@@ -314,6 +320,7 @@ impl MainSession {
         self.pending.do_send(Clear);
         self.live = None;
         tracing::info!(session_id = %id, "fork saved as the main session");
+        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@
 //! | [`RecordCritical`] | a background fork's critical ping (which bypasses the budget) | critical pings today |
 //! | [`Status`] | the background preamble | `budget: 3/5 (next refill in 42 min)` |
 //! | [`FullStatus`] | `/ping-budget` without arguments | status plus today's counters |
-//! | [`Configure`] | `/ping-budget capacity refill_rate` | [`ConfigureOutcome`] |
+//! | [`Configure`] | `/ping-budget capacity refill_rate` | [`ConfigureOutcome`] (saved first: a change that cannot be written is not made) |
 //! | [`Snapshot`] | the preamble builder (forward schedule, refill estimates) | [`BudgetSnapshot`] |
 //!
 //! Because every request passes through this mailbox, two forks can never both spend the last
@@ -157,12 +157,17 @@ impl PingBudget {
         self.bucket.settled(self.clock.now(), self.zone)
     }
 
-    /// Replaces the bucket and writes it. A failed write is logged: the bucket in memory stays
-    /// authoritative and the next change tries again.
+    /// Writes `bucket` to the file.
+    fn save(&self, bucket: &Bucket) -> Result<(), state_file::Error> {
+        state_file::save_json(&self.path, &BucketFile::new(bucket, self.zone))
+    }
+
+    /// Replaces the bucket and writes it (a spent token, a critical ping). A failed write is
+    /// logged: the bucket in memory stays authoritative, so a token spent stays spent, and the
+    /// next change tries again.
     fn commit(&mut self, bucket: Bucket) {
         self.bucket = bucket;
-        let file = BucketFile::new(&self.bucket, self.zone);
-        if let Err(err) = state_file::save_json(&self.path, &file) {
+        if let Err(err) = self.save(&self.bucket) {
             tracing::error!(cause = %err, "could not save the ping budget");
         }
     }
@@ -379,7 +384,13 @@ impl Handler<Configure> for PingBudget {
         if let Some(minutes) = msg.refill_rate {
             bucket.refill_rate_minutes = minutes;
         }
-        self.commit(bucket);
+        // The owner's change is saved first and applied only once it is on disk: an answer
+        // of "updated" is never left holding only in memory.
+        if let Err(err) = self.save(&bucket) {
+            tracing::error!(cause = %err, "could not save the ping budget; its settings stay as they were");
+            return MessageResult(ConfigureOutcome::NotSaved(state_file::NotSaved::from(&err)));
+        }
+        self.bucket = bucket;
         tracing::info!(
             capacity = self.bucket.capacity,
             refill_rate_minutes = self.bucket.refill_rate_minutes,

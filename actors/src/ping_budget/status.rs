@@ -139,6 +139,8 @@ pub enum ConfigureOutcome {
         /// Why.
         reason: ConfigureRefusal,
     },
+    /// *(ours, issue 28)* The change could not be written, so it was not made.
+    NotSaved(crate::state_file::NotSaved),
 }
 
 /// Why a configuration change was not made.
@@ -169,6 +171,9 @@ impl fmt::Display for ConfigureOutcome {
             ConfigureOutcome::Refused {
                 reason: ConfigureRefusal::CapacityTooLarge,
             } => write!(f, "capacity must be at most {}.", bucket::MAX_CAPACITY),
+            ConfigureOutcome::NotSaved(not_saved) => {
+                write!(f, "ping budget not updated: {not_saved}.")
+            }
         }
     }
 }
@@ -251,6 +256,15 @@ mod tests {
         assert_eq!(
             refused(ConfigureRefusal::CapacityTooLarge),
             "capacity must be at most 100."
+        );
+        let not_saved = ConfigureOutcome::NotSaved(crate::state_file::NotSaved {
+            file: "/d/state/ping_budget.json".into(),
+            cause: "No space left on device (os error 28)".into(),
+        });
+        assert_eq!(
+            not_saved.to_string(),
+            "ping budget not updated: couldn't save /d/state/ping_budget.json: No space left on \
+             device (os error 28) — nothing changed."
         );
     }
 

@@ -189,8 +189,8 @@ pub enum ConfigError {
         /// What the key accepts.
         expected: &'static str,
     },
-    /// The new value could not be saved; the old one stays in effect.
-    #[error("saving the runtime config: {0}")]
+    /// The new value could not be saved; the old one stays in effect (in memory too).
+    #[error("{}", state_file::NotSaved::from(.0))]
     Save(#[from] state_file::Error),
 }
 

@@ -259,3 +259,23 @@ fn durations_and_fork_model_follow_the_settings() {
     config.model_fork = Some(ModelChoice::Haiku);
     assert_eq!(config.effective_fork_model(), Some(ModelChoice::Haiku));
 }
+
+#[test]
+fn a_value_that_cannot_be_saved_is_refused_naming_the_file_and_changes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("state").join(FILE_NAME);
+    let mut store = ConfigStore::load_from(&path).unwrap();
+    // The state directory cannot be made: a plain file holds its name.
+    std::fs::write(tmp.path().join("state"), "").unwrap();
+    let refused = store.set("bg_fork_limit", "5").unwrap_err().to_string();
+    assert!(
+        refused.starts_with(&format!("couldn't save {}: ", path.display()))
+            && refused.ends_with(" — nothing changed"),
+        "{refused}"
+    );
+    assert_eq!(*store.values(), RuntimeConfig::default());
+    assert_eq!(
+        store.get("bg_fork_limit").unwrap(),
+        "bg_fork_limit: 3 (default)"
+    );
+}

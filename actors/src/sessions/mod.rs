@@ -71,6 +71,17 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// What the system said, without the file (`No space left on device (os error 28)`).
+    pub fn cause(&self) -> String {
+        match self {
+            Error::State(e) => state_file::NotSaved::from(e).cause,
+            Error::Io { source, .. } => source.to_string(),
+            Error::Encode { source, .. } => format!("it could not be encoded ({source})"),
+        }
+    }
+}
+
 /// `at` as Unix seconds with a fraction, the way the original stamps `ts` (`time.time()`).
 fn unix_seconds(at: DateTime<Utc>) -> f64 {
     at.timestamp_micros() as f64 / 1_000_000.0

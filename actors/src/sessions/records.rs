@@ -87,9 +87,10 @@ pub struct ClaimSnooze {
     pub until: DateTime<FixedOffset>,
 }
 
-/// Undoes a claim whose reminder could not be written.
+/// Undoes a claim whose reminder could not be written; answered with whether the undoing was
+/// saved.
 #[derive(Debug, Clone, Message)]
-#[rtype(result = "()")]
+#[rtype(result = "Result<(), Error>")]
 pub struct ReleaseSnooze {
     /// The snooze's id.
     pub id: String,
@@ -182,11 +183,13 @@ impl Handler<ClaimSnooze> for SessionRecords {
 }
 
 impl Handler<ReleaseSnooze> for SessionRecords {
-    type Result = ();
-    fn handle(&mut self, msg: ReleaseSnooze, _ctx: &mut Self::Context) {
-        if let Err(e) = self.snoozes.release(&msg.id) {
+    type Result = Result<(), Error>;
+    fn handle(&mut self, msg: ReleaseSnooze, _ctx: &mut Self::Context) -> Self::Result {
+        let released = self.snoozes.release(&msg.id);
+        if let Err(e) = &released {
             tracing::warn!(cause = %e, "could not release a snooze");
         }
+        released
     }
 }
 

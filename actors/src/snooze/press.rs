@@ -33,8 +33,8 @@ pub async fn press(
         }
         Ok(Ok(Claim::Expired)) => return "this button has expired.".to_owned(),
         Ok(Err(e)) => {
-            tracing::error!(cause = %e, "could not read the snoozes");
-            return "-# couldn't snooze that — try again.".to_owned();
+            tracing::error!(cause = %e, "could not claim the snooze");
+            return format!("-# couldn't snooze that: {e} — nothing changed.");
         }
         Err(_) => {
             tracing::error!("the session records have stopped; nothing snoozed");
@@ -45,8 +45,8 @@ pub async fn press(
         Ok(r) => r,
         Err(e) => {
             tracing::error!(snooze = %id, cause = %e, "a stored snooze does not parse");
-            records.do_send(ReleaseSnooze { id });
-            return "-# couldn't snooze that: what it would write is damaged.".to_owned();
+            let undone = release(records, id).await;
+            return format!("-# couldn't snooze that: what it would write is damaged{undone}");
         }
     };
     let dir = data.clone();
@@ -64,14 +64,25 @@ pub async fn press(
         }
         Ok(Err(e)) => {
             tracing::error!(snooze = %id, cause = %e, "could not write the snoozed reminder");
-            records.do_send(ReleaseSnooze { id });
-            "-# couldn't write the reminder — try again.".to_owned()
+            let undone = release(records, id).await;
+            format!("-# couldn't snooze that: {e}{undone}")
         }
         Err(e) => {
             tracing::error!(snooze = %id, cause = %e, "writing the snoozed reminder panicked");
-            records.do_send(ReleaseSnooze { id });
-            "-# couldn't write the reminder — try again.".to_owned()
+            let undone = release(records, id).await;
+            format!("-# couldn't snooze that: writing the reminder failed ({e}){undone}")
         }
+    }
+}
+
+/// Gives the claim of snooze `id` back, so its buttons can be pressed again; the end of the
+/// answer: nothing changed, or that the buttons stay used (and why).
+async fn release(records: &Addr<SessionRecords>, id: String) -> String {
+    match records.send(ReleaseSnooze { id }).await {
+        Ok(Ok(())) => " — nothing changed.".to_owned(),
+        Ok(Err(e)) => format!(" — and its buttons could not be freed again ({e})."),
+        Err(_) => " — and its buttons could not be freed again (the session records have stopped)."
+            .to_owned(),
     }
 }
 
@@ -148,5 +159,40 @@ mod tests {
         )
         .await;
         assert_eq!(expired, "this button has expired.");
+    }
+
+    #[actix_rt::test]
+    async fn a_reminder_that_cannot_be_written_says_why_and_leaves_the_buttons_usable() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        data.ensure().unwrap();
+        let now = TZ
+            .with_ymd_and_hms(2026, 3, 2, 15, 30, 0)
+            .unwrap()
+            .with_timezone(&Utc);
+        let clock = ManualClock::new(now);
+        let records = SessionRecords::in_data_dir(&data, clock.shared(), TZ).start();
+        let job = Job::Routine(Routine::new("stretch", "0 * * * *", JobSettings::default()));
+        let template = super::super::template_for(&job, now, TZ).unwrap();
+        let id = records
+            .send(RegisterSnooze {
+                reminder: super::super::stored_form(&template),
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        // The reminders' directory cannot be made: a plain file holds its name.
+        let _ = std::fs::remove_dir_all(data.reminders());
+        std::fs::write(data.reminders(), "").unwrap();
+        let refused = press(SnoozeChoice::OneHour, id.clone(), &records, &data, now, TZ).await;
+        assert!(
+            refused.starts_with("-# couldn't snooze that: ")
+                && refused.contains(&data.reminders().display().to_string())
+                && refused.ends_with(" — nothing changed."),
+            "{refused}"
+        );
+        std::fs::remove_file(data.reminders()).unwrap();
+        let said = press(SnoozeChoice::OneHour, id, &records, &data, now, TZ).await;
+        assert_eq!(said, "snoozed until 4:30 PM", "the buttons work again");
     }
 }

@@ -181,6 +181,34 @@ async fn daily_counters_reset_at_local_midnight_not_utc_midnight() {
 }
 
 #[actix::test]
+async fn a_configuration_that_cannot_be_saved_is_not_made_and_says_why() {
+    let (_dir, path) = state_path("ping_budget.json");
+    let clock = clock_at(2026, 2, 24, 17, 0);
+    let addr = start(&path, &clock, Tz::UTC);
+    let configure = |capacity| Configure {
+        capacity: Some(capacity),
+        refill_rate: Some(60),
+    };
+    addr.send(configure(8)).await.unwrap();
+    // A directory where the file was: the new content cannot replace it.
+    fs::remove_file(&path).unwrap();
+    fs::create_dir(&path).unwrap();
+    let refused = addr.send(configure(3)).await.unwrap().to_string();
+    assert!(
+        refused.starts_with(&format!(
+            "ping budget not updated: couldn't save {}: ",
+            path.display()
+        )) && refused.ends_with(" — nothing changed."),
+        "{refused}"
+    );
+    let snapshot = addr.send(Snapshot).await.unwrap();
+    assert_eq!(snapshot.capacity, 8, "the budget in memory is unchanged");
+    fs::remove_dir(&path).unwrap();
+    let updated = addr.send(configure(3)).await.unwrap();
+    assert_eq!(updated.to_string(), "ping budget updated: budget: 3/3.");
+}
+
+#[actix::test]
 async fn configure_answers_with_the_updated_status() {
     let (_dir, path) = state_path("ping_budget.json");
     let clock = clock_at(2026, 2, 24, 17, 0);
