@@ -61,6 +61,7 @@ pub mod google;
 mod import_graph;
 pub mod job_runner;
 pub mod jobs;
+pub mod local_days;
 pub mod main_session;
 pub mod memory;
 pub mod memory_flush;

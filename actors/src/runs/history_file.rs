@@ -171,7 +171,7 @@ pub fn drop_leading(path: &Path, leading: &[String]) -> Result<bool, state_file:
 /// month when that is earlier — the month's spend is summed from these lines, so on the 31st
 /// the 1st's runs still count.
 pub fn keep_from(now: DateTime<Utc>, zone: chrono_tz::Tz) -> DateTime<Utc> {
-    let month = crate::spend::month_start(now.with_timezone(&zone));
+    let month = crate::local_days::month_start(now.with_timezone(&zone)).with_timezone(&Utc);
     (now - KEEP).min(month)
 }
 

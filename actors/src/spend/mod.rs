@@ -12,7 +12,9 @@
 //! preamble shows [`Spent::preamble_line`].
 
 use actix::prelude::*;
-use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Utc};
+
+use crate::local_days::{midnight, month_start};
 use chrono_tz::Tz;
 
 use crate::runs::{RunLog, RunRecord};
@@ -83,8 +85,8 @@ fn cents_to_usd(cents: u64) -> f64 {
 impl Spent {
     /// Sums `records` ended since local midnight of `now` (and since the first of its month).
     pub fn tally(records: &[RunRecord], now: DateTime<Tz>) -> Self {
-        let day = midnight(now.timezone(), now.date_naive());
-        let month = month_start(now);
+        let day = midnight(now.timezone(), now.date_naive()).with_timezone(&Utc);
+        let month = month_start(now).with_timezone(&Utc);
         let mut spent = Spent::default();
         for r in records {
             let Some(cost) = r.cost_usd.filter(|c| c.is_finite() && *c > 0.0) else {
@@ -181,28 +183,6 @@ pub fn run_budget_usd(job_cents: u64, left_usd: Option<f64>) -> f64 {
         None => job,
     };
     bound.max(0.01)
-}
-
-/// Local midnight on the first of `now`'s month.
-pub(crate) fn month_start(now: DateTime<Tz>) -> DateTime<Utc> {
-    let first = now.date_naive().with_day(1).unwrap_or_default();
-    midnight(now.timezone(), first)
-}
-
-/// The instant local midnight begins `date` in `tz` (the earliest, where midnight repeats; the
-/// first instant after, where it is skipped).
-fn midnight(tz: Tz, date: NaiveDate) -> DateTime<Utc> {
-    let start = date.and_hms_opt(0, 0, 0).unwrap_or_default();
-    match tz.from_local_datetime(&start).earliest() {
-        Some(t) => t.with_timezone(&Utc),
-        None => {
-            // Midnight does not exist that day (a zone that springs forward at 00:00).
-            let later = start + chrono::Duration::hours(1);
-            tz.from_local_datetime(&later)
-                .earliest()
-                .map_or_else(|| Utc.from_utc_datetime(&start), |t| t.with_timezone(&Utc))
-        }
-    }
 }
 
 impl Handler<SpendSoFar> for RunLog {

@@ -5,13 +5,14 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Days, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Days, Utc};
 use chrono_tz::Tz;
 
 use super::file;
 use super::record::{UsageKind, UsageRecord};
 use crate::data_dir::DataDir;
 use crate::jobs::JobId;
+use crate::local_days::midnight;
 use crate::runs::{history_file, JobKind, Outcome, RunRecord};
 use crate::state_file;
 
@@ -142,19 +143,6 @@ pub struct Report {
     pub skipped_usage: usize,
     /// Lines of `runs.jsonl` that did not parse and were left out.
     pub skipped_runs: usize,
-}
-
-/// Local midnight of `date` (the earliest, or the first moment that exists when a clock change
-/// skips midnight).
-fn midnight(tz: Tz, date: NaiveDate) -> DateTime<Tz> {
-    let mut at = date.and_hms_opt(0, 0, 0).unwrap_or_default();
-    for _ in 0..24 * 4 {
-        if let Some(t) = tz.from_local_datetime(&at).earliest() {
-            return t;
-        }
-        at += chrono::Duration::minutes(15);
-    }
-    tz.from_utc_datetime(&at)
 }
 
 /// Whether a run line is a run of the model (not a miss or a skip).
