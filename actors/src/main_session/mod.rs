@@ -34,6 +34,7 @@ pub mod quiet_hours;
 mod save_guard;
 mod tools_backend;
 pub mod turn;
+mod turn_end;
 mod turn_usage;
 
 use std::collections::VecDeque;
