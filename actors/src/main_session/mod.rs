@@ -32,6 +32,7 @@ mod memory_reload;
 pub mod quiet;
 pub mod quiet_hours;
 mod save_guard;
+mod setting_commands;
 mod tools_backend;
 pub mod turn;
 mod turn_end;
