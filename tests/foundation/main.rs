@@ -21,6 +21,7 @@ mod memory_search;
 mod original_2026_04;
 mod persistent_routines;
 mod reminder_background;
+mod reminder_cli;
 mod routine_control;
 mod run_limits;
 mod version;
