@@ -9,6 +9,7 @@ mod cli;
 mod concurrent_cli;
 mod delete_guard;
 mod doctor;
+mod doctor_failures;
 mod doctor_references;
 mod duplicate_ids;
 mod env_example;
