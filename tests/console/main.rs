@@ -22,6 +22,7 @@ mod feedback;
 mod forks;
 mod full_disk;
 mod google;
+mod google_auth;
 mod history;
 mod memory;
 mod memory_flush;
