@@ -23,6 +23,7 @@ mod forks;
 mod full_disk;
 mod full_disk_commands;
 mod google;
+mod google_auth;
 mod history;
 mod memory;
 mod memory_flush;

@@ -15,6 +15,7 @@ mod background;
 mod bot;
 mod buttons;
 mod commands;
+mod config_commands;
 mod conversation;
 mod expired_reply;
 mod fake_smoke;

@@ -1,11 +1,13 @@
-//! The `routine` and `reminder` subcommands, run as the real binary against a fresh data
-//! directory per test.
+//! The `routine` subcommands, run as the real binary against a fresh data directory per test,
+//! and the data directory and output readers the job commands' tests share (the `reminder`
+//! subcommands' own tests are in `reminder_cli.rs`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A fresh data directory and the real binary run against it (also used by `routine_control`).
+/// A fresh data directory and the real binary run against it (also used by `routine_control`
+/// and `reminder_cli`).
 pub(crate) struct Env {
     _tmp: tempfile::TempDir,
     pub(crate) data: PathBuf,
@@ -29,7 +31,7 @@ impl Env {
             .expect("run ollim-bot")
     }
 
-    fn files(&self, sub: &str) -> Vec<PathBuf> {
+    pub(crate) fn files(&self, sub: &str) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = fs::read_dir(self.data.join(sub))
             .map(|rd| rd.map(|e| e.unwrap().path()).collect())
             .unwrap_or_default();
@@ -38,15 +40,15 @@ impl Env {
     }
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn assert_rejected(o: &Output, needle: &str) {
+pub(crate) fn assert_rejected(o: &Output, needle: &str) {
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -62,7 +64,7 @@ fn assert_rejected(o: &Output, needle: &str) {
 }
 
 /// The id printed by `scheduled <id>: ...`.
-fn scheduled_id(o: &Output) -> String {
+pub(crate) fn scheduled_id(o: &Output) -> String {
     let out = stdout(o);
     let rest = out
         .strip_prefix("scheduled ")
@@ -70,7 +72,7 @@ fn scheduled_id(o: &Output) -> String {
     rest.split(':').next().unwrap().to_owned()
 }
 
-fn read(p: &Path) -> String {
+pub(crate) fn read(p: &Path) -> String {
     fs::read_to_string(p).unwrap()
 }
 
@@ -234,145 +236,6 @@ fn bad_routine_input_is_rejected_and_writes_nothing() {
         assert_rejected(&o, needle);
         assert!(env.files("routines").is_empty(), "{args:?} wrote a file");
     }
-}
-
-#[test]
-fn reminder_add_fires_after_the_delay_in_the_configured_zone() {
-    let env = Env::new();
-    let before = chrono::Utc::now();
-    let o = env.run(&["reminder", "add", "--delay", "30", "-m", "take a break"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let id = scheduled_id(&o);
-    let text = read(&env.files("reminders")[0]);
-    let run_at_line = text
-        .lines()
-        .find(|l| l.starts_with("run-at: "))
-        .expect("run-at line");
-    let raw = run_at_line.trim_start_matches("run-at: ").trim_matches('"');
-    let run_at = chrono::DateTime::parse_from_rfc3339(raw).expect("ISO datetime with offset");
-    let offset = run_at.offset().local_minus_utc();
-    assert!(
-        offset == -5 * 3600 || offset == -4 * 3600,
-        "New York offset, got {offset}"
-    );
-    let delta = run_at.with_timezone(&chrono::Utc) - before;
-    assert!(delta >= chrono::Duration::minutes(30) && delta < chrono::Duration::minutes(31));
-    let local = raw[..16].replace('T', " ");
-    assert!(
-        stdout(&o).starts_with(&format!("scheduled {id}: [bg] at {local} -- take a break")),
-        "{}",
-        stdout(&o)
-    );
-    assert!(
-        !text.contains("chain"),
-        "plain reminder carries no chain fields: {text}"
-    );
-}
-
-#[test]
-fn chain_root_records_its_own_id_as_parent() {
-    let env = Env::new();
-    let o = env.run(&[
-        "reminder",
-        "add",
-        "--delay",
-        "5",
-        "-m",
-        "did you start?",
-        "--background",
-        "--max-chain",
-        "3",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let id = scheduled_id(&o);
-    assert!(stdout(&o).contains("  (chain 0/3)"), "{}", stdout(&o));
-    let text = read(&env.files("reminders")[0]);
-    assert!(text.contains("max-chain: 3\n"), "{text}");
-    assert!(
-        text.contains(&format!("chain-parent: \"{id}\"\n")),
-        "{text}"
-    );
-    assert!(
-        !text.contains("chain-depth"),
-        "depth 0 is the default: {text}"
-    );
-}
-
-#[test]
-fn bad_reminder_input_is_rejected_and_writes_nothing() {
-    let env = Env::new();
-    let cases: &[(&[&str], &str)] = &[
-        (&["reminder", "add", "--delay", "-5", "-m", "x"], "--delay"),
-        (&["reminder", "add", "--delay", "soon", "-m", "x"], "soon"),
-        (
-            &[
-                "reminder",
-                "add",
-                "--delay",
-                "5",
-                "-m",
-                "x",
-                "--max-chain",
-                "2",
-                "--chain-depth",
-                "3",
-            ],
-            "--chain-depth 3",
-        ),
-        (
-            &[
-                "reminder",
-                "add",
-                "--delay",
-                "5",
-                "-m",
-                "x",
-                "--update-main-session",
-                "never",
-            ],
-            "never",
-        ),
-        (
-            &[
-                "reminder",
-                "add",
-                "--delay",
-                "5",
-                "-m",
-                "x",
-                "--max-chain",
-                "-1",
-            ],
-            "-1",
-        ),
-    ];
-    for (args, needle) in cases {
-        assert_rejected(&env.run(args), needle);
-        assert!(env.files("reminders").is_empty(), "{args:?} wrote a file");
-    }
-}
-
-#[test]
-fn reminder_list_orders_by_time_and_cancel_removes() {
-    let env = Env::new();
-    assert_eq!(
-        stdout(&env.run(&["reminder", "list"])),
-        "no pending reminders\n"
-    );
-    let late = scheduled_id(&env.run(&["reminder", "add", "--delay", "90", "-m", "later one"]));
-    let soon = scheduled_id(&env.run(&["reminder", "add", "--delay", "10", "-m", "sooner one"]));
-    let list = stdout(&env.run(&["reminder", "list"]));
-    let (a, b) = (list.find(&soon).unwrap(), list.find(&late).unwrap());
-    assert!(a < b, "sooner first: {list}");
-    assert_eq!(
-        stdout(&env.run(&["reminder", "cancel", &soon])),
-        format!("cancelled {soon}\n")
-    );
-    assert_eq!(env.files("reminders").len(), 1);
-    assert_rejected(
-        &env.run(&["reminder", "cancel", "ffffffff"]),
-        "reminder ffffffff not found",
-    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! `ollim-bot doctor` through the real binary: a healthy set-up passes every check and exits 0;
-//! a broken one gets a FAIL or WARN with what to do for each thing wrong, and exits 1. Either
-//! way nothing in the data directory changes (doctor only reads).
+//! `ollim-bot doctor` through the real binary: a healthy set-up passes every check and exits 0,
+//! and nothing in the data directory changes (doctor only reads); a data directory not made yet
+//! and a memory over its limit are warnings. The set-ups that fail are in `doctor_failures.rs`,
+//! which runs doctor the same way (`Setup`) and reads its report with `has`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -13,16 +14,16 @@ use crate::fake_claude::FakeClaude;
 const TOKEN: &str = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.fakefakefakefakefakefakefakefakefake00";
 
 /// A Desktop-app client file in Google's installed-app format.
-const CREDENTIALS: &str = r#"{"installed":{"client_id":"cid.apps.googleusercontent.com","client_secret":"csecret","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://oauth2.googleapis.com/token","redirect_uris":["http://localhost"]}}"#;
+pub(crate) const CREDENTIALS: &str = r#"{"installed":{"client_id":"cid.apps.googleusercontent.com","client_secret":"csecret","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://oauth2.googleapis.com/token","redirect_uris":["http://localhost"]}}"#;
 
-struct Setup {
+pub(crate) struct Setup {
     _tmp: tempfile::TempDir,
-    cwd: PathBuf,
-    data: PathBuf,
+    pub(crate) cwd: PathBuf,
+    pub(crate) data: PathBuf,
 }
 
 impl Setup {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let tmp = tempfile::tempdir().expect("temp dir");
         let cwd = tmp.path().join("work");
         let data = tmp.path().join("data");
@@ -34,14 +35,14 @@ impl Setup {
         }
     }
 
-    fn write(&self, rel: &str, text: &str) {
+    pub(crate) fn write(&self, rel: &str, text: &str) {
         let path = self.data.join(rel);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
     }
 
     /// Runs `ollim-bot doctor` in `cwd` with only `env` (and the claude binary) set.
-    fn doctor(&self, claude: &Path, env: &[(&str, &str)]) -> Output {
+    pub(crate) fn doctor(&self, claude: &Path, env: &[(&str, &str)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
             .arg("doctor")
             .current_dir(&self.cwd)
@@ -56,7 +57,7 @@ impl Setup {
     }
 
     /// Every file under the data directory with its bytes (and mode), to prove nothing changed.
-    fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+    pub(crate) fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         fn walk(dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
             let Ok(entries) = fs::read_dir(dir) else {
                 return;
@@ -88,12 +89,12 @@ fn git_init(dir: &Path) {
 }
 
 /// The report's lines, and the line after each (the fix, for WARN and FAIL).
-fn report(out: &Output) -> String {
+pub(crate) fn report(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Asserts the report has a `status` line naming `name` and saying `detail`, followed by a fix.
-fn has(report: &str, status: &str, name: &str, detail: &str) {
+pub(crate) fn has(report: &str, status: &str, name: &str, detail: &str) {
     let lines: Vec<&str> = report.lines().collect();
     let found = lines.iter().enumerate().find(|(_, l)| {
         l.trim_start().starts_with(status) && l.contains(name) && l.contains(detail)
@@ -111,7 +112,7 @@ fn has(report: &str, status: &str, name: &str, detail: &str) {
     }
 }
 
-fn in_minutes(minutes: i64) -> String {
+pub(crate) fn in_minutes(minutes: i64) -> String {
     (chrono::Utc::now() + chrono::Duration::minutes(minutes))
         .with_timezone(&chrono_tz::Europe::Berlin)
         .format("%Y-%m-%dT%H:%M:%S%:z")
@@ -231,154 +232,6 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
         "{text}"
     );
     assert_eq!(s.snapshot(), before, "doctor changed the data directory");
-}
-
-#[test]
-fn a_broken_set_up_fails_with_what_to_do_and_changes_nothing() {
-    let s = Setup::new();
-    fs::write(
-        s.cwd.join(".env"),
-        "OLLIM_BOT_NAME=Ollie\nthis line is wrong\n",
-    )
-    .unwrap();
-    s.write(
-        "routines/bad-cron.md",
-        "---\nid: \"c1c2c3c4\"\ncron: \"every morning\"\n---\nBad.\n",
-    );
-    s.write(
-        "routines/first.md",
-        "---\nid: \"d1d2d3d4\"\ncron: \"0 9 * * *\"\nallowed-tools:\n  - \"Bash(*)\"\n---\nFirst.\n",
-    );
-    s.write(
-        "routines/second.md",
-        "---\nid: \"d1d2d3d4\"\ncron: \"0 10 * * *\"\n---\nSame id.\n",
-    );
-    s.write(
-        "routines/wide.md",
-        "---\nid: \"d5d6d7d8\"\ncron: \"0 11 * * *\"\nbackground: true\nallowed-tools:\n  - \"Bash(ollim-bot x; rm -rf /)\"\n---\nWide.\n",
-    );
-    s.write("tool-policy.yaml", "bg_forks:\n  override: [\"Read\"\n");
-    s.write(
-        "reminders/late.md",
-        &format!(
-            "---\nid: \"e1e2e3e4\"\nrun-at: \"{}\"\n---\nLate.\n",
-            in_minutes(-90)
-        ),
-    );
-    s.write(
-        "reminders/garbled.md",
-        "---\nid: \"f1f2f3f4\"\nrun-at: \"next tuesday\"\n---\nGarbled.\n",
-    );
-    s.write(
-        "webhooks/broken.md",
-        "---\nfields:\n  type: \"object\"\n---\nNo id.\n",
-    );
-    s.write(
-        "webhooks/fine.md",
-        "---\nid: \"fine\"\nfields:\n  type: \"object\"\n---\nFine.\n",
-    );
-    s.write(
-        "skills/misnamed/SKILL.md",
-        "---\nname: \"other-name\"\ndescription: \"Wrong directory.\"\n---\nText.\n",
-    );
-    s.write("state/ping_budget.json", "{\"capacity\": ");
-    s.write("state/sessions.json", "two words");
-    s.write(
-        "state/session_history.jsonl",
-        "{\"session_id\": \"a\", \"event\": \"created\", \"timestamp\": \"2026-02-24T09:00:00+01:00\"}\nnot json\n",
-    );
-    s.write("state/config.json", "[1, 2]");
-    s.write("state/pending_updates.json.corrupt-20260224T090000Z", "{");
-    s.write("state/bot.pid", "not a pid");
-    s.write("state/credentials.json", CREDENTIALS);
-    s.write("state/token.json", "{\"token\": ");
-    s.write("state/google_auth_revoked", "");
-    let claude = FakeClaude::new(false, "3.0.0", None, &[]);
-    let before = s.snapshot();
-    let out = s.doctor(
-        &claude.bin(),
-        &[
-            ("DISCORD_TOKEN", "Bot not-a-token"),
-            ("OLLIM_TIMEZONE", "Mars/Olympus"),
-            ("WEBHOOK_PORT", "8787"),
-            ("OLLIM_HANG_TIMEOUT_SECS", "soon"),
-        ],
-    );
-    let text = report(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
-    for (status, name, detail) in [
-        ("FAIL", ".env", "line"),
-        ("FAIL", "DISCORD_TOKEN", "does not look like a bot token"),
-        ("FAIL", "OLLIM_USER_NAME", "missing"),
-        (
-            "FAIL",
-            "OLLIM_TIMEZONE",
-            "\"Mars/Olympus\" is not an IANA time zone",
-        ),
-        (
-            "WARN",
-            "webhooks",
-            "WEBHOOK_PORT is set without WEBHOOK_SECRET",
-        ),
-        ("FAIL", "OLLIM_HANG_TIMEOUT_SECS", "\"soon\""),
-        ("WARN", "git", "not a git repository"),
-        ("FAIL", "ping_budget.json", "does not parse"),
-        ("FAIL", "sessions.json", "more than one word"),
-        ("FAIL", "session_history.jsonl", "line 2"),
-        ("FAIL", "config.json", "does not parse"),
-        ("WARN", "pending_updates.json.corrupt-", "set aside"),
-        ("WARN", "bot.pid", "not a process id"),
-        ("FAIL", "routines/bad-cron.md", "skipped"),
-        ("WARN", "routines/first.md", "allowed-tools: "),
-        (
-            "FAIL",
-            "routines/wide.md",
-            "unsafe: a background run is skipped",
-        ),
-        ("WARN", "tool-policy.yaml", "is not valid"),
-        ("WARN", "routines/second.md", "shares id d1d2d3d4"),
-        ("WARN", "reminders/late.md", "e1e2e3e4 was due"),
-        ("FAIL", "reminders/garbled.md", "skipped"),
-        ("FAIL", "webhooks/broken.md", "skipped"),
-        ("WARN", "webhooks/", "no webhook server"),
-        ("FAIL", "skills/misnamed/SKILL.md", "skipped"),
-        (
-            "WARN",
-            "version",
-            "3.0.0 (Claude Code); the bot is tested with 2.1.x",
-        ),
-        ("FAIL", "signed in", "no"),
-        ("FAIL", "google", "token.json"),
-        ("WARN", "google_auth_revoked", "refused the grant"),
-    ] {
-        has(&text, status, name, detail);
-    }
-    assert!(
-        text.contains("(1h 30m ago)") || text.contains("(1h 29m ago)"),
-        "{text}"
-    );
-    assert_eq!(s.snapshot(), before, "doctor changed the data directory");
-}
-
-#[test]
-fn a_missing_cli_and_an_unwritable_data_directory_fail() {
-    let s = Setup::new();
-    // /proc/self exists and is a directory nobody (not even root) may create files in.
-    let out = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
-        .arg("doctor")
-        .current_dir(&s.cwd)
-        .env_clear()
-        .env("PATH", "/nonexistent")
-        .env("OLLIM_DATA_DIR", "/proc/self")
-        .env("OLLIM_TIMEZONE", "UTC")
-        .output()
-        .expect("run ollim-bot doctor");
-    let text = report(&out);
-    assert_eq!(out.status.code(), Some(1), "{text}");
-    has(&text, "FAIL", "data directory", "is not writable");
-    has(&text, "FAIL", "claude", "not found");
-    has(&text, "WARN", "git", "git is not installed");
-    has(&text, "WARN", "DISCORD_TOKEN", "runs on the console");
 }
 
 #[test]

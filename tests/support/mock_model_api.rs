@@ -10,6 +10,7 @@
 //! recorded so tests can assert on `system`, `messages` and `tools`.
 
 mod http;
+mod request;
 mod sse;
 
 use std::collections::BTreeMap;
@@ -25,6 +26,8 @@ use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
+
+pub use request::ModelRequest;
 
 /// What the mock model answers to one agent request.
 #[derive(Debug, Clone)]
@@ -66,108 +69,6 @@ pub enum Reply {
         /// The error's `message`.
         message: String,
     },
-}
-
-/// One recorded HTTP request.
-#[derive(Debug, Clone)]
-pub struct ModelRequest {
-    /// Request path including the query (`/v1/messages?beta=true`).
-    pub path: String,
-    /// The JSON body (`Null` when there was none or it was not JSON).
-    pub body: Value,
-    /// When its body had been read (benchmarks measure up to here).
-    pub received_at: std::time::Instant,
-}
-
-impl ModelRequest {
-    /// True for a model call (`/v1/messages`, not `count_tokens`).
-    pub fn is_message_call(&self) -> bool {
-        self.path.starts_with("/v1/messages") && !self.path.contains("count_tokens")
-    }
-
-    /// True for the agent's own calls, which offer tools; side calls offer none.
-    pub fn is_agent_call(&self) -> bool {
-        self.is_message_call()
-            && self.body["tools"]
-                .as_array()
-                .is_some_and(|tools| !tools.is_empty())
-    }
-
-    /// The messages array.
-    pub fn messages(&self) -> &[Value] {
-        self.body["messages"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
-    }
-
-    /// The text of the last user-role message (its text blocks joined).
-    pub fn latest_user_text(&self) -> String {
-        self.messages()
-            .iter()
-            .rev()
-            .find(|m| m["role"] == "user")
-            .map(|m| text_of(&m["content"]))
-            .unwrap_or_default()
-    }
-
-    /// Tool results in the last user message: (tool_use_id, text, is_error).
-    pub fn tool_results(&self) -> Vec<(String, String, bool)> {
-        let Some(last) = self.messages().iter().rev().find(|m| m["role"] == "user") else {
-            return Vec::new();
-        };
-        last["content"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|b| b["type"] == "tool_result")
-            .map(|b| {
-                (
-                    b["tool_use_id"].as_str().unwrap_or("").to_owned(),
-                    text_of(&b["content"]),
-                    b["is_error"].as_bool().unwrap_or(false),
-                )
-            })
-            .collect()
-    }
-
-    /// All text of the `system` blocks, joined.
-    pub fn system_text(&self) -> String {
-        text_of(&self.body["system"])
-    }
-
-    /// Names of the tools offered.
-    pub fn tool_names(&self) -> Vec<String> {
-        self.body["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t["name"].as_str().map(str::to_owned))
-            .collect()
-    }
-
-    /// True when any message (any role) contains `needle` in its text.
-    pub fn mentions(&self, needle: &str) -> bool {
-        self.messages()
-            .iter()
-            .any(|m| text_of(&m["content"]).contains(needle))
-    }
-}
-
-/// Text of a content value: a string, or the `text` of its blocks (tool results included).
-fn text_of(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .map(|b| match &b["content"] {
-                Value::Null => b["text"].as_str().unwrap_or("").to_owned(),
-                inner => text_of(inner),
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
 }
 
 type Script = dyn Fn(&ModelRequest) -> Reply + Send + Sync;

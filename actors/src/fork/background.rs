@@ -13,7 +13,8 @@
 //! reporting mode demands it (a few continuations at most). The user hears about a timeout or a
 //! failure in one short line. The actor stops when the job ends. Its start — the prompt's
 //! timestamp header and peeked updates, and three attempts to start the CLI — is in
-//! `background_start.rs`.
+//! `background_start.rs`; what it does with its process's events (the result ending the job) in
+//! `background_events.rs`.
 //!
 //! Pings go through the budget path in order — this fork's own count (here, serialized by the
 //! mailbox), then quiet hours and whether the user is mid-turn (the main session), then the ping
@@ -31,7 +32,7 @@ use super::background_host::ForkHost;
 use super::background_tools::ForkTools;
 use super::end::short_error;
 pub use super::end::{human_name, job_name, spoken, ForkEnd, ForkOutcome};
-use crate::brain::{BrainEvent, Driver, Launcher};
+use crate::brain::{Driver, Launcher};
 use crate::clock::SharedClock;
 use crate::data_dir::DataDir;
 use crate::jobs::{Job, UpdateMode};
@@ -39,14 +40,16 @@ use crate::main_session::{IsBusy, QuietHoursNow};
 use crate::pending_updates::PendingUpdates;
 use crate::ping_budget::PingBudget;
 use crate::runs::RunTicket;
-use crate::sessions::records::RecordSession;
-use crate::sessions::{EventKind, SessionRecords};
+use crate::sessions::SessionRecords;
 use crate::surface::SurfaceEvent;
 
+#[path = "background_events.rs"]
+mod events;
 #[path = "background_options.rs"]
 mod options;
 #[path = "background_start.rs"]
 mod start;
+use events::Event;
 pub use start::START_RETRY_WAITS;
 
 /// How many times the Stop hook may send the agent back to report (the CLI sets no limit).
@@ -99,10 +102,6 @@ pub struct RunBounds {
     /// `--max-turns`: the job's `max-turns`.
     pub max_turns: Option<u32>,
 }
-
-/// The result subtypes the CLI ends a turn with when one of [`RunBounds`] is reached (CLI
-/// 2.1.330: `is_error` true, the process stays up; `tests/brain/limits.rs`).
-const OVER_BUDGET_SUBTYPES: [&str; 2] = ["error_max_turns", "error_max_budget_usd"];
 
 /// Who a background fork talks to.
 #[derive(Clone)]
@@ -228,120 +227,7 @@ impl BackgroundFork {
             .map(|(), _act, ctx| ctx.stop()),
         );
     }
-
-    fn record_history(&self, session_id: &str) {
-        let (kind, parent) = if self.persistent.is_some() {
-            (EventKind::PersistentBg, None)
-        } else if self.isolated() {
-            (EventKind::IsolatedBg, None)
-        } else {
-            (EventKind::BgFork, self.parent_session.clone())
-        };
-        self.peers.records.do_send(RecordSession {
-            kind,
-            session_id: session_id.to_owned(),
-            parent,
-        });
-    }
-
-    fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
-        match event {
-            BrainEvent::Init {
-                session_id,
-                tools,
-                model,
-            } if self.session_id.is_none() => {
-                if let Some(p) = self.persistent.as_mut() {
-                    p.on_model(model.as_deref());
-                }
-                crate::tools::note_init_tools(&tools);
-                self.record_history(&session_id);
-                self.session_id = Some(session_id);
-            }
-            BrainEvent::ToolUse { .. } | BrainEvent::SubagentToolUse { .. } => {
-                self.tool_ran = true;
-            }
-            BrainEvent::Result(r) if self.persistent.as_ref().is_some_and(|p| p.compacting()) => {
-                if let Some(p) = self.persistent.as_mut() {
-                    p.compaction_over(&r);
-                }
-                self.send_prompt(ctx);
-            }
-            BrainEvent::AssistantMessage {
-                context_tokens: Some(tokens),
-                ..
-            } => {
-                if let Some(p) = self.persistent.as_mut() {
-                    p.on_context(tokens);
-                }
-            }
-            BrainEvent::Result(r) => {
-                self.transient = crate::brain::transient::cause_of(&r);
-                if let Some(p) = &self.persistent {
-                    p.finish(&r, self.session_id.as_deref());
-                }
-                self.cost_usd = r.total_cost_usd;
-                self.turns = Some(r.num_turns);
-                if r.is_error {
-                    let detail = if r.errors.is_empty() {
-                        r.result.clone().unwrap_or_else(|| r.subtype.clone())
-                    } else {
-                        r.errors.join("; ")
-                    };
-                    self.error = Some(short_error(&detail));
-                }
-                let name = human_name(&self.fired);
-                let over = OVER_BUDGET_SUBTYPES.contains(&r.subtype.as_str());
-                let notice = r.is_error.then(|| {
-                    tracing::warn!(job = %self.fired.job.id(), subtype = %r.subtype, errors = ?r.errors, "background job failed");
-                    if over {
-                        format!("{name} was stopped at its limit: {}.", self.error.as_deref().unwrap_or("over budget"))
-                    } else {
-                        format!("{name} couldn't complete.")
-                    }
-                });
-                tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, refused = self.refusals, reported = self.reported, "background job finished");
-                let outcome = match (r.is_error, over) {
-                    (true, true) => ForkOutcome::OverBudget,
-                    (true, false) => ForkOutcome::Failed,
-                    _ => ForkOutcome::Completed,
-                };
-                self.finish(outcome, notice, ctx);
-            }
-            BrainEvent::Exited(info) => {
-                tracing::warn!(job = %self.fired.job.id(), code = ?info.code, stderr = ?info.stderr_tail, "background fork's cli exited mid-job");
-                let how = match (info.code, info.signal) {
-                    (Some(code), _) => format!("exit code {code}"),
-                    (None, Some(signal)) => format!("signal {signal}"),
-                    _ => "no exit status".to_owned(),
-                };
-                let last = info
-                    .stderr_tail
-                    .last()
-                    .map(|l| format!(": {l}"))
-                    .unwrap_or_default();
-                self.error = Some(short_error(&format!(
-                    "the claude cli exited mid-job ({how}){last}"
-                )));
-                if !self.tool_ran {
-                    self.transient = Some(crate::brain::transient::exited_early(&how));
-                }
-                let name = human_name(&self.fired);
-                self.finish(
-                    ForkOutcome::Failed,
-                    Some(format!("{name} couldn't complete.")),
-                    ctx,
-                );
-            }
-            _ => {}
-        }
-    }
 }
-
-/// An event of this fork's process.
-#[derive(Debug, Message)]
-#[rtype(result = "()")]
-pub(super) struct Event(BrainEvent);
 
 impl Actor for BackgroundFork {
     type Context = Context<Self>;
@@ -388,15 +274,6 @@ impl Actor for BackgroundFork {
             self.peers.surface.do_send(SurfaceEvent::BackgroundEnded {
                 fork_session: session,
             });
-        }
-    }
-}
-
-impl Handler<Event> for BackgroundFork {
-    type Result = ();
-    fn handle(&mut self, Event(ev): Event, ctx: &mut Self::Context) {
-        if self.outcome.is_none() {
-            self.on_event(ev, ctx);
         }
     }
 }

@@ -32,18 +32,19 @@ mod memory_reload;
 pub mod quiet;
 pub mod quiet_hours;
 mod save_guard;
+mod session_config;
+mod setting_commands;
 mod tools_backend;
 pub mod turn;
+mod turn_end;
 mod turn_usage;
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
 
 pub use crate::surface::ExitAction;
 pub use clicks::PressButton;
@@ -54,14 +55,12 @@ use fork_role::{ForkState, Role};
 pub use idle_release::ProcessRunning;
 pub use job_turns::{JobTurnEnd, JobTurnOutcome};
 pub use quiet_hours::QuietHoursNow;
+pub use session_config::MainSessionConfig;
 use turn::{Turn, TurnKind};
 
-use crate::brain::{BrainEvent, Driver, Launcher, TurnResult};
-use crate::clock::SharedClock;
-use crate::data_dir::DataDir;
+use crate::brain::{BrainEvent, Driver, TurnResult};
 use crate::jobs::Job;
 use crate::pending_updates::PendingUpdates;
-use crate::runtime_config::ConfigStore;
 use crate::sessions::{MainSessionFile, SessionRecords};
 use crate::surface::SurfaceEvent;
 
@@ -76,44 +75,6 @@ pub fn resumed_greeting(release: &str) -> String {
 }
 /// Shown while pending updates are delivered.
 pub const CATCHING_UP: &str = "-# catching up on background activity...";
-
-/// What the main session needs.
-#[derive(Clone)]
-pub struct MainSessionConfig {
-    /// The data directory (the CLI's working directory).
-    pub data_dir: DataDir,
-    /// The configured zone.
-    pub tz: Tz,
-    /// The clock.
-    pub clock: SharedClock,
-    /// Starts CLI processes.
-    pub launcher: Arc<dyn Launcher>,
-    /// The `claude` binary.
-    pub binary: PathBuf,
-    /// Text appended to the `claude_code` preset.
-    pub system_prompt: String,
-    /// The runtime configuration (`state/config.json`): model, thinking and permission mode
-    /// of the conversation; `/config` changes it.
-    pub runtime: ConfigStore,
-    /// A turn with no sign of life for this long is treated as a hung CLI.
-    pub hang_timeout: Duration,
-    /// Extra environment for every CLI process (on top of the bot's own).
-    pub cli_env: std::collections::BTreeMap<String, String>,
-    /// The user's name, for prompts the bot writes (fork prompts).
-    pub user_name: String,
-    /// Where approval questions go (`default` permission mode); `None`: nobody to ask, deny.
-    pub approvals: Option<Recipient<crate::permissions::ApprovalRequest>>,
-    /// The release that runs (`ollim-bot v0.2.0`), named in the greeting after a restart.
-    pub release: String,
-    /// *(`ollim-bot chat --model`)* The conversation's model for this run, above `/model`.
-    pub model_override: Option<String>,
-    /// The docs MCP server's URL (`OLLIM_DOCS_MCP_URL`), offered to the conversation as the
-    /// `docs` server; `None`: none.
-    pub docs_mcp: Option<String>,
-    /// *(ours, SPEC §19)* Where each turn's cost and tokens go (`state/usage.jsonl`); the
-    /// supervisor fills it in. `None`: not recorded.
-    pub usage: Option<Recipient<crate::usage::RecordTurn>>,
-}
 
 /// A foreground job whose time has come, with its prompt built: the main session runs it as a
 /// turn, like a line from the user, and answers when that turn has ended. Sent by the job

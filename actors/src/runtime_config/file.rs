@@ -11,8 +11,9 @@ use crate::brain::Thinking;
 use crate::jobs::ModelChoice;
 
 use super::google::GoogleTargets;
-use super::keys::{self, Key};
+use super::keys::Key;
 use super::spend_keys;
+use super::values;
 use super::RuntimeConfig;
 
 /// The file as written: the original's field names, order and value types.
@@ -113,12 +114,12 @@ pub(super) fn parse_file(
 
 /// Sets one field from its JSON value, as the original wrote it (or older versions did).
 fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(), ()> {
-    let as_count = |v: &Value| v.as_u64().ok_or(()).and_then(|n| keys::count(key, n));
+    let as_count = |v: &Value| v.as_u64().ok_or(()).and_then(|n| values::count(key, n));
     match key {
         Key::ModelMain | Key::ModelFork => {
             let model = match value {
                 Value::Null => None,
-                Value::String(s) => keys::parse_model(s)?,
+                Value::String(s) => values::parse_model(s)?,
                 _ => return Err(()),
             };
             match key {
@@ -132,8 +133,8 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
                 Value::Bool(false) => Thinking::Disabled,
                 Value::String(s) if s == "off" => Thinking::Disabled,
                 Value::String(s) if s == "adaptive" => Thinking::Adaptive,
-                Value::String(s) => keys::thinking_budget(s.parse().map_err(|_| ())?)?,
-                Value::Number(n) => keys::thinking_budget(n.as_u64().ok_or(())?)?,
+                Value::String(s) => values::thinking_budget(s.parse().map_err(|_| ())?)?,
+                Value::Number(n) => values::thinking_budget(n.as_u64().ok_or(())?)?,
                 _ => return Err(()),
             };
             match key {
@@ -148,7 +149,7 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
         Key::QuietHours => {
             config.quiet_hours = match value {
                 Value::Null => None,
-                Value::String(s) => keys::parse_quiet_hours(s)?,
+                Value::String(s) => values::parse_quiet_hours(s)?,
                 _ => return Err(()),
             }
         }
@@ -160,7 +161,7 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
                 .ok_or(())?;
         }
         Key::PermissionMode => {
-            config.permission_mode = keys::parse_permission_mode(value.as_str().ok_or(())?)?;
+            config.permission_mode = values::parse_permission_mode(value.as_str().ok_or(())?)?;
         }
         Key::AutoUpdate => config.auto_update = value.as_bool().ok_or(())?,
         Key::BgForkLimit => config.bg_fork_limit = as_count(value)?,

@@ -1,15 +1,13 @@
 //! The `/config` keys (SPEC §12, and ours from §16): their names, what each accepts when set,
-//! and how each value is shown. Parsing and display live here; storage lives in the parent
-//! module.
-
-use std::str::FromStr;
-
-use crate::brain::{PermissionMode, Thinking};
-use crate::jobs::ModelChoice;
-use crate::quiet_hours::QuietHours;
+//! and how each value is shown. Which value each key takes lives here, reading and showing the
+//! values in `values.rs`; storage lives in the parent module.
 
 use super::google::GoogleTargets;
 use super::spend_keys;
+use super::values::{
+    model_label, parse_count, parse_hour, parse_model, parse_permission_mode, parse_quiet_hours,
+    parse_switch, parse_thinking, thinking_label,
+};
 use super::RuntimeConfig;
 
 /// One runtime setting.
@@ -70,14 +68,6 @@ pub enum Key {
 pub const MIN_THINKING_BUDGET: u32 = 1024;
 /// The largest thinking budget accepted: the most output any model offers.
 pub const MAX_THINKING_BUDGET: u32 = 128_000;
-
-/// The permission modes `/config` may choose (the CLI's `plan` is not a resting mode).
-const PERMISSION_MODES: [PermissionMode; 4] = [
-    PermissionMode::DontAsk,
-    PermissionMode::Default,
-    PermissionMode::AcceptEdits,
-    PermissionMode::BypassPermissions,
-];
 
 impl Key {
     /// Every key, in the order `/config` lists them.
@@ -326,96 +316,6 @@ pub(super) fn label(config: &RuntimeConfig, google: &GoogleTargets, key: Key) ->
         Key::MemoryFlush => if config.memory_flush { "on" } else { "off" }.to_owned(),
         Key::MemoryFlushAt => format!("{}%", config.memory_flush_at_pct),
     }
-}
-
-/// `off` (or an empty value) for no quiet hours, else a window like `22:00-08:00`.
-pub(super) fn parse_quiet_hours(value: &str) -> Result<Option<QuietHours>, ()> {
-    match value.to_ascii_lowercase().as_str() {
-        "" | "off" | "none" | "null" => Ok(None),
-        _ => value.parse().map(Some).map_err(|_| ()),
-    }
-}
-
-fn model_label(model: Option<ModelChoice>, unset: &str) -> String {
-    model.map_or_else(|| unset.to_owned(), |m| m.as_str().to_owned())
-}
-
-fn thinking_label(thinking: Thinking) -> String {
-    match thinking {
-        Thinking::Disabled => "off".to_owned(),
-        Thinking::Adaptive => "adaptive".to_owned(),
-        Thinking::Budget(tokens) => format!("{tokens} tokens"),
-    }
-}
-
-/// A model name, or one of the words that mean "no override".
-pub(super) fn parse_model(value: &str) -> Result<Option<ModelChoice>, ()> {
-    let lower = value.to_ascii_lowercase();
-    match lower.as_str() {
-        "" | "default" | "none" | "null" => Ok(None),
-        other => ModelChoice::from_str(other).map(Some).map_err(|_| ()),
-    }
-}
-
-/// `off`, `adaptive` or a budget in tokens ([`MIN_THINKING_BUDGET`] to
-/// [`MAX_THINKING_BUDGET`]).
-fn parse_thinking(value: &str) -> Result<Thinking, ()> {
-    match value.to_ascii_lowercase().as_str() {
-        "off" => Ok(Thinking::Disabled),
-        "adaptive" => Ok(Thinking::Adaptive),
-        digits => digits
-            .parse::<u64>()
-            .map_err(|_| ())
-            .and_then(thinking_budget),
-    }
-}
-
-/// A thinking budget in tokens, if within bounds.
-pub(super) fn thinking_budget(tokens: u64) -> Result<Thinking, ()> {
-    u32::try_from(tokens)
-        .ok()
-        .filter(|t| (MIN_THINKING_BUDGET..=MAX_THINKING_BUDGET).contains(t))
-        .map(Thinking::Budget)
-        .ok_or(())
-}
-
-/// A whole number within `key`'s [`Key::count_range`].
-fn parse_count(key: Key, value: &str) -> Result<u64, ()> {
-    value
-        .parse::<u64>()
-        .map_err(|_| ())
-        .and_then(|n| count(key, n))
-}
-
-/// `n` if it is within `key`'s [`Key::count_range`].
-pub(super) fn count(key: Key, n: u64) -> Result<u64, ()> {
-    match key.count_range() {
-        Some(range) if range.contains(&n) => Ok(n),
-        _ => Err(()),
-    }
-}
-
-fn parse_hour(value: &str) -> Result<u8, ()> {
-    match value.parse::<u8>() {
-        Ok(h) if h <= 23 => Ok(h),
-        _ => Err(()),
-    }
-}
-
-fn parse_switch(value: &str) -> Result<bool, ()> {
-    match value.to_ascii_lowercase().as_str() {
-        "on" | "true" | "yes" | "1" => Ok(true),
-        "off" | "false" | "no" | "0" => Ok(false),
-        _ => Err(()),
-    }
-}
-
-/// One of the four resting modes, matched without regard to case.
-pub(super) fn parse_permission_mode(value: &str) -> Result<PermissionMode, ()> {
-    PERMISSION_MODES
-        .into_iter()
-        .find(|m| m.as_str().eq_ignore_ascii_case(value))
-        .ok_or(())
 }
 
 #[cfg(test)]

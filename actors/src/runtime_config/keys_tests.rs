@@ -1,4 +1,5 @@
 use super::*;
+use crate::brain::{PermissionMode, Thinking};
 
 #[test]
 fn both_spellings_name_the_same_key() {

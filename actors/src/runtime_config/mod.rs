@@ -23,6 +23,7 @@ mod file;
 pub mod google;
 pub mod keys;
 pub mod spend_keys;
+mod values;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
