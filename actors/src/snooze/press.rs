@@ -88,8 +88,8 @@ async fn release(records: &Addr<SessionRecords>, id: String) -> String {
 
 #[cfg(test)]
 mod tests {
-    use actix::Actor;
-    use chrono::TimeZone;
+    use actix::{Actor, Addr};
+    use chrono::{DateTime, TimeZone};
 
     use super::*;
     use crate::clock::ManualClock;
@@ -98,8 +98,8 @@ mod tests {
 
     const TZ: Tz = chrono_tz::America::New_York;
 
-    #[actix_rt::test]
-    async fn a_press_writes_the_reminder_once_and_survives_a_restart() {
+    /// A data directory, 3:30 PM in New York, and the session records over them.
+    fn set_up() -> (tempfile::TempDir, DataDir, ManualClock, Addr<SessionRecords>) {
         let tmp = tempfile::tempdir().unwrap();
         let data = DataDir::new(tmp.path());
         data.ensure().unwrap();
@@ -109,20 +109,32 @@ mod tests {
             .with_timezone(&Utc);
         let clock = ManualClock::new(now);
         let records = SessionRecords::in_data_dir(&data, clock.shared(), TZ).start();
+        (tmp, data, clock, records)
+    }
+
+    /// Registers snooze buttons for `job`'s message sent `now`; their id.
+    async fn register(records: &Addr<SessionRecords>, job: &Job, now: DateTime<Utc>) -> String {
+        let template = super::super::template_for(job, now, TZ).unwrap();
+        records
+            .send(RegisterSnooze {
+                reminder: super::super::stored_form(&template),
+            })
+            .await
+            .unwrap()
+            .unwrap()
+    }
+
+    #[actix_rt::test]
+    async fn a_press_writes_the_reminder_once_and_survives_a_restart() {
+        let (_tmp, data, clock, records) = set_up();
+        let now = clock.shared().now();
         let settings = JobSettings {
             background: true,
             description: "water".into(),
             ..JobSettings::default()
         };
         let job = Job::Routine(Routine::new("drink water", "0 * * * *", settings.clone()));
-        let template = super::super::template_for(&job, now, TZ).unwrap();
-        let id = records
-            .send(RegisterSnooze {
-                reminder: super::super::stored_form(&template),
-            })
-            .await
-            .unwrap()
-            .unwrap();
+        let id = register(&records, &job, now).await;
         // A new process: nothing in memory.
         let records = SessionRecords::in_data_dir(&data, clock.shared(), TZ).start();
         let said = press(
@@ -163,24 +175,10 @@ mod tests {
 
     #[actix_rt::test]
     async fn a_reminder_that_cannot_be_written_says_why_and_leaves_the_buttons_usable() {
-        let tmp = tempfile::tempdir().unwrap();
-        let data = DataDir::new(tmp.path());
-        data.ensure().unwrap();
-        let now = TZ
-            .with_ymd_and_hms(2026, 3, 2, 15, 30, 0)
-            .unwrap()
-            .with_timezone(&Utc);
-        let clock = ManualClock::new(now);
-        let records = SessionRecords::in_data_dir(&data, clock.shared(), TZ).start();
+        let (_tmp, data, clock, records) = set_up();
+        let now = clock.shared().now();
         let job = Job::Routine(Routine::new("stretch", "0 * * * *", JobSettings::default()));
-        let template = super::super::template_for(&job, now, TZ).unwrap();
-        let id = records
-            .send(RegisterSnooze {
-                reminder: super::super::stored_form(&template),
-            })
-            .await
-            .unwrap()
-            .unwrap();
+        let id = register(&records, &job, now).await;
         // The reminders' directory cannot be made: a plain file holds its name.
         let _ = std::fs::remove_dir_all(data.reminders());
         std::fs::write(data.reminders(), "").unwrap();
