@@ -5,11 +5,7 @@
 
 use std::fs;
 
-use crate::cli::Env;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::cli::{stderr, stdout, Env};
 
 #[test]
 fn add_list_and_cancel_a_persistent_routine() {
@@ -25,8 +21,8 @@ fn add_list_and_cancel_a_persistent_routine() {
         "--session",
         "persistent",
     ]);
-    assert!(add.status.success(), "{}", text(&add.stderr));
-    let said = text(&add.stdout);
+    assert!(add.status.success(), "{}", stderr(&add));
+    let said = stdout(&add);
     assert!(said.contains("[persistent]"), "{said}");
     let id = said
         .strip_prefix("scheduled ")
@@ -43,7 +39,7 @@ fn add_list_and_cancel_a_persistent_routine() {
         .unwrap()
         .contains("session: \"persistent\"\n"));
     let list = env.run(&["routine", "list"]);
-    let listed = text(&list.stdout);
+    let listed = stdout(&list);
     assert!(
         listed.contains(&format!("{id}  [bg] cron '0 17 * * 5'  [persistent]")),
         "{listed}"
@@ -59,7 +55,7 @@ fn add_list_and_cancel_a_persistent_routine() {
     )
     .unwrap();
     let cancel = env.run(&["routine", "cancel", &id]);
-    assert!(cancel.status.success(), "{}", text(&cancel.stderr));
+    assert!(cancel.status.success(), "{}", stderr(&cancel));
     assert_eq!(
         fs::read_dir(&sessions).unwrap().count(),
         0,
@@ -83,7 +79,7 @@ fn a_session_the_loader_would_refuse_is_refused_at_add() {
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();
         let o = env.run(&args);
         assert!(!o.status.success(), "{args:?} was accepted");
-        text(&o.stderr)
+        stderr(&o)
     };
     assert!(refused(&["persistent"]).contains("needs `background: true`"));
     assert!(refused(&["persistent", "--background", "--isolated"]).contains("`isolated: true`"));
