@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use chrono::{DateTime, FixedOffset};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::record::OpenRun;
 use crate::state_file::{self, Loaded};
@@ -21,7 +21,7 @@ use crate::state_file::{self, Loaded};
 pub const FILE_NAME: &str = "runs_open.json";
 
 /// The file's content.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct OpenFile {
     /// When the run history began (the first start that kept one).
     pub history_since: DateTime<FixedOffset>,
