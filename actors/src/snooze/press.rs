@@ -99,7 +99,12 @@ mod tests {
     const TZ: Tz = chrono_tz::America::New_York;
 
     /// A data directory, 3:30 PM in New York, and the session records over them.
-    fn set_up() -> (tempfile::TempDir, DataDir, ManualClock, Addr<SessionRecords>) {
+    fn set_up() -> (
+        tempfile::TempDir,
+        DataDir,
+        ManualClock,
+        Addr<SessionRecords>,
+    ) {
         let tmp = tempfile::tempdir().unwrap();
         let data = DataDir::new(tmp.path());
         data.ensure().unwrap();
