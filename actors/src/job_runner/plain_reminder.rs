@@ -30,11 +30,8 @@ impl JobRunner {
                 snooze: None,
             });
         };
-        let held = match (background, self.quiet_asker(), self.pending()) {
-            (true, Some(quiet), Some(pending)) => Some((quiet, pending)),
-            _ => None,
-        };
-        let Some((quiet, pending)) = held else {
+        let (true, Some(quiet), Some(pending)) = (background, self.quiet_asker(), self.pending())
+        else {
             ping(surface, text);
             return;
         };
