@@ -5,7 +5,7 @@
 
 use std::fs;
 
-use crate::cli::{stderr, stdout, Env};
+use crate::cli::{scheduled_id, stderr, stdout, Env};
 
 #[test]
 fn add_list_and_cancel_a_persistent_routine() {
@@ -24,11 +24,7 @@ fn add_list_and_cancel_a_persistent_routine() {
     assert!(add.status.success(), "{}", stderr(&add));
     let said = stdout(&add);
     assert!(said.contains("[persistent]"), "{said}");
-    let id = said
-        .strip_prefix("scheduled ")
-        .and_then(|s| s.split(':').next())
-        .expect("the new id")
-        .to_owned();
+    let id = scheduled_id(&add);
     let file = fs::read_dir(env.data.join("routines"))
         .unwrap()
         .next()
