@@ -6,6 +6,7 @@ use chrono_tz::Tz;
 use super::versions::{last_change, Change, Error, Undone};
 use super::{read, PROMPT_CAP};
 use crate::data_dir::DataDir;
+use crate::usage::render::count;
 
 /// `context.md` as it is now.
 #[derive(Debug, Clone)]
@@ -28,17 +29,9 @@ pub fn status(data: &DataDir) -> Status {
     }
 }
 
-/// `1234` → `1,234`.
+/// `1234` → `1,234`, as `/usage` writes counts.
 fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    count(u64::try_from(n).unwrap_or(u64::MAX))
 }
 
 /// One line for a change: `2026-02-24 14:30  a1b2c3d  auto: memory: write context.md  (+2 −1)`.
