@@ -66,17 +66,7 @@ pub enum ForkButton {
 
 impl MainSession {
     pub(super) fn queue_command(&mut self, text: String, kind: TurnKind, ctx: &mut Context<Self>) {
-        self.submit(
-            Outgoing {
-                text,
-                images: Vec::new(),
-                kind,
-                resent: false,
-                job: None,
-                snooze: None,
-            },
-            ctx,
-        );
+        self.submit(Outgoing::own(text, kind), ctx);
     }
 
     /// Called when a `/compact` or `/clear` turn finished.

@@ -73,17 +73,7 @@ impl MainSession {
         if let Some(note) = note {
             self.show(SurfaceEvent::Notice(note));
         }
-        self.submit(
-            Outgoing {
-                text,
-                images: Vec::new(),
-                kind: TurnKind::Message,
-                resent: false,
-                job: None,
-                snooze: None,
-            },
-            ctx,
-        );
+        self.submit(Outgoing::own(text, TurnKind::Message), ctx);
     }
 }
 

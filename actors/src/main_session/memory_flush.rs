@@ -88,14 +88,7 @@ impl MainSession {
             return self.queue_command(text, kind, ctx);
         }
         // Behind the flush: sent when its result arrives.
-        self.enqueue(Outgoing {
-            text,
-            images: Vec::new(),
-            kind,
-            resent: false,
-            job: None,
-            snooze: None,
-        });
+        self.enqueue(Outgoing::own(text, kind));
     }
 
     /// After an answered turn: the one flush of this session when its context passed
@@ -130,14 +123,10 @@ impl MainSession {
         let serial = self.memory.serial;
         self.memory.running = Some(serial);
         self.show(SurfaceEvent::Notice(flush::SAVING.into()));
-        let out = Outgoing {
-            text: flush::prompt(reason, &self.config.user_name),
-            images: Vec::new(),
-            kind: TurnKind::Flush(reason),
-            resent: false,
-            job: None,
-            snooze: None,
-        };
+        let out = Outgoing::own(
+            flush::prompt(reason, &self.config.user_name),
+            TurnKind::Flush(reason),
+        );
         if self.inflight.is_empty() && self.waiting.is_empty() && self.live.is_some() {
             self.send(out, ctx);
         } else if reason == Reason::Threshold {

@@ -139,6 +139,21 @@ struct Outgoing {
     snooze: Option<String>,
 }
 
+impl Outgoing {
+    /// A line the session itself sends (a command, an intro, a nudge, a flush): no images,
+    /// no job, no snooze.
+    fn own(text: String, kind: TurnKind) -> Self {
+        Outgoing {
+            text,
+            images: Vec::new(),
+            kind,
+            resent: false,
+            job: None,
+            snooze: None,
+        }
+    }
+}
+
 struct Live {
     driver: Arc<Box<dyn Driver>>,
     generation: u64,
@@ -271,17 +286,7 @@ impl Actor for MainSession {
             tracing::info!(actor = "interactive_fork", "interactive fork started");
             let intro = state.intro.clone();
             ctx.run_interval(fork_idle::IDLE_CHECK, |act, ctx| act.idle_check(ctx));
-            self.submit(
-                Outgoing {
-                    text: intro,
-                    images: Vec::new(),
-                    kind: TurnKind::Message,
-                    resent: false,
-                    job: None,
-                    snooze: None,
-                },
-                ctx,
-            );
+            self.submit(Outgoing::own(intro, TurnKind::Message), ctx);
             return;
         }
         tracing::info!(
