@@ -78,12 +78,7 @@ pub fn load(data: &DataDir, routine: &str) -> Option<Saved> {
 /// Saves `saved` as `routine`'s session (each file written atomically; the usage first, so a
 /// crash between the two leaves the old id with a figure that is at worst too high).
 pub fn save(data: &DataDir, routine: &str, saved: &Saved) -> Result<(), state_file::Error> {
-    let dir = dir(data);
-    std::fs::create_dir_all(&dir).map_err(|source| state_file::Error::Io {
-        action: "creating",
-        path: dir.clone(),
-        source,
-    })?;
+    // The directory is made by the first write (`state_file` creates a file's directory).
     let usage = usage_file(data, routine);
     match saved.usage {
         Some(u) => state_file::save_json(&usage, &u)?,
