@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use actix::Addr;
-use ollim_actors::main_session::{IsBusy, MainSession};
+use ollim_actors::conversation::main_session::{IsBusy, MainSession};
 
 /// The longest the shutdown waits for the lines already sent to be answered.
 pub const BOUND: Duration = Duration::from_secs(60);

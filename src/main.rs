@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use cli::{Cli, Command};
-use ollim_actors::settings;
+use ollim_actors::base::settings;
 
 fn main() -> ExitCode {
     // Before anything could start a thread: this changes the environment children inherit.
@@ -32,7 +32,9 @@ fn main() -> ExitCode {
         }
     }
     // Before the log starts: it and Discord never show these values (SPEC §20).
-    ollim_actors::redaction::install_from_env(&settings::data_dir_from(&env_lookup).webhooks());
+    ollim_actors::base::redaction::install_from_env(
+        &settings::data_dir_from(&env_lookup).webhooks(),
+    );
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::state_file;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::base::state_file;
 
 /// How long a refused start waits for the winner to write its pid into the lock file.
 const PID_WAIT: Duration = Duration::from_secs(2);

@@ -7,20 +7,20 @@ use std::time::Duration;
 use actix::Actor as _;
 
 use anyhow::{bail, Context};
-use ollim_actors::brain::auth::{self, AuthState};
-use ollim_actors::brain::ClaudeLauncher;
-use ollim_actors::clock::SystemClock;
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::agent::permissions::ApprovalRequest;
+use ollim_actors::agent::subagents;
+use ollim_actors::agent::system_prompt::{self, Names};
+use ollim_actors::base::clock::SystemClock;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::base::settings::{Settings, SurfaceKind};
+use ollim_actors::bot::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::bot::webhook_server::{self, BotParts};
+use ollim_actors::claude::brain::auth::{self, AuthState};
+use ollim_actors::claude::brain::ClaudeLauncher;
+use ollim_actors::conversation::main_session::{MainSession, MainSessionConfig};
+use ollim_actors::conversation::surface::SurfaceEvent;
 use ollim_actors::jobs::{store, Reminder, Routine};
-use ollim_actors::main_session::{MainSession, MainSessionConfig};
-use ollim_actors::permissions::ApprovalRequest;
-use ollim_actors::runtime_config::ConfigStore;
-use ollim_actors::settings::{Settings, SurfaceKind};
-use ollim_actors::subagents;
-use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
-use ollim_actors::surface::SurfaceEvent;
-use ollim_actors::system_prompt::{self, Names};
-use ollim_actors::webhook_server::{self, BotParts};
+use ollim_actors::records::runtime_config::ConfigStore;
 
 /// Which surface to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +63,7 @@ fn docs_mcp(get: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Option<Strin
 /// The conversation's settings: the CLI binary (a clear error when missing), the profile and subagents in place, the system prompt, the runtime
 /// config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
-    let binary = ollim_actors::brain::locate::find_claude()?;
+    let binary = ollim_actors::claude::brain::locate::find_claude()?;
     tracing::info!(binary = %binary.display(), "using the claude cli");
     let data = &settings.data_dir;
     let names = Names {
@@ -72,7 +72,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     };
     // An edit of the memory made while the bot was off becomes a change of its own, so
     // `/memory` can show and undo it.
-    ollim_actors::memory::versions::commit(data, "as found at start");
+    ollim_actors::agent::memory::versions::commit(data, "as found at start");
     if system_prompt::ensure_identity(data, &names).context("creating IDENTITY.md")? {
         tracing::info!("created IDENTITY.md from the template");
     }
@@ -80,13 +80,13 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
     for kept in &report.kept_user_edits {
         tracing::info!(agent = %kept, "kept your edited subagent spec");
     }
-    let skills =
-        ollim_actors::bundled_skills::install(data).context("installing the bundled skills")?;
+    let skills = ollim_actors::agent::bundled_skills::install(data)
+        .context("installing the bundled skills")?;
     for kept in &skills.kept_user_edits {
         tracing::info!(skill = %kept, "kept your edited bundled skill");
     }
     // A file the bot cannot edit safely is logged and left; only an I/O failure is an error.
-    ollim_actors::claude_settings::turn_auto_memory_off(data)
+    ollim_actors::claude::claude_settings::turn_auto_memory_off(data)
         .context("writing .claude/settings.json")?;
     check_tool_patterns(data);
     let runtime = ConfigStore::load(data).context("reading state/config.json")?;
@@ -130,14 +130,14 @@ fn check_tool_patterns(data: &DataDir) {
             }
         }
     }
-    if let Ok(skills) = ollim_actors::skills::load_skills(&data.skills()) {
+    if let Ok(skills) = ollim_actors::jobs::skills::load_skills(&data.skills()) {
         for (_, s) in skills.items {
             if let Some(t) = s.allowed_tools {
                 sources.push((format!("skill:{}", s.name), t));
             }
         }
     }
-    use ollim_actors::permissions::tool_policy::{ToolPolicy, FILE_NAME};
+    use ollim_actors::agent::permissions::tool_policy::{ToolPolicy, FILE_NAME};
     match ToolPolicy::read(data) {
         Ok(Some(policy)) => {
             sources.push((
@@ -158,7 +158,7 @@ fn check_tool_patterns(data: &DataDir) {
         }
     }
     for (source, patterns) in sources {
-        ollim_actors::permissions::validate(&patterns, data).log(&source);
+        ollim_actors::agent::permissions::validate(&patterns, data).log(&source);
     }
 }
 
@@ -197,7 +197,7 @@ fn run(choice: SurfaceChoice, chat: Option<Option<String>>) -> anyhow::Result<()
         // The reminders stay as they are; the next start tries again.
         tracing::error!(cause = %e, "could not mark the foreground reminders of earlier releases");
     }
-    ollim_actors::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
+    ollim_actors::agent::spec_docs::install(&settings.data_dir).context("placing the spec docs")?;
     let mut main = main_session_config(&settings)?;
     let style = match chat {
         Some(model) => {
@@ -231,7 +231,7 @@ pub struct StartedActors {
     /// The webhook server, when configured and it could bind.
     pub hooks: Option<actix_web::dev::ServerHandle>,
     /// The control socket `ollim-bot routine run` talks to (removed when dropped).
-    pub control: Option<ollim_actors::control_socket::ControlServer>,
+    pub control: Option<ollim_actors::bot::control_socket::ControlServer>,
 }
 
 /// Starts the supervisor (and so the conversation, which greets the user through `surface`),
@@ -244,7 +244,7 @@ pub async fn start_actors(
 ) -> anyhow::Result<StartedActors> {
     main.approvals = Some(approvals);
     // `ollim-bot chat` lines over the control socket see what the conversation shows here.
-    let tap = ollim_actors::control_socket::SurfaceTap::new(surface).start();
+    let tap = ollim_actors::bot::control_socket::SurfaceTap::new(surface).start();
     let surface = tap.clone().recipient();
     let supervisor = Supervisor::start(
         SupervisorConfig {
@@ -282,12 +282,12 @@ pub async fn start_actors(
     };
     let socket = settings
         .data_dir
-        .state_file(ollim_actors::control_socket::FILE_NAME);
-    let chat = ollim_actors::control_socket::ChatRoute {
+        .state_file(ollim_actors::bot::control_socket::FILE_NAME);
+    let chat = ollim_actors::bot::control_socket::ChatRoute {
         main: main.clone(),
         tap,
     };
-    let control = ollim_actors::control_socket::serve(
+    let control = ollim_actors::bot::control_socket::serve(
         &socket,
         handles.scheduler.clone(),
         Some(chat),

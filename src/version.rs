@@ -3,7 +3,7 @@
 //! on both surfaces and the greeting show; `ollim-bot --version` prints the exact commit and the
 //! claude CLI's version instead ([`report`]).
 
-use ollim_actors::brain::{cli_info, locate};
+use ollim_actors::claude::brain::{cli_info, locate};
 
 /// `ollim-bot v0.2.0` on a tagged release, `ollim-bot v0.1.0+dev (abc1234)` otherwise.
 pub fn release() -> &'static str {

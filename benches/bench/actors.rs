@@ -6,17 +6,17 @@ use std::time::{Duration as StdDuration, Instant};
 use actix::prelude::*;
 use chrono::{Duration, Utc};
 use chrono_tz::Tz;
-use ollim_actors::clock::{ManualClock, SystemClock};
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::agent::prompts::forward::build_forward_schedule;
+use ollim_actors::agent::prompts::preamble::BudgetFacts;
+use ollim_actors::base::clock::{ManualClock, SystemClock};
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::bot::supervisor::{GetHandles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::conversation::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
 use ollim_actors::jobs::{store, JobId, JobSettings, Reminder, Routine};
-use ollim_actors::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
-use ollim_actors::ping_budget::{Configure, PingBudget, TryUse};
-use ollim_actors::prompts::forward::build_forward_schedule;
-use ollim_actors::prompts::preamble::BudgetFacts;
-use ollim_actors::scheduler::cron::CronSchedule;
-use ollim_actors::scheduler::plan::Plan;
-use ollim_actors::scheduler::Upcoming;
-use ollim_actors::supervisor::{GetHandles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::records::ping_budget::{Configure, PingBudget, TryUse};
+use ollim_actors::scheduling::scheduler::cron::CronSchedule;
+use ollim_actors::scheduling::scheduler::plan::Plan;
+use ollim_actors::scheduling::scheduler::Upcoming;
 
 const TZ: Tz = chrono_tz::America::New_York;
 

@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration as StdDuration, Instant};
 
-use ollim_actors::brain::{
+use ollim_actors::claude::brain::{
     mcp::NoTools, ClaudeProcess, Handlers, PermissionMode, SpawnOptions, UserMessage,
 };
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -116,7 +116,7 @@ pub async fn bench_conversation() {
     options.env = mock.cli_env(&home);
     options.permission_mode = Some(PermissionMode::DontAsk);
     let handlers = Handlers {
-        host: Arc::new(ollim_actors::brain::host::DenyAll),
+        host: Arc::new(ollim_actors::claude::brain::host::DenyAll),
         tools: Arc::new(NoTools),
     };
     let mut direct = Vec::new();
@@ -131,7 +131,7 @@ pub async fn bench_conversation() {
                 direct.push(at.saturating_duration_since(t0));
             }
             while let Some(ev) = events.recv().await {
-                if matches!(ev, ollim_actors::brain::BrainEvent::Result(_)) {
+                if matches!(ev, ollim_actors::claude::brain::BrainEvent::Result(_)) {
                     break;
                 }
             }

@@ -124,7 +124,7 @@ fn bench_search() -> std::io::Result<()> {
     let mut hits = 0;
     for _ in 0..RUNS {
         let t0 = Instant::now();
-        match ollim_actors::memory_search::search(&data, WORD, 10) {
+        match ollim_actors::agent::memory_search::search(&data, WORD, 10) {
             Ok(found) => hits = found.hits.len(),
             Err(e) => {
                 println!("memory search: {e}");

@@ -12,8 +12,8 @@ pub use print::ChatPrinter;
 
 use std::io::BufRead;
 
-use ollim_actors::control_socket::{self, ClientError};
-use ollim_actors::settings;
+use ollim_actors::base::settings;
+use ollim_actors::bot::control_socket::{self, ClientError};
 
 /// Runs `ollim-bot chat` until end of input.
 pub fn run(model: Option<String>) -> anyhow::Result<()> {

@@ -4,8 +4,8 @@
 
 use std::io::{IsTerminal, Write};
 
-use ollim_actors::control_socket::ChatEvent;
-use ollim_actors::permissions::denied_line;
+use ollim_actors::agent::permissions::denied_line;
+use ollim_actors::bot::control_socket::ChatEvent;
 
 /// The prompt before each line the user types.
 pub const PROMPT: &str = "you> ";

@@ -15,7 +15,7 @@ use std::process::{Command, ExitCode};
 
 use anyhow::Context;
 use clap::Subcommand;
-use ollim_actors::brain::locate;
+use ollim_actors::claude::brain::locate;
 
 /// Auth subcommands.
 #[derive(Debug, Subcommand)]

@@ -10,10 +10,10 @@
 //! still refused, and the strictest mark found wins.
 
 use anyhow::bail;
-use ollim_actors::child_env::{AgentSession, AGENT_SESSION};
-use ollim_actors::control_socket;
+use ollim_actors::base::child_env::{AgentSession, AGENT_SESSION};
+use ollim_actors::base::settings;
+use ollim_actors::bot::control_socket;
 use ollim_actors::google::confirm::{DeleteTarget, BACKGROUND_REFUSAL};
-use ollim_actors::settings;
 
 /// Refuses or asks when the agent runs the command: true when that is done (nothing deleted
 /// here), false when the owner ran it and it may delete at once.

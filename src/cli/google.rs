@@ -11,10 +11,10 @@ use std::path::PathBuf;
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use ollim_actors::base::settings;
 use ollim_actors::google::{Api, Paths};
-use ollim_actors::runtime_config::{google as targets, GoogleTargets};
-use ollim_actors::settings;
-use ollim_actors::{outside_reads, untrusted_fence};
+use ollim_actors::records::runtime_config::{google as targets, GoogleTargets};
+use ollim_actors::{agent::outside_reads, agent::untrusted_fence};
 
 /// What a bad `--calendar` is told it is not.
 const CALENDAR_ID: &str = "a calendar id (`ollim-bot cal calendars` lists them)";

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::data_dir::DataDir;
 use ollim_actors::jobs::duplicates::Duplicate;
 use ollim_actors::jobs::gate::Gate;
 use ollim_actors::jobs::run_limits::RunLimits;
@@ -144,7 +144,7 @@ pub fn describe_schedule(when: String, s: &JobSettings, tag_foreground: bool) ->
     if let Some(cents) = s.limits.max_cost_cents {
         out.push_str(&format!(
             "  (max-cost: {})",
-            ollim_actors::usd::shown(cents)
+            ollim_actors::base::usd::shown(cents)
         ));
     }
     if let Some(turns) = s.limits.max_turns {

@@ -13,10 +13,10 @@ use anyhow::{bail, Context};
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use clap::Subcommand;
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::data_dir::DataDir;
 use ollim_actors::jobs::new_reminder::{self, Invalid, NewReminder, When, MAX_DELAY_MINUTES};
 use ollim_actors::jobs::{store, JobId, Reminder};
-use ollim_actors::runs::JobKind;
+use ollim_actors::records::runs::JobKind;
 
 use super::job_flags::{describe_schedule, ignored_marks, summary, JobFlags};
 

@@ -14,15 +14,15 @@
 use anyhow::{bail, Context};
 use chrono_tz::Tz;
 use clap::Subcommand;
-use ollim_actors::control_socket;
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::bot::control_socket;
 use ollim_actors::jobs::catch_up::CatchUp;
 use ollim_actors::jobs::pause::{self, PauseOutcome};
 use ollim_actors::jobs::session_mode::{self, SessionMode};
 use ollim_actors::jobs::yaml_scalars::Text;
 use ollim_actors::jobs::{store, JobId, Routine};
-use ollim_actors::runs::JobKind;
-use ollim_actors::scheduler::cron::CronSchedule;
+use ollim_actors::records::runs::JobKind;
+use ollim_actors::scheduling::scheduler::cron::CronSchedule;
 
 use super::job_flags::{describe_schedule, ignored_marks, summary, JobFlags};
 
@@ -182,7 +182,9 @@ pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
                 Some(path) => {
                     data.commit(&path, &format!("remove routine {id}"));
                     // A persistent routine's own session goes with it.
-                    if let Err(e) = ollim_actors::routine_sessions::remove(data, id.as_str()) {
+                    if let Err(e) =
+                        ollim_actors::scheduling::routine_sessions::remove(data, id.as_str())
+                    {
                         eprintln!("warning: could not remove routine {id}'s session: {e}");
                     }
                     println!("cancelled {id}");

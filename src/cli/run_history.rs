@@ -12,9 +12,9 @@
 
 use anyhow::Context;
 use chrono_tz::Tz;
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::data_dir::DataDir;
 use ollim_actors::jobs::JobId;
-use ollim_actors::runs::{history_file, select, JobKind, RunRecord, Trigger};
+use ollim_actors::records::runs::{history_file, select, JobKind, RunRecord, Trigger};
 
 /// How many lines `history` shows without `--limit`.
 pub const DEFAULT_LIMIT: usize = 20;

@@ -5,9 +5,9 @@
 //! OLLIM_TIMEZONE. Lines that do not read are left out with a warning on stderr.
 
 use clap::Args;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::usage::render::{self, JobList};
-use ollim_actors::usage::report;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::records::usage::render::{self, JobList};
+use ollim_actors::records::usage::report;
 
 /// `ollim-bot usage`'s flags.
 #[derive(Debug, Args)]

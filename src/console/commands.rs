@@ -6,18 +6,18 @@
 //! `/google-auth` and the Google buttons go to the Google account.
 
 use chrono_tz::Tz;
+use ollim_actors::agent::tools::ButtonClick;
+use ollim_actors::bot::supervisor::Handles;
+use ollim_actors::conversation::main_session::PressButton;
+use ollim_actors::conversation::main_session::{Command, ForkButton, QuietHoursNow};
 use ollim_actors::google::account::{GoogleClick, PressGoogleButton, StartConsent};
-use ollim_actors::main_session::PressButton;
-use ollim_actors::main_session::{Command, ForkButton, QuietHoursNow};
-use ollim_actors::pending_updates::Peek;
-use ollim_actors::ping_budget::{Configure, FullStatus};
-use ollim_actors::routines_view::{self, RoutineClick};
-use ollim_actors::scheduler::Upcoming;
-use ollim_actors::snooze::SnoozeChoice;
-use ollim_actors::supervisor::Handles;
-use ollim_actors::tools::ButtonClick;
-use ollim_actors::usage::render::{self, JobList};
-use ollim_actors::usage::{report, GetReport};
+use ollim_actors::records::pending_updates::Peek;
+use ollim_actors::records::ping_budget::{Configure, FullStatus};
+use ollim_actors::records::snooze::SnoozeChoice;
+use ollim_actors::records::usage::render::{self, JobList};
+use ollim_actors::records::usage::{report, GetReport};
+use ollim_actors::scheduling::routines_view::{self, RoutineClick};
+use ollim_actors::scheduling::scheduler::Upcoming;
 
 const HELP: &str = "\
 commands:

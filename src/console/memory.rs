@@ -2,9 +2,9 @@
 //! `/memory undo` to revert that change (as a new commit, like `ollim-bot memory undo`).
 
 use chrono_tz::Tz;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::memory::status::{status, undo_answer};
-use ollim_actors::memory::versions;
+use ollim_actors::agent::memory::status::{status, undo_answer};
+use ollim_actors::agent::memory::versions;
+use ollim_actors::base::data_dir::DataDir;
 
 /// The answer to a `/memory` line; `None` for any other line.
 pub async fn answer(line: &str, data: &DataDir, tz: Tz) -> Option<String> {

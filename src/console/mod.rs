@@ -17,12 +17,12 @@ use std::time::Duration;
 
 use actix::prelude::*;
 use anyhow::Context as _;
+use ollim_actors::base::settings::Settings;
+use ollim_actors::bot::onboarding::{setup_prompt, SetupNames, SETUP_STARTED};
+use ollim_actors::bot::supervisor::Shutdown;
+use ollim_actors::conversation::main_session::{MainSessionConfig, Say};
 use ollim_actors::google::account::PasteRedirect;
 use ollim_actors::google::consent::looks_like_redirect;
-use ollim_actors::main_session::{MainSessionConfig, Say};
-use ollim_actors::onboarding::{setup_prompt, SetupNames, SETUP_STARTED};
-use ollim_actors::settings::Settings;
-use ollim_actors::supervisor::Shutdown;
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::drain;
@@ -172,7 +172,10 @@ fn stdin_lines() -> tokio::sync::mpsc::UnboundedReceiver<std::io::Result<String>
 }
 
 /// Hands a pasted redirect URL to the Google account; what to tell the user.
-async fn paste_redirect(handles: &ollim_actors::supervisor::Handles, line: &str) -> Option<String> {
+async fn paste_redirect(
+    handles: &ollim_actors::bot::supervisor::Handles,
+    line: &str,
+) -> Option<String> {
     let Some(google) = handles.google.as_ref() else {
         return Some("google is not available in this run.".to_owned());
     };

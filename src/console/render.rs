@@ -7,11 +7,11 @@ use std::io::Write;
 
 use actix::prelude::*;
 
-use ollim_actors::main_session::ExitAction;
-use ollim_actors::permissions::{
+use ollim_actors::agent::permissions::{
     cancelled_text, denied_line, failed_label, prompt_text, ApprovalAnswer, ApprovalRequest, Asker,
 };
-use ollim_actors::surface::{update_queued_line, SurfaceEvent};
+use ollim_actors::conversation::main_session::ExitAction;
+use ollim_actors::conversation::surface::{update_queued_line, SurfaceEvent};
 use tokio::sync::oneshot;
 
 /// Writes the DM channel to stdout.
@@ -97,7 +97,7 @@ fn write(text: &str) {
 impl ConsoleOut {
     fn own_line(&mut self, text: &str) {
         if let Some(printer) = &mut self.chat {
-            printer.show(ollim_actors::control_socket::ChatEvent::Notice(
+            printer.show(ollim_actors::bot::control_socket::ChatEvent::Notice(
                 text.to_owned(),
             ));
             return;
@@ -116,16 +116,16 @@ impl Handler<SurfaceEvent> for ConsoleOut {
         if matches!(ev, SurfaceEvent::Reply(_)) {
             self.replies += 1;
         }
-        if matches!(&ev, SurfaceEvent::Notice(t) if t == ollim_actors::main_session::FIRST_GREETING)
+        if matches!(&ev, SurfaceEvent::Notice(t) if t == ollim_actors::conversation::main_session::FIRST_GREETING)
         {
             // The console's stand-in for the greeting's "Get started" button (SPEC §17).
             ctx.notify(Line(
-                ollim_actors::onboarding::CONSOLE_SETUP_HINT.to_owned(),
+                ollim_actors::bot::onboarding::CONSOLE_SETUP_HINT.to_owned(),
             ));
         }
         if let Some(printer) = &mut self.chat {
             let reply = matches!(ev, SurfaceEvent::Reply(_));
-            if let Some(shown) = ollim_actors::control_socket::chat_event(&ev) {
+            if let Some(shown) = ollim_actors::bot::control_socket::chat_event(&ev) {
                 printer.show(shown);
             }
             if reply {

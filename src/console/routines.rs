@@ -4,9 +4,9 @@
 
 use chrono::Utc;
 use chrono_tz::Tz;
+use ollim_actors::bot::supervisor::Handles;
 use ollim_actors::jobs::JobId;
-use ollim_actors::routines_view::{self, RoutineClick};
-use ollim_actors::supervisor::Handles;
+use ollim_actors::scheduling::routines_view::{self, RoutineClick};
 
 /// Answers a routine command; `None` when `line` is not one.
 pub async fn handle(line: &str, h: &Handles, tz: Tz) -> Option<String> {

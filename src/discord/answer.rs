@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use ollim_actors::permissions::{denied_line, failed_label};
+use ollim_actors::agent::permissions::{denied_line, failed_label};
 use serenity::all::MessageId;
 use tokio::time::Instant;
 

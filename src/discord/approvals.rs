@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use ollim_actors::permissions::{ApprovalAnswer, Asker};
+use ollim_actors::agent::permissions::{ApprovalAnswer, Asker};
 use tokio::sync::oneshot;
 
 /// One open question.

@@ -1,14 +1,14 @@
 //! Files attached to the owner's messages (SPEC §5, §16): downloaded and typed by their magic
 //! bytes (JPEG, PNG, GIF, WEBP) rather than by what Discord claims. Images go to the agent as
 //! base64 image blocks; every other file is kept in `downloads/` in the data directory
-//! ([`ollim_actors::downloads`]) and its path added to the message. A file above the size cap
+//! ([`ollim_actors::conversation::downloads`]) and its path added to the message. A file above the size cap
 //! (as Discord reports it, or as it turns out when fetched), or one that cannot be fetched or
 //! kept, is named in the message as not saved, and the owner is told the same.
 
 use base64::Engine as _;
-use ollim_actors::brain::ImageBlock;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::downloads::{self, MAX_DOWNLOAD_BYTES};
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::claude::brain::ImageBlock;
+use ollim_actors::conversation::downloads::{self, MAX_DOWNLOAD_BYTES};
 use serenity::all::Attachment;
 use std::path::PathBuf;
 

@@ -2,8 +2,8 @@
 //! (which owns the open approval prompts), and who the owner is. Handles only, no shared state.
 
 use actix::Addr;
-use ollim_actors::main_session::MainSession;
-use ollim_actors::supervisor::Handles;
+use ollim_actors::bot::supervisor::Handles;
+use ollim_actors::conversation::main_session::MainSession;
 use std::collections::HashSet;
 
 use serenity::all::{MessageId, UserId};
@@ -36,11 +36,11 @@ pub struct Data {
     /// Signs Claude Code in again when a turn finds it signed out; takes the owner's DMs then.
     pub reauth: Addr<super::reauth::Reauth>,
     /// The data directory (files the owner sends are kept in its `downloads/`).
-    pub data_dir: ollim_actors::data_dir::DataDir,
+    pub data_dir: ollim_actors::base::data_dir::DataDir,
     /// The configured zone (times in `/routines`).
     pub tz: chrono_tz::Tz,
     /// The owner's and the bot's names as the bot started (the setup prompt).
-    pub names: ollim_actors::system_prompt::Names,
+    pub names: ollim_actors::agent::system_prompt::Names,
 }
 
 /// The error type of commands and handlers: reported in the log with its context.

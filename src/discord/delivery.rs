@@ -7,9 +7,9 @@
 //! pings and, once a reminder's answer is complete, on its last message.
 
 use actix::WeakAddr;
-use ollim_actors::permissions::{ApprovalAnswer, ApprovalRequest};
-use ollim_actors::redaction;
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::agent::permissions::{ApprovalAnswer, ApprovalRequest};
+use ollim_actors::base::redaction;
+use ollim_actors::conversation::surface::SurfaceEvent;
 use serenity::all::{
     ChannelId, CreateAttachment, CreateMessage, EditMessage, Http, MessageId, ReactionType,
 };

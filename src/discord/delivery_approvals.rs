@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use ollim_actors::permissions::{
+use ollim_actors::agent::permissions::{
     cancelled_text, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, APPROVAL_EMOJI,
     APPROVAL_TIMEOUT,
 };

@@ -7,14 +7,14 @@
 
 use std::time::Duration;
 
+use ollim_actors::agent::permissions::{cancelled_text, ApprovalAnswer};
+use ollim_actors::agent::tools::ButtonClick;
+use ollim_actors::conversation::main_session::PressButton;
+use ollim_actors::conversation::main_session::{ResumeFromReply, Say};
 use ollim_actors::google::account::{GoogleClick, PasteRedirect, PressGoogleButton};
 use ollim_actors::google::consent::looks_like_redirect;
-use ollim_actors::main_session::PressButton;
-use ollim_actors::main_session::{ResumeFromReply, Say};
-use ollim_actors::permissions::{cancelled_text, ApprovalAnswer};
-use ollim_actors::routines_view::{self, RoutineClick};
-use ollim_actors::sessions::ForkLookup;
-use ollim_actors::tools::ButtonClick;
+use ollim_actors::records::sessions::ForkLookup;
+use ollim_actors::scheduling::routines_view::{self, RoutineClick};
 use serenity::all::{
     ComponentInteraction, Context, CreateInteractionResponse, CreateInteractionResponseFollowup,
     EditMessage, FullEvent, Interaction, Message, Reaction, ReactionType,
@@ -233,9 +233,11 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
         reply
     } else if let Some(click) = GoogleClick::from_custom_id(&custom_id) {
         google_button(click, data).await
-    } else if let Some(change) = ollim_actors::memory::versions::undo_button_change(&custom_id) {
+    } else if let Some(change) =
+        ollim_actors::agent::memory::versions::undo_button_change(&custom_id)
+    {
         super::commands::memory::press(&data.data_dir, change).await
-    } else if custom_id == ollim_actors::onboarding::SETUP_BUTTON_ID {
+    } else if custom_id == ollim_actors::bot::onboarding::SETUP_BUTTON_ID {
         super::commands::setup::start(data).await
     } else if matches!(
         ButtonClick::parse(&custom_id),

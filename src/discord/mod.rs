@@ -43,9 +43,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use ollim_actors::main_session::MainSessionConfig;
-use ollim_actors::settings::Settings;
-use ollim_actors::supervisor::Shutdown;
+use ollim_actors::base::settings::Settings;
+use ollim_actors::bot::supervisor::Shutdown;
+use ollim_actors::conversation::main_session::MainSessionConfig;
 use serenity::all::{ClientBuilder, FullEvent};
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::{mpsc, oneshot, watch};

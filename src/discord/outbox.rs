@@ -14,10 +14,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use actix::prelude::*;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::permissions::{ApprovalAnswer, ApprovalRequest};
-use ollim_actors::sessions::{ForkLookup, ForkMessages, MainSessionFile};
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::agent::permissions::{ApprovalAnswer, ApprovalRequest};
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::conversation::surface::SurfaceEvent;
+use ollim_actors::records::sessions::{ForkLookup, ForkMessages, MainSessionFile};
 use serenity::all::{ChannelId, Http, MessageId};
 use tokio::sync::{mpsc, oneshot};
 
@@ -61,7 +61,7 @@ impl Outbox {
     /// Starts the actor and its delivery task.
     pub fn start(config: OutboxConfig) -> Addr<Outbox> {
         let (jobs, rx) = mpsc::unbounded_channel();
-        let clock = ollim_actors::clock::SystemClock::shared();
+        let clock = ollim_actors::base::clock::SystemClock::shared();
         Outbox::create(move |ctx| {
             let delivery = Delivery::new(config.http, config.channel, ctx.address().downgrade());
             tokio::spawn(delivery.run(rx));
@@ -210,7 +210,7 @@ pub struct ApprovalPosted {
     /// Where the answer goes.
     pub reply: oneshot::Sender<ApprovalAnswer>,
     /// Whether the turn that asked still waits.
-    pub asker: ollim_actors::permissions::Asker,
+    pub asker: ollim_actors::agent::permissions::Asker,
 }
 
 /// The owner reacted to `message_id` with `answer`; answered with how the prompt closed when

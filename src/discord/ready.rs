@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use actix::prelude::*;
 use anyhow::Context as _;
-use ollim_actors::main_session::MainSessionConfig;
-use ollim_actors::settings::Settings;
-use ollim_actors::supervisor::{Supervisor, WatchShutdown};
+use ollim_actors::base::settings::Settings;
+use ollim_actors::bot::supervisor::{Supervisor, WatchShutdown};
+use ollim_actors::conversation::main_session::MainSessionConfig;
 use serenity::all::{Http, UserId};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -29,13 +29,13 @@ pub struct Running {
     /// The outbox (for the goodbye).
     pub outbox: Addr<Outbox>,
     /// The conversation (waited for before the goodbye).
-    pub main: Addr<ollim_actors::main_session::MainSession>,
+    pub main: Addr<ollim_actors::conversation::main_session::MainSession>,
     /// The shutdown reason once a shutdown starts anywhere.
     pub shutdown: watch::Receiver<Option<String>>,
     /// The webhook server, when configured.
     pub hooks: Option<actix_web::dev::ServerHandle>,
     /// The control socket (removed when dropped).
-    pub control: Option<ollim_actors::control_socket::ControlServer>,
+    pub control: Option<ollim_actors::bot::control_socket::ControlServer>,
 }
 
 /// Everything initialisation needs.
@@ -124,7 +124,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         reauth,
         data_dir: settings.data_dir.clone(),
         tz: settings.tz,
-        names: ollim_actors::system_prompt::Names {
+        names: ollim_actors::agent::system_prompt::Names {
             user: settings.user_name.clone(),
             bot: settings.bot_name.clone(),
         },
@@ -143,14 +143,14 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
 /// Starts the auto-update timer; what it says goes to the DM, its restart to the run loop.
 fn start_auto_update(
     settings: &Settings,
-    main: &Addr<ollim_actors::main_session::MainSession>,
-    job_runner: &Addr<ollim_actors::job_runner::JobRunner>,
+    main: &Addr<ollim_actors::conversation::main_session::MainSession>,
+    job_runner: &Addr<ollim_actors::scheduling::job_runner::JobRunner>,
     outbox: &Addr<Outbox>,
     leave: mpsc::UnboundedSender<Leave>,
 ) {
     let (tx, mut notes) = mpsc::unbounded_channel();
     crate::update::timer::spawn(crate::update::timer::Timer {
-        clock: ollim_actors::clock::SystemClock::shared(),
+        clock: ollim_actors::base::clock::SystemClock::shared(),
         tz: settings.tz,
         checkout: crate::update::checkout_from_env(),
         quiet: crate::update::quiet::Quiet {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use actix::prelude::*;
-use ollim_actors::brain::auth::API_KEY_VAR;
+use ollim_actors::claude::brain::auth::API_KEY_VAR;
 use serenity::all::{ChannelId, Http};
 use tokio::sync::mpsc;
 

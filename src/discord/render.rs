@@ -3,9 +3,9 @@
 //! Report / Exit Fork, and the three "Fork Ended" ones — and *(ours)* the row of snooze buttons
 //! under a `[bg]` ping or a reminder's answer.
 
-use ollim_actors::main_session::ExitAction;
-use ollim_actors::snooze::SnoozeChoice;
-use ollim_actors::tools::{ButtonClick, ButtonStyle, Embed};
+use ollim_actors::agent::tools::{ButtonClick, ButtonStyle, Embed};
+use ollim_actors::conversation::main_session::ExitAction;
+use ollim_actors::records::snooze::SnoozeChoice;
 use serenity::all::{
     ActionRow, ActionRowComponent, ButtonKind, ButtonStyle as DiscordStyle, CreateActionRow,
     CreateButton, CreateEmbed, CreateEmbedFooter, CreateMessage, MessageFlags,
@@ -105,11 +105,11 @@ pub fn snooze_row(id: &str) -> CreateActionRow {
 /// (SPEC §17) that starts setup.
 pub fn notice(text: &str) -> CreateMessage {
     let msg = CreateMessage::new().content(text);
-    if text != ollim_actors::main_session::FIRST_GREETING {
+    if text != ollim_actors::conversation::main_session::FIRST_GREETING {
         return msg;
     }
-    let button = CreateButton::new(ollim_actors::onboarding::SETUP_BUTTON_ID)
-        .label(ollim_actors::onboarding::SETUP_BUTTON_LABEL)
+    let button = CreateButton::new(ollim_actors::bot::onboarding::SETUP_BUTTON_ID)
+        .label(ollim_actors::bot::onboarding::SETUP_BUTTON_LABEL)
         .style(DiscordStyle::Primary);
     msg.components(vec![CreateActionRow::Buttons(vec![button])])
 }
@@ -119,7 +119,9 @@ pub fn notice(text: &str) -> CreateMessage {
 /// budget is for that.
 pub fn update_queued(job: &str, waiting: usize) -> CreateMessage {
     CreateMessage::new()
-        .content(ollim_actors::surface::update_queued_line(job, waiting))
+        .content(ollim_actors::conversation::surface::update_queued_line(
+            job, waiting,
+        ))
         .flags(MessageFlags::SUPPRESS_NOTIFICATIONS)
 }
 
@@ -186,7 +188,7 @@ pub fn fork_ended(action: &ExitAction) -> CreateEmbed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ollim_actors::tools::{Button, ButtonAction, EmbedColor};
+    use ollim_actors::agent::tools::{Button, ButtonAction, EmbedColor};
 
     fn json<T: serde::Serialize>(v: &T) -> serde_json::Value {
         serde_json::to_value(v).unwrap_or_default()
@@ -274,7 +276,7 @@ mod tests {
             "fork discarded (no session to save)"
         );
         let not_saved = json(&fork_ended(&ExitAction::NotSaved(Box::new(
-            ollim_actors::state_file::NotSaved {
+            ollim_actors::base::state_file::NotSaved {
                 file: "/d/state/sessions.json".into(),
                 cause: "No space left on device (os error 28)".into(),
             },

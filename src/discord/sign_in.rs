@@ -16,7 +16,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use ollim_actors::brain::auth::{self, AuthState};
+use ollim_actors::claude::brain::auth::{self, AuthState};
 use serenity::all::{ChannelId, Context, EventHandler, Http, Message, MessageId, UserId};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};

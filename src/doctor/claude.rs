@@ -1,8 +1,8 @@
 //! The claude CLI: found where the bot looks (`OLLIM_CLAUDE_BIN`, then `PATH`), its version
 //! (warned about when it is not the 2.1 line the bot is tested against), and signed in.
 
-use ollim_actors::brain::auth::{self, AuthState};
-use ollim_actors::brain::{cli_info, locate};
+use ollim_actors::claude::brain::auth::{self, AuthState};
+use ollim_actors::claude::brain::{cli_info, locate};
 
 use super::{Check, Inputs};
 

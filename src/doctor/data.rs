@@ -38,8 +38,8 @@ pub fn checks(inputs: &Inputs<'_>) -> Vec<Check> {
 
 /// `context.md`, the agent's memory: its size against what the system prompt carries (SPEC
 /// §18); nothing when there is none yet.
-fn memory(data: &ollim_actors::data_dir::DataDir) -> Option<Check> {
-    use ollim_actors::memory::{over_limit, read, FILE_NAME, PROMPT_CAP};
+fn memory(data: &ollim_actors::base::data_dir::DataDir) -> Option<Check> {
+    use ollim_actors::agent::memory::{over_limit, read, FILE_NAME, PROMPT_CAP};
     let check = match read(data) {
         Ok(None) => return None,
         Ok(Some(text)) => match over_limit(&text) {

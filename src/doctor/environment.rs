@@ -2,7 +2,7 @@
 //! Discord token's shape (three dot-separated base64url parts, the first the bot's numeric id).
 
 use base64::Engine as _;
-use ollim_actors::settings::{self, Settings, SurfaceKind};
+use ollim_actors::base::settings::{self, Settings, SurfaceKind};
 
 use super::{Check, Inputs};
 

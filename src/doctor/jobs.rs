@@ -11,8 +11,8 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use ollim_actors::jobs::store::Item;
 use ollim_actors::jobs::{duplicates, store, Reminder, Routine};
-use ollim_actors::scheduler::cron::CronSchedule;
-use ollim_actors::{permissions, skills, webhook_spec};
+use ollim_actors::scheduling::scheduler::cron::CronSchedule;
+use ollim_actors::{agent::permissions, jobs::skills, jobs::webhook_spec};
 
 use super::{Check, Inputs};
 

@@ -32,8 +32,8 @@ use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::settings;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::base::settings;
 
 /// How a check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! whose reference is missing is blocked at fire time, so each gets a WARN here first.
 
 use ollim_actors::jobs::JobSettings;
-use ollim_actors::{skills, subagent_binding};
+use ollim_actors::{jobs::skills, jobs::subagent_binding};
 
 use super::{Check, Inputs};
 

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use ollim_actors::pending_updates::PendingUpdate;
-use ollim_actors::ping_budget::sent::SentLog;
-use ollim_actors::ping_budget::BucketFile;
-use ollim_actors::sessions::{main_id, SessionEvent};
+use ollim_actors::records::pending_updates::PendingUpdate;
+use ollim_actors::records::ping_budget::sent::SentLog;
+use ollim_actors::records::ping_budget::BucketFile;
+use ollim_actors::records::sessions::{main_id, SessionEvent};
 use serde_json::Value;
 
 use super::{Check, Inputs};

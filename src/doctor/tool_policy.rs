@@ -2,8 +2,8 @@
 //! nothing and patterns it would leave out WARN; an unsafe background pattern FAILs, since it
 //! skips every background job.
 
-use ollim_actors::permissions::tool_policy::{ToolPolicy, FILE_NAME};
-use ollim_actors::permissions::validate;
+use ollim_actors::agent::permissions::tool_policy::{ToolPolicy, FILE_NAME};
+use ollim_actors::agent::permissions::validate;
 
 use super::{Check, Inputs};
 

@@ -1,5 +1,5 @@
 //! Log lines without the bot's secrets (SPEC §20): every writer the log uses is wrapped so
-//! that what it writes passes through [`ollim_actors::redaction::redact`] first. The formatter
+//! that what it writes passes through [`ollim_actors::base::redaction::redact`] first. The formatter
 //! writes one whole event per call, so a secret is never cut in two.
 
 use std::io::{self, Write};
@@ -17,7 +17,7 @@ impl<W: Write> Write for RedactingWriter<W> {
         match std::str::from_utf8(buf) {
             Ok(text) => {
                 self.0
-                    .write_all(ollim_actors::redaction::redact(text).as_bytes())?;
+                    .write_all(ollim_actors::base::redaction::redact(text).as_bytes())?;
                 Ok(buf.len())
             }
             Err(_) => self.0.write(buf),

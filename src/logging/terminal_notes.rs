@@ -90,7 +90,7 @@ impl<S: Subscriber> Layer<S> for TerminalNotes {
             fields.why.as_deref(),
         );
         let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "{}", ollim_actors::redaction::redact(&line));
+        let _ = writeln!(err, "{}", ollim_actors::base::redaction::redact(&line));
     }
 }
 

@@ -15,9 +15,9 @@ pub mod timer;
 use std::path::PathBuf;
 
 use chrono_tz::Tz;
-use ollim_actors::clock::SystemClock;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::sessions::{EventKind, MainSessionFile, SessionHistory};
+use ollim_actors::base::clock::SystemClock;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::records::sessions::{EventKind, MainSessionFile, SessionHistory};
 
 pub use steps::{Checkout, Outcome, StepError};
 

@@ -4,8 +4,8 @@
 //! never restarts over work it could not see.
 
 use actix::Recipient;
-use ollim_actors::job_runner::Runs;
-use ollim_actors::main_session::quiet::IsQuiet;
+use ollim_actors::conversation::main_session::quiet::IsQuiet;
+use ollim_actors::scheduling::job_runner::Runs;
 
 /// The two actors that know whether something is running.
 #[derive(Clone)]

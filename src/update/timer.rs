@@ -10,8 +10,8 @@
 use actix::Recipient;
 use chrono::Duration;
 use chrono_tz::Tz;
-use ollim_actors::clock::SharedClock;
-use ollim_actors::main_session::quiet::RuntimeSettings;
+use ollim_actors::base::clock::SharedClock;
+use ollim_actors::conversation::main_session::quiet::RuntimeSettings;
 use tokio::sync::mpsc;
 
 use super::quiet::Quiet;

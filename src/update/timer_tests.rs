@@ -10,10 +10,10 @@ use std::time::Duration as StdDuration;
 use actix::prelude::*;
 use chrono::{DateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use ollim_actors::clock::{Clock, ManualClock, Sleep};
-use ollim_actors::job_runner::{RunCounts, Runs};
-use ollim_actors::main_session::quiet::{IsQuiet, RuntimeSettings};
-use ollim_actors::runtime_config::RuntimeConfig;
+use ollim_actors::base::clock::{Clock, ManualClock, Sleep};
+use ollim_actors::conversation::main_session::quiet::{IsQuiet, RuntimeSettings};
+use ollim_actors::records::runtime_config::RuntimeConfig;
+use ollim_actors::scheduling::job_runner::{RunCounts, Runs};
 use tokio::sync::mpsc;
 
 use super::super::steps::Checkout;

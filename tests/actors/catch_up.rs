@@ -9,13 +9,13 @@ use std::time::{Duration as StdDuration, SystemTime};
 
 use actix::prelude::*;
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use ollim_actors::clock::ManualClock;
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::clock::ManualClock;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::bot::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::conversation::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
 use ollim_actors::jobs::JobId;
-use ollim_actors::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
-use ollim_actors::runs::{History, Outcome, RunRecord, Trigger};
-use ollim_actors::scheduler::{FireDue, RunNow, RunNowOutcome, SetPaused, Upcoming};
-use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::records::runs::{History, Outcome, RunRecord, Trigger};
+use ollim_actors::scheduling::scheduler::{FireDue, RunNow, RunNowOutcome, SetPaused, Upcoming};
 
 pub(crate) const TZ: chrono_tz::Tz = chrono_tz::America::New_York;
 

@@ -4,9 +4,9 @@
 
 use actix::prelude::*;
 use chrono::{DateTime, Duration, Utc};
-use ollim_actors::clock::ManualClock;
+use ollim_actors::base::clock::ManualClock;
 use ollim_actors::jobs::JobId;
-use ollim_actors::runs::{
+use ollim_actors::records::runs::{
     AlertRules, Close, JobKind, Open, OpenRun, Outcome, RunEnd, RunLog, Trigger,
 };
 

@@ -10,13 +10,13 @@ use std::time::Duration as StdDuration;
 
 use actix::prelude::*;
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use ollim_actors::clock::ManualClock;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
-use ollim_actors::scheduler::{FireDue, Upcoming, UpcomingJob};
-use ollim_actors::supervisor::{
+use ollim_actors::base::clock::ManualClock;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::bot::supervisor::{
     Child, GetHandles, Handles, JobSink, RestartChild, Supervisor, SupervisorConfig,
 };
+use ollim_actors::conversation::main_session::{FireJob, JobTurnEnd, JobTurnOutcome};
+use ollim_actors::scheduling::scheduler::{FireDue, Upcoming, UpcomingJob};
 
 /// Keeps every fired job it receives.
 #[derive(Clone, Default)]

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use ollim_actors::brain::{BrainEvent, ImageBlock, UserMessage};
+use ollim_actors::claude::brain::{BrainEvent, ImageBlock, UserMessage};
 
 use crate::harness::{streamed_text, until_result, Harness, ECHO_TOOL};
 use crate::support::mock_model_api::Reply;
@@ -171,7 +171,7 @@ async fn the_clis_own_subagents_are_the_ones_binding_accepts() {
         .filter_map(|a| a.get("name").and_then(|n| n.as_str()).map(str::to_owned))
         .collect();
     listed.sort();
-    let mut ours: Vec<String> = ollim_actors::subagent_binding::BUILT_IN
+    let mut ours: Vec<String> = ollim_actors::jobs::subagent_binding::BUILT_IN
         .iter()
         .map(|s| (*s).to_owned())
         .collect();

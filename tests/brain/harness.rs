@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ollim_actors::brain::{
+use ollim_actors::claude::brain::{
     BoxFuture, BrainEvent, ClaudeProcess, EventStream, Handlers, HookCall, HookEvent,
     HookRegistration, Host, InitializeInfo, PermissionDecision, PermissionMode, PermissionRequest,
     SpawnOptions, ToolCall, ToolHandler, ToolOutput, ToolSpec, TurnResult,

@@ -4,7 +4,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use ollim_actors::brain::{
+use ollim_actors::claude::brain::{
     BrainEvent, ClaudeLauncher, Error, Launcher, PermissionMode, UserMessage,
 };
 

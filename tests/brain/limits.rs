@@ -3,7 +3,7 @@
 //! frame these tests pin down. Either way the process stays up for the next input (stream-json)
 //! and exits 1 when its input closes; the result frame is the signal, not the exit.
 
-use ollim_actors::brain::UserMessage;
+use ollim_actors::claude::brain::UserMessage;
 use serde_json::json;
 
 use crate::harness::{until_result, Harness, ECHO_TOOL};

@@ -1,6 +1,6 @@
 //! Sessions across processes: resume, fork, a chosen id, an unknown id.
 
-use ollim_actors::brain::{BrainEvent, Error, SessionStart, UserMessage};
+use ollim_actors::claude::brain::{BrainEvent, Error, SessionStart, UserMessage};
 
 use crate::harness::{until_result, Harness};
 use crate::support::mock_model_api::Reply;
@@ -106,7 +106,8 @@ async fn resuming_an_unknown_session_fails_to_start_with_the_cli_reason() {
     let harness = Harness::new(|_| Reply::Text("ok".into())).await;
     let mut options = harness.options();
     options.session = SessionStart::Resume("0b7d2c61-0000-4000-8000-000000000000".into());
-    let started = ollim_actors::brain::ClaudeProcess::start(&options, harness.handlers()).await;
+    let started =
+        ollim_actors::claude::brain::ClaudeProcess::start(&options, harness.handlers()).await;
     match started {
         Err(Error::StartFailed { code, detail, .. }) => {
             assert_eq!(code, Some(1));

@@ -1,6 +1,6 @@
 //! Tools and hooks: the in-process MCP server, permission prompts, the Stop hook.
 
-use ollim_actors::brain::{BrainEvent, HookEvent, HookRegistration, UserMessage};
+use ollim_actors::claude::brain::{BrainEvent, HookEvent, HookRegistration, UserMessage};
 use serde_json::json;
 use std::sync::atomic::AtomicU32;
 
@@ -195,7 +195,7 @@ async fn every_tool_the_cli_lists_at_start_is_classified_by_the_tool_table() {
         .into_iter()
         .filter(|t| t != "mcp__discord__echo")
         .collect();
-    let unknown = ollim_actors::tools::offer::unclassified(&listed);
+    let unknown = ollim_actors::agent::tools::offer::unclassified(&listed);
     assert!(unknown.is_empty(), "unclassified tools: {unknown:?}");
     process.shutdown().await;
 }

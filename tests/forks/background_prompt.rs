@@ -2,7 +2,7 @@
 //! timestamp header, the pending updates peeked (not popped) unless the job is isolated, and
 //! whether Google is connected.
 
-use ollim_actors::pending_updates::{Append, Peek};
+use ollim_actors::records::pending_updates::{Append, Peek};
 use serde_json::Value;
 
 use crate::rig::{bg_reminder, rig, Rig};

@@ -2,8 +2,8 @@
 
 use std::time::{Duration as StdDuration, SystemTime};
 
-use ollim_actors::pending_updates::Peek;
-use ollim_actors::scheduler::FireDue;
+use ollim_actors::records::pending_updates::Peek;
+use ollim_actors::scheduling::scheduler::FireDue;
 
 use crate::rig::{bg_routine, rig, Rig};
 use crate::support::mock_model_api::Reply;

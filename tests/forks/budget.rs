@@ -2,9 +2,9 @@
 
 use std::time::Duration as StdDuration;
 
-use ollim_actors::main_session::Say;
-use ollim_actors::pending_updates::Peek;
-use ollim_actors::ping_budget::{Configure, Snapshot, TryUse};
+use ollim_actors::conversation::main_session::Say;
+use ollim_actors::records::pending_updates::Peek;
+use ollim_actors::records::ping_budget::{Configure, Snapshot, TryUse};
 use serde_json::json;
 
 use crate::rig::{bg_reminder, bg_routine, call, rig, tool_result_text};
@@ -126,10 +126,12 @@ async fn while_the_user_is_mid_turn_only_critical_pings_go_through() {
         images: vec![],
     });
     rig.until("the main answer streaming", |r| {
-        r.screen
-            .events()
-            .iter()
-            .any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::TextDelta(_)))
+        r.screen.events().iter().any(|e| {
+            matches!(
+                e,
+                ollim_actors::conversation::surface::SurfaceEvent::TextDelta(_)
+            )
+        })
     })
     .await;
     rig.advance_to(1);

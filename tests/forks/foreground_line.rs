@@ -7,8 +7,8 @@
 use std::time::Duration as StdDuration;
 
 use chrono::Duration;
-use ollim_actors::main_session::Say;
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::main_session::Say;
+use ollim_actors::conversation::surface::SurfaceEvent;
 
 use crate::rig::{rig, start_instant, LIMIT};
 use crate::support::mock_model_api::Reply;
@@ -170,7 +170,7 @@ async fn overdue_foreground_reminders_run_one_whole_turn_each_in_fire_order() {
     }
     rig.handles
         .usage_log
-        .send(ollim_actors::usage::GetReport { days: None })
+        .send(ollim_actors::records::usage::GetReport { days: None })
         .await
         .unwrap()
         .unwrap();

@@ -2,8 +2,8 @@
 //! conversation whose context is past haiku's window runs on sonnet instead, saying so
 //! (SPEC §17, row B7): through the real CLI, the model of the fork's requests.
 
-use ollim_actors::main_session::{Command, Say};
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::main_session::{Command, Say};
+use ollim_actors::conversation::surface::SurfaceEvent;
 
 use crate::rig::rig;
 use crate::support::mock_model_api::{ModelRequest, Reply};

@@ -3,8 +3,8 @@
 //! session, with the whole history, and without the "i'm back" greeting. *(SPEC §19)* A new
 //! process's running cost starts from zero, and turns are costed against it.
 
-use ollim_actors::main_session::{Command, ProcessRunning, Say};
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::main_session::{Command, ProcessRunning, Say};
+use ollim_actors::conversation::surface::SurfaceEvent;
 
 use crate::rig::{rig, Rig};
 use crate::support::mock_model_api::Reply;
@@ -92,7 +92,7 @@ async fn an_idle_conversation_lets_its_process_go_and_resumes_the_same_session()
     // answers in order: once it has answered, both turns are written.
     rig.handles
         .usage_log
-        .send(ollim_actors::usage::GetReport { days: None })
+        .send(ollim_actors::records::usage::GetReport { days: None })
         .await
         .unwrap()
         .unwrap();

@@ -1,7 +1,7 @@
 //! Interactive forks: `save_context`, confirmed, makes the fork the main session; `exit_fork`
 //! leaves the main session untouched.
 
-use ollim_actors::main_session::{Command, Say};
+use ollim_actors::conversation::main_session::{Command, Say};
 use serde_json::json;
 
 use crate::rig::{call, rig, tool_result_text, Rig};
@@ -40,7 +40,7 @@ async fn into_fork_and_out(rig: &Rig, save: bool) -> String {
     talk(rig, "remember: the code is 4711").await;
     rig.until("the first answer", |r| {
         r.screen.events().iter().any(
-            |e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.contains("noted")),
+            |e| matches!(e, ollim_actors::conversation::surface::SurfaceEvent::Reply(t) if t.contains("noted")),
         )
     })
     .await;
@@ -55,7 +55,7 @@ async fn into_fork_and_out(rig: &Rig, save: bool) -> String {
     // it runs would interrupt it and be merged with the `[fork-started]` prompt.
     rig.until("the fork's greeting", |r| {
         r.screen.events().iter().any(|e| {
-            matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("fork here"))
+            matches!(e, ollim_actors::conversation::surface::SurfaceEvent::Reply(t) if t.starts_with("fork here"))
         })
     })
     .await;
@@ -65,22 +65,24 @@ async fn into_fork_and_out(rig: &Rig, save: bool) -> String {
     if save {
         rig.until("the save confirmation", |r| {
             r.screen.events().iter().any(|e| {
-                matches!(e, ollim_actors::surface::SurfaceEvent::Embed { button_ids, .. } if button_ids.first().is_some_and(|id| id.contains("fork_confirm_save")))
+                matches!(e, ollim_actors::conversation::surface::SurfaceEvent::Embed { button_ids, .. } if button_ids.first().is_some_and(|id| id.contains("fork_confirm_save")))
             })
         })
         .await;
-        let confirm = ollim_actors::tools::ButtonClick::ForkConfirmSave.custom_id();
+        let confirm = ollim_actors::agent::tools::ButtonClick::ForkConfirmSave.custom_id();
         let answer = main
-            .send(ollim_actors::main_session::PressButton { custom_id: confirm })
+            .send(ollim_actors::conversation::main_session::PressButton { custom_id: confirm })
             .await
             .unwrap();
         assert_eq!(answer, "");
     }
     rig.until("the fork's end", |r| {
-        r.screen
-            .events()
-            .iter()
-            .any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::ForkEnded(_)))
+        r.screen.events().iter().any(|e| {
+            matches!(
+                e,
+                ollim_actors::conversation::surface::SurfaceEvent::ForkEnded(_)
+            )
+        })
     })
     .await;
     main_id.trim().to_owned()
@@ -100,11 +102,15 @@ async fn save_context_makes_the_fork_the_main_session() {
     assert!(history.contains("\"swapped\""), "{history}");
     talk(&rig, "what do you know now?").await;
     rig.until("the next main answer", |r| {
-        r.screen.events().iter().any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees fork notes")))
+        r.screen.events().iter().any(|e| matches!(e, ollim_actors::conversation::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees fork notes")))
     })
     .await;
     let last = rig.screen.events().into_iter().rev().find_map(|e| match e {
-        ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees") => Some(t),
+        ollim_actors::conversation::surface::SurfaceEvent::Reply(t)
+            if t.starts_with("main sees") =>
+        {
+            Some(t)
+        }
         _ => None,
     });
     assert_eq!(last.as_deref(), Some("main sees fork notes: true"));
@@ -118,11 +124,15 @@ async fn exit_fork_leaves_the_main_session_untouched() {
     assert_eq!(after.trim(), before);
     talk(&rig, "what do you know now?").await;
     rig.until("the next main answer", |r| {
-        r.screen.events().iter().any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees fork notes")))
+        r.screen.events().iter().any(|e| matches!(e, ollim_actors::conversation::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees fork notes")))
     })
     .await;
     let last = rig.screen.events().into_iter().rev().find_map(|e| match e {
-        ollim_actors::surface::SurfaceEvent::Reply(t) if t.starts_with("main sees") => Some(t),
+        ollim_actors::conversation::surface::SurfaceEvent::Reply(t)
+            if t.starts_with("main sees") =>
+        {
+            Some(t)
+        }
         _ => None,
     });
     assert_eq!(last.as_deref(), Some("main sees fork notes: false"));
@@ -154,30 +164,32 @@ async fn the_enter_fork_tool_opens_a_fork_and_report_updates_queues_its_summary(
     .await;
     talk(&rig, "please compare flights for me").await;
     rig.until("the fork", |r| {
-        r.screen
-            .events()
-            .iter()
-            .any(|e| matches!(e, ollim_actors::surface::SurfaceEvent::ForkStarted { .. }))
+        r.screen.events().iter().any(|e| {
+            matches!(
+                e,
+                ollim_actors::conversation::surface::SurfaceEvent::ForkStarted { .. }
+            )
+        })
     })
     .await;
     // As above: the greeting's turn is over before the user talks.
     rig.until("the fork's greeting", |r| {
         r.screen.events().iter().any(|e| {
-            matches!(e, ollim_actors::surface::SurfaceEvent::Reply(t) if t == "in the fork now")
+            matches!(e, ollim_actors::conversation::surface::SurfaceEvent::Reply(t) if t == "in the fork now")
         })
     })
     .await;
     talk(&rig, "great, wrap it up").await;
     rig.until("the fork's end", |r| {
         r.screen.events().iter().any(|e| {
-            matches!(e, ollim_actors::surface::SurfaceEvent::ForkEnded(ollim_actors::main_session::ExitAction::Report(s)) if s == "fork summary: flights compared")
+            matches!(e, ollim_actors::conversation::surface::SurfaceEvent::ForkEnded(ollim_actors::conversation::main_session::ExitAction::Report(s)) if s == "fork summary: flights compared")
         })
     })
     .await;
     let updates = rig
         .handles
         .pending_updates
-        .send(ollim_actors::pending_updates::Peek)
+        .send(ollim_actors::records::pending_updates::Peek)
         .await
         .unwrap();
     assert_eq!(updates.len(), 1);

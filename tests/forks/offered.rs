@@ -6,9 +6,9 @@
 use std::collections::BTreeSet;
 
 use actix::Addr;
-use ollim_actors::main_session::{Command, ForkButton, MainSession, Say};
-use ollim_actors::surface::SurfaceEvent;
-use ollim_actors::tools::{BackgroundRules, SessionKind};
+use ollim_actors::agent::tools::{BackgroundRules, SessionKind};
+use ollim_actors::conversation::main_session::{Command, ForkButton, MainSession, Say};
+use ollim_actors::conversation::surface::SurfaceEvent;
 
 use crate::rig::{bg_reminder, rig, Rig};
 use crate::support::mock_model_api::{ModelRequest, Reply};

@@ -7,7 +7,7 @@
 //! `tool-policy.yaml` adds.
 
 use chrono::Duration;
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::surface::SurfaceEvent;
 
 use crate::rig::{rig, start_instant};
 use crate::support::mock_model_api::Reply;

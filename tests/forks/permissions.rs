@@ -10,9 +10,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use actix::prelude::*;
-use ollim_actors::main_session::{Command, Say};
-use ollim_actors::permissions::{ApprovalAnswer, ApprovalRequest};
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::agent::permissions::{ApprovalAnswer, ApprovalRequest};
+use ollim_actors::conversation::main_session::{Command, Say};
+use ollim_actors::conversation::surface::SurfaceEvent;
 use serde_json::{json, Value};
 
 use crate::rig::{call, rig_asking, tool_result_text, Rig};
@@ -72,9 +72,9 @@ async fn bot(mode: &str, owner: &Owner) -> (Rig, Steps) {
         .send(Command::Permissions(Some(mode.into())))
         .await
         .unwrap();
-    let parsed = ollim_actors::permissions::modes::parse(mode).expect("a mode");
+    let parsed = ollim_actors::agent::permissions::modes::parse(mode).expect("a mode");
     assert!(
-        answer.contains(ollim_actors::permissions::modes::plain_name(parsed)),
+        answer.contains(ollim_actors::agent::permissions::modes::plain_name(parsed)),
         "{answer}"
     );
     let state = rig.data.root().join("state");

@@ -5,8 +5,8 @@
 
 use std::time::Duration as StdDuration;
 
-use ollim_actors::main_session::Say;
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::main_session::Say;
+use ollim_actors::conversation::surface::SurfaceEvent;
 
 use crate::rig::{bg_routine, rig, Rig, LIMIT};
 use crate::support::mock_model_api::{ModelRequest, Reply};
@@ -39,7 +39,7 @@ async fn finished(rig: &Rig, n: u64) {
         let runs = rig
             .handles
             .job_runner
-            .send(ollim_actors::job_runner::Runs)
+            .send(ollim_actors::scheduling::job_runner::Runs)
             .await
             .unwrap();
         if runs.forks_finished >= n && runs.idle() {
@@ -120,7 +120,7 @@ async fn a_persistent_routine_remembers_its_own_fires_compacts_past_the_threshol
     );
     let prompt = first[0].latest_user_text();
     assert!(
-        prompt.contains(ollim_actors::prompts::job::PERSISTENT_SESSION.trim_end()),
+        prompt.contains(ollim_actors::agent::prompts::job::PERSISTENT_SESSION.trim_end()),
         "the agent is told where it is: {prompt}"
     );
 
@@ -184,7 +184,7 @@ async fn a_persistent_routine_remembers_its_own_fires_compacts_past_the_threshol
     let runs = rig
         .handles
         .job_runner
-        .send(ollim_actors::job_runner::Runs)
+        .send(ollim_actors::scheduling::job_runner::Runs)
         .await
         .unwrap();
     assert_eq!((runs.forks_started, runs.skipped), (4, 1), "{runs:?}");

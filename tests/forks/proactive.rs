@@ -7,9 +7,9 @@
 
 use std::time::Duration as StdDuration;
 
-use ollim_actors::job_runner::Runs;
-use ollim_actors::ping_budget::Snapshot;
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::surface::SurfaceEvent;
+use ollim_actors::records::ping_budget::Snapshot;
+use ollim_actors::scheduling::job_runner::Runs;
 use serde_json::json;
 
 use crate::rig::{bg_reminder, bg_routine, call, rig, start_instant, tool_result_text, LIMIT};
@@ -315,7 +315,7 @@ async fn a_job_waiting_for_a_slot_sees_the_quiet_hours_of_when_it_starts() {
 pub async fn runs_until(
     rig: &crate::rig::Rig,
     what: &str,
-    done: impl Fn(&ollim_actors::job_runner::RunCounts) -> bool,
+    done: impl Fn(&ollim_actors::scheduling::job_runner::RunCounts) -> bool,
 ) {
     let deadline = tokio::time::Instant::now() + LIMIT;
     loop {

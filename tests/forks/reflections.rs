@@ -2,8 +2,8 @@
 //! `Write(reflections/**/*.md)`; the file holds our facts whatever the model does; `reflect:
 //! false` and foreground runs get none.
 
-use ollim_actors::job_runner::Runs;
-use ollim_actors::runs::History;
+use ollim_actors::records::runs::History;
+use ollim_actors::scheduling::job_runner::Runs;
 use serde_json::json;
 
 use crate::rig::{bg_routine, call, rig, tool_result_text, Rig};

@@ -1,7 +1,7 @@
 //! Reporting modes and the road back to the main session (SPEC §6, §8).
 
-use ollim_actors::main_session::Say;
-use ollim_actors::pending_updates::Peek;
+use ollim_actors::conversation::main_session::Say;
+use ollim_actors::records::pending_updates::Peek;
 use serde_json::json;
 
 use crate::rig::{bg_reminder, call, rig, tool_result_text};

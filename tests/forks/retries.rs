@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use chrono::Duration;
-use ollim_actors::job_runner::Runs;
 use ollim_actors::jobs::JobId;
-use ollim_actors::runs::{History, Outcome, RunRecord};
+use ollim_actors::records::runs::{History, Outcome, RunRecord};
+use ollim_actors::scheduling::job_runner::Runs;
 use serde_json::json;
 
 use crate::rig::{bg_reminder, bg_routine, call, rig_with_env, Rig};

@@ -6,16 +6,16 @@ use std::time::Duration as StdDuration;
 
 use actix::prelude::*;
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use ollim_actors::brain::ClaudeLauncher;
-use ollim_actors::clock::ManualClock;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::job_runner::Runs;
-use ollim_actors::main_session::MainSessionConfig;
-use ollim_actors::permissions::ApprovalRequest;
-use ollim_actors::runtime_config::ConfigStore;
-use ollim_actors::scheduler::Upcoming;
-use ollim_actors::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::agent::permissions::ApprovalRequest;
+use ollim_actors::base::clock::ManualClock;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::bot::supervisor::{GetHandles, Handles, JobSink, Supervisor, SupervisorConfig};
+use ollim_actors::claude::brain::ClaudeLauncher;
+use ollim_actors::conversation::main_session::MainSessionConfig;
+use ollim_actors::conversation::surface::SurfaceEvent;
+use ollim_actors::records::runtime_config::ConfigStore;
+use ollim_actors::scheduling::job_runner::Runs;
+use ollim_actors::scheduling::scheduler::Upcoming;
 
 use crate::support::mock_model_api::{MockModelApi, ModelRequest, Reply};
 
@@ -95,7 +95,7 @@ impl ReflectionScript {
 /// A call of the reflection model (its prompt starts with `[reflection:`), which the job
 /// scripts never see.
 pub fn is_reflection(req: &ModelRequest) -> bool {
-    req.mentions(ollim_actors::reflection::TAG_PREFIX)
+    req.mentions(ollim_actors::scheduling::reflection::TAG_PREFIX)
 }
 
 /// 2026-03-02 14:00 UTC, 09:00 in New York.

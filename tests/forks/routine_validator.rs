@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use ollim_actors::main_session::Say;
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::main_session::Say;
+use ollim_actors::conversation::surface::SurfaceEvent;
 use serde_json::json;
 
 use crate::rig::{call, rig, tool_result_text, Rig};

@@ -4,10 +4,12 @@
 //! resumed fork; the exit tools wait for the user's first line; a save with no session to save
 //! says so, and *(ours, issue 28)* a save whose session id cannot be written changes nothing.
 
-use ollim_actors::main_session::{Command, ExitAction, ForkEnded, PressButton, ResumeFromReply};
-use ollim_actors::pending_updates::{Append, Peek};
-use ollim_actors::surface::SurfaceEvent;
-use ollim_actors::tools::ButtonClick;
+use ollim_actors::agent::tools::ButtonClick;
+use ollim_actors::conversation::main_session::{
+    Command, ExitAction, ForkEnded, PressButton, ResumeFromReply,
+};
+use ollim_actors::conversation::surface::SurfaceEvent;
+use ollim_actors::records::pending_updates::{Append, Peek};
 use serde_json::json;
 
 use crate::rig::{call, rig, tool_result_text, Rig};
@@ -45,14 +47,12 @@ fn script(eager: bool) -> impl Fn(&ModelRequest) -> Reply + Send + Sync {
 }
 
 async fn talk(rig: &Rig, text: &str) {
-    rig.handles
-        .main_session
-        .clone()
-        .unwrap()
-        .do_send(ollim_actors::main_session::Say {
+    rig.handles.main_session.clone().unwrap().do_send(
+        ollim_actors::conversation::main_session::Say {
             text: text.into(),
             images: vec![],
-        });
+        },
+    );
 }
 
 fn replied(rig: &Rig, start: &str) -> bool {
@@ -98,7 +98,7 @@ fn confirmation(rig: &Rig) -> Option<(Vec<String>, Vec<String>)> {
         SurfaceEvent::Embed {
             embed, button_ids, ..
         } if embed.title == CONFIRM_TITLE => {
-            assert_eq!(embed.color, ollim_actors::tools::EmbedColor::Yellow);
+            assert_eq!(embed.color, ollim_actors::agent::tools::EmbedColor::Yellow);
             Some((
                 embed.buttons.iter().map(|b| b.label.clone()).collect(),
                 button_ids,

@@ -10,7 +10,7 @@ use crate::rig::{bg_reminder, bg_routine, rig, start_instant};
 use crate::support::mock_model_api::{ModelRequest, Reply};
 
 /// Writes `skills/<name>/SKILL.md`.
-fn skill(data: &ollim_actors::data_dir::DataDir, name: &str, text: &str) {
+fn skill(data: &ollim_actors::base::data_dir::DataDir, name: &str, text: &str) {
     let dir = data.skills().join(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("SKILL.md"), text).unwrap();
@@ -86,7 +86,7 @@ async fn a_job_naming_a_missing_or_broken_skill_is_blocked_and_the_agent_is_told
     let runs = rig
         .handles
         .job_runner
-        .send(ollim_actors::job_runner::Runs)
+        .send(ollim_actors::scheduling::job_runner::Runs)
         .await
         .unwrap();
     assert_eq!((runs.forks_started, runs.skipped), (1, 3), "{runs:?}");

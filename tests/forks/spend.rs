@@ -4,8 +4,8 @@
 //! answered, and after local midnight jobs run again; within it, a runaway run is stopped by its
 //! `max-turns` or its `max-cost` and recorded `over-budget`, with the usual failure alert.
 
-use ollim_actors::main_session::Say;
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::conversation::main_session::Say;
+use ollim_actors::conversation::surface::SurfaceEvent;
 use serde_json::Value;
 
 use crate::rig::{bg_reminder, bg_routine, call, is_reflection, rig, Rig};

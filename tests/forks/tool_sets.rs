@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 use std::time::Duration as StdDuration;
 
-use ollim_actors::job_runner::Runs;
-use ollim_actors::pending_updates::Peek;
+use ollim_actors::records::pending_updates::Peek;
+use ollim_actors::scheduling::job_runner::Runs;
 use serde_json::{json, Value};
 
 use crate::rig::{bg_reminder, call, rig, Rig, LIMIT};
@@ -107,7 +107,7 @@ async fn the_default_read_reaches_markdown_in_the_data_directory_and_nothing_els
 }
 
 /// Waits until the runner has decided `n` jobs (handed, started, skipped, …).
-async fn decided(rig: &Rig, n: u64) -> ollim_actors::job_runner::RunCounts {
+async fn decided(rig: &Rig, n: u64) -> ollim_actors::scheduling::job_runner::RunCounts {
     let deadline = tokio::time::Instant::now() + LIMIT;
     loop {
         let runs = rig.handles.job_runner.send(Runs).await.unwrap();
@@ -254,11 +254,11 @@ fn toucher(req: &ModelRequest) -> Reply {
 /// Sends `line` to the conversation and waits for the answer that quotes the tool result.
 async fn say(
     rig: &Rig,
-    main: &actix::Addr<ollim_actors::main_session::MainSession>,
+    main: &actix::Addr<ollim_actors::conversation::main_session::MainSession>,
     line: &str,
 ) -> String {
     let before = replies(rig).len();
-    main.do_send(ollim_actors::main_session::Say {
+    main.do_send(ollim_actors::conversation::main_session::Say {
         text: line.into(),
         images: vec![],
     });
@@ -271,7 +271,7 @@ fn replies(rig: &Rig) -> Vec<String> {
         .events()
         .into_iter()
         .filter_map(|e| match e {
-            ollim_actors::surface::SurfaceEvent::Reply(t) => Some(t),
+            ollim_actors::conversation::surface::SurfaceEvent::Reply(t) => Some(t),
             _ => None,
         })
         .collect()

@@ -7,8 +7,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use ollim_actors::brain::auth::{self, AuthState, STATUS_TIMEOUT};
-use ollim_actors::brain::locate;
+use ollim_actors::claude::brain::auth::{self, AuthState, STATUS_TIMEOUT};
+use ollim_actors::claude::brain::locate;
 
 /// `claude auth status --json` when signed out (exit 1).
 const SIGNED_OUT: &str = r#"{

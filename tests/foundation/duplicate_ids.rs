@@ -6,9 +6,9 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use chrono::{TimeZone, Utc};
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::data_dir::DataDir;
 use ollim_actors::jobs::Job;
-use ollim_actors::scheduler::plan::Plan;
+use ollim_actors::scheduling::scheduler::plan::Plan;
 
 use crate::fake_claude::FakeClaude;
 use crate::fixtures::fresh_dir;

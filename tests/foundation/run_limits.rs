@@ -6,8 +6,8 @@ use ollim_actors::jobs::routine;
 
 use super::gates::{files, run};
 
-fn webhook_spec_parse(text: &str) -> ollim_actors::webhook_spec::WebhookSpec {
-    ollim_actors::webhook_spec::parse(text).unwrap()
+fn webhook_spec_parse(text: &str) -> ollim_actors::jobs::webhook_spec::WebhookSpec {
+    ollim_actors::jobs::webhook_spec::parse(text).unwrap()
 }
 
 #[test]

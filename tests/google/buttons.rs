@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use actix::prelude::*;
-use ollim_actors::clock::SystemClock;
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::clock::SystemClock;
+use ollim_actors::base::data_dir::DataDir;
+use ollim_actors::conversation::surface::SurfaceEvent;
 use ollim_actors::google::account::{AskDelete, GoogleClick, PressGoogleButton};
 use ollim_actors::google::confirm::DeleteTarget;
 use ollim_actors::google::{Api, ApiBase, GoogleAccount, Paths};
-use ollim_actors::pending_updates::{Peek, PendingUpdates};
-use ollim_actors::surface::SurfaceEvent;
+use ollim_actors::records::pending_updates::{Peek, PendingUpdates};
 use serde_json::json;
 
 use crate::harness::Setup;

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ollim_actors::brain::locate;
+use ollim_actors::claude::brain::locate;
 
 /// The binary, if there is one.
 pub fn find() -> Option<PathBuf> {

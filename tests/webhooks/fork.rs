@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use ollim_actors::webhook_server::{bind, serve, HookConfig};
+use ollim_actors::bot::webhook_server::{bind, serve, HookConfig};
 use serde_json::json;
 
 use crate::forks_rig::{rig, Rig};
 use crate::harness::{post, CI_SPEC, SECRET};
 use crate::support::hostile_text::{assert_fenced, body};
 use crate::support::mock_model_api::{ModelRequest, Reply};
-use ollim_actors::main_session::Say;
+use ollim_actors::conversation::main_session::Say;
 
 /// Text only the screening prompt contains.
 const SCREENING_MARK: &str = "should be plain data";
@@ -197,7 +197,7 @@ async fn a_hooks_skills_are_in_its_prompt_and_a_missing_one_blocks_it() {
         let runs = r
             .handles
             .job_runner
-            .send(ollim_actors::job_runner::Runs)
+            .send(ollim_actors::scheduling::job_runner::Runs)
             .await
             .unwrap();
         if runs.decided() == 2 {

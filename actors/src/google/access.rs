@@ -16,7 +16,7 @@ use super::oauth;
 use super::rest::{self, Rest};
 use super::token_file::Token;
 use super::{ApiBase, Paths};
-use crate::state_file;
+use crate::base::state_file;
 
 /// Google for one data directory: its files, the REST base, one HTTP client.
 #[derive(Clone)]

@@ -29,9 +29,9 @@ use super::confirm::{DeleteTarget, Question};
 use super::consent::{self, Failure, Redirect};
 use super::token_file::Token;
 use super::{how_to_create_client_file, REVOKED_NOTICE};
-use crate::clock::SharedClock;
-use crate::pending_updates::Append;
-use crate::surface::SurfaceEvent;
+use crate::base::clock::SharedClock;
+use crate::conversation::surface::SurfaceEvent;
+use crate::records::pending_updates::Append;
 
 /// How often the revoked marker is looked for.
 const MARKER_CHECK: Duration = Duration::from_secs(2);

@@ -46,7 +46,7 @@ impl CalendarEntry {
             .as_deref()
             .or(self.summary.as_deref())
             .unwrap_or("");
-        let name = crate::untrusted_fence::one_line(name, calendar::TITLE_CHARS);
+        let name = crate::agent::untrusted_fence::one_line(name, calendar::TITLE_CHARS);
         format!("  {id:<ID_WIDTH$}  {name}").trim_end().to_owned()
     }
 }

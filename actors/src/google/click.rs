@@ -8,8 +8,8 @@ use super::access::Api;
 use super::calendar::{self, PRIMARY};
 use super::error::Error;
 use super::tasks;
-use crate::runtime_config::google as targets;
-use crate::tools::ButtonClick;
+use crate::agent::tools::ButtonClick;
+use crate::records::runtime_config::google as targets;
 
 /// A click on a Google button.
 #[derive(Debug, Clone, PartialEq, Eq)]

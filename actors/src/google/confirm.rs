@@ -16,9 +16,9 @@ use super::calendar::{self, PRIMARY};
 use super::click::GoogleClick;
 use super::error::Error;
 use super::tasks;
-use crate::pending_updates::Append;
-use crate::surface::SurfaceEvent;
-use crate::tools::{Button, ButtonAction, ButtonClick, ButtonStyle, Embed, EmbedColor};
+use crate::agent::tools::{Button, ButtonAction, ButtonClick, ButtonStyle, Embed, EmbedColor};
+use crate::conversation::surface::SurfaceEvent;
+use crate::records::pending_updates::Append;
 
 /// How long a question can be answered.
 pub const QUESTION_TTL: Duration = Duration::from_secs(15 * 60);

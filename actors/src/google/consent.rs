@@ -16,7 +16,7 @@ use super::client_file::ClientFile;
 use super::oauth::{self, ConsentRequest};
 use super::token_file::Token;
 use super::Paths;
-use crate::state_file;
+use crate::base::state_file;
 
 /// How long a flow waits for the redirect.
 pub const TIMEOUT: Duration = Duration::from_secs(5 * 60);

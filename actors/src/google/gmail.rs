@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::error::Error;
 use super::gmail_body::{self, Part};
 use super::rest::Rest;
-use crate::untrusted_fence::one_line;
+use crate::agent::untrusted_fence::one_line;
 
 /// How many messages' headers are fetched at once.
 const PARALLEL_FETCHES: usize = 8;

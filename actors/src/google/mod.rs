@@ -36,8 +36,9 @@ pub mod token_file;
 
 use std::path::{Path, PathBuf};
 
-use crate::data_dir::DataDir;
+use crate::base::data_dir::DataDir;
 
+pub use crate::base::settings::{ApiBase, API_BASE_VARIABLE, DEFAULT_API_BASE};
 pub use access::Api;
 pub use account::GoogleAccount;
 pub use error::Error;
@@ -52,50 +53,8 @@ pub const SCOPES: [&str; 4] = [
     "https://www.googleapis.com/auth/calendar.calendarlist.readonly",
 ];
 
-/// Google's REST base; `OLLIM_GOOGLE_API_BASE` replaces it.
-pub const DEFAULT_API_BASE: &str = "https://www.googleapis.com";
-
-/// The variable that replaces [`DEFAULT_API_BASE`].
-pub const API_BASE_VARIABLE: &str = "OLLIM_GOOGLE_API_BASE";
-
 /// Told to the owner once after a grant was revoked (SPEC §15).
 pub const REVOKED_NOTICE: &str = "-# google auth revoked — use /google-auth to reconnect.";
-
-/// Where every REST call goes: `https://www.googleapis.com` unless replaced; no trailing slash.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiBase(url::Url);
-
-impl ApiBase {
-    /// Parses a base URL (http or https, no query).
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let url = url::Url::parse(text.trim())
-            .map_err(|e| format!("{text:?} is not a URL ({e}); example: {DEFAULT_API_BASE}"))?;
-        if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
-            return Err(format!("{text:?} must be an http:// or https:// URL"));
-        }
-        if url.query().is_some() || url.fragment().is_some() {
-            return Err(format!("{text:?} must not carry a query or a fragment"));
-        }
-        Ok(ApiBase(url))
-    }
-
-    /// The URL of `segments` under the base, each segment percent-encoded (an id can never
-    /// reach another path).
-    pub fn url(&self, segments: &[&str]) -> url::Url {
-        let mut url = self.0.clone();
-        if let Ok(mut path) = url.path_segments_mut() {
-            path.pop_if_empty().extend(segments);
-        }
-        url
-    }
-}
-
-impl Default for ApiBase {
-    fn default() -> Self {
-        // A constant that parses; checked by a unit test.
-        ApiBase(url::Url::parse(DEFAULT_API_BASE).expect("the default API base is a URL"))
-    }
-}
 
 /// The Google files in the data directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +77,7 @@ impl Paths {
             credentials: data.state_file("credentials.json"),
             token: data.state_file("token.json"),
             revoked_marker: data.state_file("google_auth_revoked"),
-            config: data.state_file(crate::runtime_config::FILE_NAME),
+            config: data.state_file(crate::records::runtime_config::FILE_NAME),
         }
     }
 }

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::error::Error;
 use super::rest::Rest;
-use crate::untrusted_fence::{block, one_line};
+use crate::agent::untrusted_fence::{block, one_line};
 
 /// Longest title shown, in characters (SPEC §20: per-field caps).
 pub const TITLE_CHARS: usize = 200;

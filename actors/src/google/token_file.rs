@@ -17,8 +17,8 @@ use chrono::{DateTime, NaiveDateTime, TimeDelta, Timelike, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::sessions::python_json;
-use crate::state_file;
+use crate::base::state_file;
+use crate::records::sessions::python_json;
 
 /// How long before its expiry an access token is already treated as expired (google-auth's
 /// refresh threshold), so a call never starts with a token about to lapse.

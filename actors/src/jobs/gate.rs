@@ -4,12 +4,12 @@
 //! its words — and the check every gate passes wherever it comes from (a file, `--gate`):
 //! like a `Bash(...)` tool pattern it may not hold `;`, `&`, `|` or a redirection (`<`, `>`),
 //! nor a line break. There is no shell: the first word is the program, the rest its arguments,
-//! split as a shell splits words ([`crate::shell_words`]: `'…'`, `"…"` and `\` quoting); no
+//! split as a shell splits words ([`crate::base::shell_words`]: `'…'`, `"…"` and `\` quoting); no
 //! variables, globs or pipes. Running it is the job runner's (`job_runner::gate`).
 
 use std::fmt;
 
-use crate::shell_words::{self, SplitError};
+use crate::base::shell_words::{self, SplitError};
 
 /// What a gate may not hold, as a `Bash(...)` pattern may not: chaining and redirection.
 const FORBIDDEN: [char; 5] = [';', '&', '|', '<', '>'];

@@ -10,8 +10,8 @@
 use std::path::PathBuf;
 
 use super::{reminder, store, Reminder};
-use crate::data_dir::DataDir;
-use crate::state_file;
+use crate::base::data_dir::DataDir;
+use crate::base::state_file;
 
 /// The marker written once the migration has been considered.
 pub const MARKER: &str = "reminders_background_default";

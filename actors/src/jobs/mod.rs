@@ -1,15 +1,27 @@
-//! Routines and reminders: the scheduled jobs, as the domain sees them (SPEC §3).
+//! Routines, reminders and webhook specs: the jobs, as the domain sees them (SPEC §3), with the
+//! schedule language and the skills they load. Files and rules only; no actor lives here.
 //!
-//! On disk each job is a markdown file with YAML frontmatter (see [`frontmatter`]); this module
-//! holds the validated types every other part uses. Disk shapes and parsing live in
-//! [`routine`] and [`reminder`] (with [`settings_file`] and [`yaml_scalars`] for what they
-//! share); file names in [`slug`]; which entries are job files in [`entry`]; reading and writing a
-//! whole directory in [`store`]; which of two files with one id is the job in
-//! [`duplicates`]; a new reminder's rules in [`new_reminder`] (shared by the command
-//! line and the agent's tool); what the routine validator says about a file's text in
-//! [`validate`].
+//! On disk each job is a markdown file with YAML frontmatter; this module holds the validated
+//! types every other part uses.
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | [`frontmatter`] | splitting, parsing and writing markdown with YAML frontmatter |
+//! | [`routine`], [`reminder`] | the two job files read and written back |
+//! | [`settings_file`], [`yaml_scalars`] | the keys both share, and forgiving readers for their values |
+//! | [`slug`], [`entry`], [`store`] | file names, which entries are job files, a whole directory |
+//! | [`duplicates`] | which of two files with one id is the job |
+//! | [`new_reminder`] | a new reminder's rules, for the command line and the agent's tool |
+//! | [`validate`] | what the routine validator says about a file's text |
+//! | [`migrate`] | the one migration reminder files need |
+//! | [`catch_up`], [`gate`], [`pause`], [`retries`], [`run_limits`], [`session_mode`] | one key each |
+//! | [`cron`] | five-field cron schedules: the scheduler's timers, the validator's check |
+//! | [`skills`] | `skills/<name>/SKILL.md`, instructions jobs load by name |
+//! | [`subagent_binding`] | binding a job to a subagent |
+//! | [`webhook_spec`], [`webhook_auth`] | webhook specs, and how a hook proves who sent it |
 
 pub mod catch_up;
+pub mod cron;
 pub mod duplicates;
 pub mod entry;
 pub mod frontmatter;
@@ -23,9 +35,13 @@ pub mod routine;
 pub mod run_limits;
 pub mod session_mode;
 pub mod settings_file;
+pub mod skills;
 pub mod slug;
 pub mod store;
+pub mod subagent_binding;
 pub mod validate;
+pub mod webhook_auth;
+pub mod webhook_spec;
 pub mod yaml_scalars;
 
 use std::fmt;

@@ -9,7 +9,7 @@ use chrono_tz::Tz;
 
 use super::reminder::format_run_at;
 use super::{store, BadId, JobId, JobSettings, Reminder};
-use crate::data_dir::DataDir;
+use crate::base::data_dir::DataDir;
 
 /// Longest delay accepted: ten years, far beyond any reminder, small enough for date maths.
 pub const MAX_DELAY_MINUTES: i64 = 10 * 366 * 24 * 60;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use super::frontmatter;
 use super::store::{self, Error};
 use super::{routine, JobId, Routine};
-use crate::state_file;
+use crate::base::state_file;
 
 /// What a pause or resume did.
 #[derive(Debug, Clone, PartialEq, Eq)]

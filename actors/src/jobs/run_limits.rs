@@ -38,7 +38,7 @@ impl RunLimits {
             None => None,
             Some(Text(v)) if v.trim().is_empty() => None,
             Some(Text(v)) => Some(
-                crate::usd::cents(&v)
+                crate::base::usd::cents(&v)
                     .filter(|c| (1..=MAX_COST_CENTS).contains(c))
                     .ok_or(BadRunLimit::Cost(v))?,
             ),
@@ -57,7 +57,7 @@ impl RunLimits {
     /// Writes the keys that are set (`max-cost: 0.50`, `max-turns: 20`).
     pub fn write(&self, w: &mut Writer) {
         if let Some(cents) = self.max_cost_cents {
-            w.block("max-cost", &crate::usd::dollars(cents));
+            w.block("max-cost", &crate::base::usd::dollars(cents));
         }
         if let Some(turns) = self.max_turns {
             w.number("max-turns", turns);

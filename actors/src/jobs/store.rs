@@ -27,7 +27,7 @@ pub use super::entry::{check_entry, NotAFile};
 use super::frontmatter::{self, ParseError};
 use super::yaml_scalars::Text;
 use super::{reminder, routine, slug, Reminder, Routine};
-use crate::state_file;
+use crate::base::state_file;
 
 /// What went wrong with a file in a store directory. Each variant names the file.
 #[derive(Debug, thiserror::Error)]

@@ -14,7 +14,7 @@
 use serde_yaml::Value;
 
 use super::frontmatter;
-use crate::cron::CronSchedule;
+use crate::jobs::cron::CronSchedule;
 
 /// Files longer than this many lines are warned about.
 pub const MAX_LINES: usize = 200;

@@ -15,9 +15,9 @@ mod search;
 
 use chrono_tz::Tz;
 use clap::Subcommand;
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::memory::status::{change_line, status, undo_answer};
-use ollim_actors::memory::{read, versions};
+use ollim_actors::agent::memory::status::{change_line, status, undo_answer};
+use ollim_actors::agent::memory::{read, versions};
+use ollim_actors::base::data_dir::DataDir;
 
 /// How many changes `memory log` shows without `--limit`.
 pub const DEFAULT_LOG: usize = 5;

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use ollim_actors::memory_search;
+use ollim_actors::agent::memory_search;
 
 /// Prints the hits for `query` in the memory under `root`.
 pub fn run(query: &str, limit: usize, root: &Path) -> anyhow::Result<()> {

@@ -1,8 +1,8 @@
 //! `/ping-budget [capacity] [refill_rate]` (SPEC §7, §12): shows the budget and *(ours)* the
 //! quiet hours, or sets either number, with the budget's own wording.
 
-use ollim_actors::main_session::QuietHoursNow;
-use ollim_actors::ping_budget::{Configure, FullStatus};
+use ollim_actors::conversation::main_session::QuietHoursNow;
+use ollim_actors::records::ping_budget::{Configure, FullStatus};
 
 use super::{answer, Ctx, Error};
 

@@ -3,8 +3,8 @@
 //! Each is deferred first (a conversation busy answering may take a moment) and answered with
 //! what the conversation says.
 
-use ollim_actors::main_session::Command;
-use ollim_actors::runtime_config::Key;
+use ollim_actors::conversation::main_session::Command;
+use ollim_actors::records::runtime_config::Key;
 use poise::serenity_prelude as serenity;
 use poise::ChoiceParameter;
 
@@ -45,7 +45,7 @@ pub enum ThinkingMode {
 }
 
 /// `/permissions`' choices, labelled in plain words (the labels are
-/// [`ollim_actors::permissions::modes::choice_label`]'s; Discord sends the choice's place, mapped back by
+/// [`ollim_actors::agent::permissions::modes::choice_label`]'s; Discord sends the choice's place, mapped back by
 /// [`PermissionMode::cli_name`]).
 #[derive(Debug, Clone, Copy, ChoiceParameter)]
 pub enum PermissionMode {
@@ -244,7 +244,7 @@ pub fn config_command() -> poise::Command<super::Data, Error> {
 
 #[cfg(test)]
 mod tests {
-    use ollim_actors::permissions::modes;
+    use ollim_actors::agent::permissions::modes;
 
     use super::*;
 

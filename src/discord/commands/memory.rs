@@ -3,9 +3,9 @@
 //! (`act:memory_undo:<hash>`), so it works after a restart and undoes only the change it was
 //! shown with: pressed after a newer change, it says so and changes nothing ([`press`]).
 
-use ollim_actors::data_dir::DataDir;
-use ollim_actors::memory::status::{status, undo_answer};
-use ollim_actors::memory::versions::{self, undo_button_id};
+use ollim_actors::agent::memory::status::{status, undo_answer};
+use ollim_actors::agent::memory::versions::{self, undo_button_id};
+use ollim_actors::base::data_dir::DataDir;
 use poise::CreateReply;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 

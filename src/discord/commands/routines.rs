@@ -6,7 +6,7 @@
 
 use chrono::Utc;
 use ollim_actors::jobs::JobId;
-use ollim_actors::routines_view::{self, Page};
+use ollim_actors::scheduling::routines_view::{self, Page};
 use poise::CreateReply;
 use serenity::all::{
     ButtonStyle, ComponentInteraction, Context, CreateActionRow, CreateButton, CreateEmbed,

@@ -1,8 +1,8 @@
 //! `/setup` (SPEC §17) and the first greeting's "Get started — 3 questions" button: both say
 //! the setup prompt in the conversation, which leads the owner through it.
 
-use ollim_actors::main_session::Say;
-use ollim_actors::onboarding::{setup_prompt, SetupNames, SETUP_STARTED};
+use ollim_actors::bot::onboarding::{setup_prompt, SetupNames, SETUP_STARTED};
+use ollim_actors::conversation::main_session::Say;
 
 use super::{answer, Ctx, Error};
 use crate::discord::data::Data;

@@ -2,8 +2,8 @@
 //! today and `days`), the conversation against the jobs, the most expensive jobs, and tokens;
 //! the same figures as the console and `ollim-bot usage`.
 
-use ollim_actors::usage::render::{self, JobList};
-use ollim_actors::usage::GetReport;
+use ollim_actors::records::usage::render::{self, JobList};
+use ollim_actors::records::usage::GetReport;
 
 use super::{answer, Ctx, Error};
 

@@ -10,7 +10,7 @@
 //! only the DST crons fire daily or hourly.
 
 use chrono::{DateTime, Duration, FixedOffset, TimeZone, Utc};
-use ollim_actors::data_dir::DataDir;
+use ollim_actors::base::data_dir::DataDir;
 use ollim_actors::jobs::{reminder, routine, JobId, JobSettings, Reminder, Routine};
 
 /// The DST facts of a zone in 2028 (local wall-clock times), for reminders set inside them.

@@ -2,7 +2,7 @@
 //! every UTC minute of the simulated span and reading the local wall clock, with its own cron
 //! reader (the product's `cron` module is never called here).
 //!
-//! The rule it encodes is the one `actors/src/cron/mod.rs` documents (SPEC §3: standard five
+//! The rule it encodes is the one `actors/src/jobs/cron/mod.rs` documents (SPEC §3: standard five
 //! fields, day-of-week 0 or 7 = Sunday, Vixie cron's day rule, DST-correct): each wall-clock
 //! reading fires at most once — a reading the clock shows twice (fall-back) at its first
 //! occurrence, a reading the clock skips (spring-forward) at the first instant after the skip.

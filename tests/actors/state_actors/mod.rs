@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use actix::{Actor, Addr, Arbiter};
 use chrono::{DateTime, TimeZone, Utc};
-use ollim_actors::clock::ManualClock;
+use ollim_actors::base::clock::ManualClock;
 
 /// A fresh temporary directory and the path of `name` inside its `state/` folder.
 fn state_path(name: &str) -> (tempfile::TempDir, PathBuf) {

@@ -7,8 +7,8 @@ use std::path::Path;
 use actix::{Actor, Addr};
 use chrono::Duration;
 use chrono_tz::{America::Los_Angeles, Tz};
-use ollim_actors::clock::{Clock, ManualClock};
-use ollim_actors::pending_updates::{
+use ollim_actors::base::clock::{Clock, ManualClock};
+use ollim_actors::records::pending_updates::{
     prepend_updates, Append, Clear, Peek, PendingUpdate, PendingUpdates, Pop, Reader,
 };
 

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use actix::{Actor, Addr};
 use chrono_tz::Tz;
-use ollim_actors::clock::ManualClock;
-use ollim_actors::pending_updates::{
+use ollim_actors::base::clock::ManualClock;
+use ollim_actors::records::pending_updates::{
     Append, Peek, PendingUpdate, PendingUpdates, Pop, CAP, MAX_MESSAGE_CHARS,
 };
 

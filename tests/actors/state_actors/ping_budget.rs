@@ -6,8 +6,8 @@ use std::path::Path;
 use actix::{Actor, Addr};
 use chrono::Duration;
 use chrono_tz::{America::Los_Angeles, Tz};
-use ollim_actors::clock::ManualClock;
-use ollim_actors::ping_budget::{
+use ollim_actors::base::clock::ManualClock;
+use ollim_actors::records::ping_budget::{
     Configure, FullStatus, PingBudget, PingDecision, RecordCritical, Refusal, Snapshot, Status,
     TryUse,
 };

@@ -7,8 +7,8 @@ use std::path::Path;
 use actix::{Actor, Addr};
 use chrono::Duration;
 use chrono_tz::Tz;
-use ollim_actors::clock::ManualClock;
-use ollim_actors::ping_budget::{
+use ollim_actors::base::clock::ManualClock;
+use ollim_actors::records::ping_budget::{
     Configure, PingBudget, Snapshot, Status, TryUse, MAX_CAPACITY, MAX_REFILL_MINUTES,
 };
 

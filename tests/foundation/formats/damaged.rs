@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use ollim_actors::jobs::frontmatter::ParseError;
 use ollim_actors::jobs::store::{self, Error, Item};
 use ollim_actors::jobs::{reminder, Reminder, Routine};
-use ollim_actors::{skills, webhook_spec};
+use ollim_actors::{jobs::skills, jobs::webhook_spec};
 
 use crate::fixtures::{capture_logs, copy_fixtures, fixture_files, fresh_dir};
 

@@ -5,7 +5,7 @@ use std::fs;
 
 use ollim_actors::jobs::store;
 use ollim_actors::jobs::{reminder, JobId, JobSettings, Reminder, Routine};
-use ollim_actors::{skills, webhook_spec};
+use ollim_actors::{jobs::skills, jobs::webhook_spec};
 
 use crate::fixtures::{copy_fixtures, fresh_dir, original};
 
@@ -193,7 +193,7 @@ fn user_skill_list_leaves_out_generated_skills() {
 #[test]
 fn new_skill_is_written_into_its_own_directory() {
     let tmp = fresh_dir("new_skill");
-    let skill = ollim_actors::skills::Skill {
+    let skill = ollim_actors::jobs::skills::Skill {
         name: "weekly-review".to_owned(),
         description: "Look back at the week.".to_owned(),
         allowed_tools: None,

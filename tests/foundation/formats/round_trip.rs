@@ -4,7 +4,7 @@ use std::fs;
 
 use ollim_actors::jobs::store::{self, Item};
 use ollim_actors::jobs::{reminder, routine, ModelChoice, Reminder, Routine, UpdateMode};
-use ollim_actors::{skills, webhook_spec};
+use ollim_actors::{jobs::skills, jobs::webhook_spec};
 
 use crate::fixtures::{copy_fixtures, fixture_files, fresh_dir, original, snapshot};
 

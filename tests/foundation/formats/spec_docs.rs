@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use ollim_actors::jobs::{reminder, routine};
-use ollim_actors::{skills, webhook_spec};
+use ollim_actors::{jobs::skills, jobs::webhook_spec};
 
 /// The contents of every ```markdown block in a spec doc, each ending in one newline.
 fn markdown_examples(doc: &str) -> Vec<String> {

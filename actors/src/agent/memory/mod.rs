@@ -1,0 +1,154 @@
+//! The agent's living memory, `context.md` at the data directory's root (SPEC §18).
+//!
+//! - [`prompt_section`]: what every session's system prompt ends with — the shipped
+//!   `config/prompts/memory.md` (what the file is for, who may write it), then the file itself,
+//!   at most [`PROMPT_CAP`] characters of it, with a line saying how far over the limit it is
+//!   when it is longer. It is read each time a session's CLI is started (main, interactive
+//!   fork, background fork, isolated too), so a change shows in the next session; it goes last
+//!   so that the unchanging part of the prompt before it stays the same from one start to the
+//!   next.
+//! - [`versions`]: every change committed in the data directory's git (`auto: memory …`), the
+//!   last changes, and undo; [`status`]: what `/memory` and `memory show` say about it.
+//!
+//! Who may write it is the permissions' business: background forks are refused (their
+//! `profile_writes`); the conversation's allow list already holds `Write(**.md)` and
+//! `Edit(**.md)`, so it never asks in any mode.
+
+pub mod status;
+pub mod versions;
+
+use std::io;
+use std::path::PathBuf;
+
+use crate::base::data_dir::DataDir;
+
+/// The memory file's name at the data directory's root.
+pub const FILE_NAME: &str = "context.md";
+
+/// The most characters of `context.md` a system prompt carries.
+pub const PROMPT_CAP: usize = 12_000;
+
+const GUIDE: &str = include_str!("../../../../config/prompts/memory.md");
+
+/// Where `context.md` is.
+pub fn path(data: &DataDir) -> PathBuf {
+    data.root().join(FILE_NAME)
+}
+
+/// The file's text; `None` when there is none. A file that cannot be read is an error.
+pub fn read(data: &DataDir) -> io::Result<Option<String>> {
+    match std::fs::read_to_string(path(data)) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// How many characters `text` has beyond [`PROMPT_CAP`], or `None` when it fits.
+pub fn over_limit(text: &str) -> Option<usize> {
+    let chars = text.chars().count();
+    (chars > PROMPT_CAP).then(|| chars - PROMPT_CAP)
+}
+
+/// The line that follows a cut file in the prompt.
+pub fn over_limit_line(over: usize) -> String {
+    format!(
+        "[context.md is {over} characters over its {PROMPT_CAP}-character limit; only the first \
+         {PROMPT_CAP} are shown above. Condense it now: merge, shorten, drop what no longer matters.]"
+    )
+}
+
+/// The memory section: the guide, then `### context.md` with the file (capped), or a line
+/// saying it is empty. An unreadable file is logged and shown as such.
+pub fn prompt_section(data: &DataDir) -> String {
+    let mut out = GUIDE.trim().to_owned();
+    out.push_str("\n\n### context.md\n\n");
+    match read(data) {
+        Ok(Some(text)) if !text.trim().is_empty() => {
+            let text = text.trim_end();
+            match over_limit(text) {
+                None => out.push_str(text),
+                Some(over) => {
+                    out.extend(text.chars().take(PROMPT_CAP));
+                    out.push_str("\n\n");
+                    out.push_str(&over_limit_line(over));
+                }
+            }
+        }
+        Ok(_) => out.push_str("(empty: nothing remembered yet)"),
+        Err(cause) => {
+            tracing::warn!(file = %path(data).display(), %cause, "context.md unreadable; left out of the prompt");
+            out.push_str("(could not be read)");
+        }
+    }
+    out
+}
+
+/// When and how big `context.md` was: enough to tell that it changed.
+pub type Stamp = (std::time::SystemTime, u64);
+
+/// The file's stamp now; `None` when there is none (or it cannot be read).
+pub fn stamp(data: &DataDir) -> Option<Stamp> {
+    let meta = std::fs::metadata(path(data)).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
+/// `base` (the system prompt built at start) with the memory section read now appended.
+pub fn with_memory(base: &str, data: &DataDir) -> String {
+    let mut out = base.trim_end().to_owned();
+    if !out.is_empty() {
+        out.push_str("\n\n");
+    }
+    out.push_str(&prompt_section(data));
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data() -> (tempfile::TempDir, DataDir) {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        (tmp, data)
+    }
+
+    #[test]
+    fn the_file_follows_the_base_prompt_under_its_heading() {
+        let (_tmp, data) = data();
+        std::fs::write(path(&data), "- Robin is moving in May\n").unwrap();
+        let prompt = with_memory("# Pip\n\n---\n\n## Capturing tasks\n", &data);
+        let guide = prompt.find("## Memory\n").unwrap();
+        let file = prompt
+            .find("### context.md\n\n- Robin is moving in May")
+            .unwrap();
+        assert!(prompt.find("## Capturing tasks").unwrap() < guide && guide < file);
+        assert!(prompt.ends_with("- Robin is moving in May\n"));
+    }
+
+    #[test]
+    fn a_missing_or_blank_file_is_said_to_be_empty() {
+        let (_tmp, data) = data();
+        assert!(
+            prompt_section(&data).ends_with("### context.md\n\n(empty: nothing remembered yet)")
+        );
+        std::fs::write(path(&data), "\n  \n").unwrap();
+        assert!(prompt_section(&data).ends_with("(empty: nothing remembered yet)"));
+    }
+
+    #[test]
+    fn a_file_over_the_cap_is_cut_with_the_over_limit_line() {
+        let (_tmp, data) = data();
+        let text: String = "é".repeat(13_000);
+        std::fs::write(path(&data), &text).unwrap();
+        let section = prompt_section(&data);
+        let body = section.split("### context.md\n\n").nth(1).unwrap();
+        let (kept, line) = body.split_once("\n\n").unwrap();
+        assert_eq!(kept.chars().count(), PROMPT_CAP);
+        assert_eq!(line, over_limit_line(1_000));
+        assert!(line.contains("1000 characters over its 12000-character limit"));
+        assert_eq!(over_limit(&"x".repeat(PROMPT_CAP)), None);
+        assert_eq!(over_limit(&"x".repeat(PROMPT_CAP + 1)), Some(1));
+    }
+}

@@ -1,0 +1,269 @@
+//! Secrets the agent may not read, in any mode (SPEC §20): `.env` files, the Google grant
+//! (`state/token.json`) and client (`state/credentials.json`), anything in `state/` named for a
+//! secret or a token, and any process's environment (`/proc/<pid>/environ`: the bot's own
+//! holds `DISCORD_TOKEN`).
+//!
+//! File tools (Read, Grep, the writers) are judged on their path, `..` folded and symlinks
+//! followed; a Grep of a directory that holds a secret file is refused unless its `glob` keeps
+//! the secret's name out. A Bash command is judged on its text, leaning towards refusing: a
+//! secret's name as a path anywhere in it (code passed to `python3 -c` included), a `/…/environ`,
+//! `ps e` (which prints environments), or a wildcard that could reach a secret's name in a
+//! directory that holds one (or in a directory the text does not tell, after a `cd`). What text
+//! cannot show — a program that computes the name — is out of its reach; the children's
+//! environment holds no secret to begin with ([`crate::base::child_env`]).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::file_rules::{lexical, real_path};
+use super::glob::Glob;
+
+/// Names in `state/` that hold secrets.
+const STATE_SECRETS: [&str; 2] = ["token.json", "credentials.json"];
+
+/// `.env.<x>` files that hold examples, not secrets.
+const ENV_EXAMPLES: [&str; 3] = ["example", "sample", "template"];
+
+/// True for `.env` and `.env.<anything but an example>`.
+fn is_env_name(name: &str) -> bool {
+    match name.strip_prefix(".env") {
+        Some("") => true,
+        Some(rest) => rest
+            .strip_prefix('.')
+            .is_some_and(|x| !x.is_empty() && !ENV_EXAMPLES.contains(&x)),
+        None => false,
+    }
+}
+
+/// True for a name in `state/` that holds a secret.
+fn is_state_secret_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    STATE_SECRETS.contains(&lower.as_str())
+        || lower.contains("secret")
+        || lower.contains("token")
+        || lower.contains("credential")
+}
+
+/// What secret `path` is, if it is one: judged as written (`..` folded) and where it really
+/// leads.
+fn secret_kind(path: &Path, state: &Path) -> Option<&'static str> {
+    let written = lexical(path);
+    let real = real_path(&written);
+    let real_state = real_path(state);
+    [Some(written), real].into_iter().flatten().find_map(|p| {
+        let name = p.file_name()?.to_str()?;
+        if is_env_name(name) {
+            return Some("a .env file");
+        }
+        let parent = p.parent()?;
+        if (parent == state || real_state.as_deref() == Some(parent)) && is_state_secret_name(name)
+        {
+            return Some("a secret in state/");
+        }
+        if name == "environ" && p.starts_with("/proc") {
+            return Some("a process's environment");
+        }
+        None
+    })
+}
+
+/// Why a PreToolUse call must be refused for reaching a secret, or `None`. `cwd` is the
+/// shell's or the tool's directory; `root` the data directory.
+pub fn secret_read(tool: &str, input: &Value, cwd: &Path, root: &Path) -> Option<String> {
+    let state = lexical(root).join("state");
+    let text = |key: &str| input.get(key).and_then(Value::as_str).map(str::trim);
+    let refused = |what: &str| {
+        format!(
+            "{tool} was not run: it would reach {what}, which holds the bot's secrets; they are \
+             never shown to the agent"
+        )
+    };
+    match tool {
+        "Bash" => {
+            let command = text("command")?;
+            bash_secret(command, cwd, &state).map(|what| refused(&what))
+        }
+        "Grep" => {
+            let base = match text("path") {
+                Some(p) if !p.is_empty() => lexical(&cwd.join(p)),
+                _ => lexical(cwd),
+            };
+            if let Some(what) = secret_kind(&base, &state) {
+                return Some(refused(what));
+            }
+            let names: Vec<&str> = text("glob")
+                .unwrap_or_default()
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|g| !g.is_empty() && !g.starts_with('!'))
+                .map(|g| g.rsplit('/').next().unwrap_or(g))
+                .collect();
+            held_secrets(&base, &state)
+                .into_iter()
+                .find(|(name, _)| names.is_empty() || names.iter().any(|g| could_match(g, name)))
+                .map(|(_, what)| refused(what))
+        }
+        _ => {
+            let file = text("file_path").or_else(|| text("notebook_path"))?;
+            secret_kind(&cwd.join(file), &state).map(refused)
+        }
+    }
+}
+
+/// The secret files that exist below `dir` where a search would find them: `dir/.env`,
+/// `.env` in `state/`'s parent, and `state/`'s secrets.
+fn held_secrets(dir: &Path, state: &Path) -> Vec<(String, &'static str)> {
+    let mut found = Vec::new();
+    let real_dir = real_path(dir).unwrap_or_else(|| dir.to_path_buf());
+    let holds =
+        |p: &Path| p.starts_with(dir) || real_path(p).is_some_and(|r| r.starts_with(&real_dir));
+    if let Some(root) = state.parent() {
+        for base in [dir, root] {
+            let env = base.join(".env");
+            if env.exists() && holds(&env) {
+                found.push((".env".to_owned(), "a .env file"));
+            }
+        }
+    }
+    if holds(state) {
+        if let Ok(entries) = std::fs::read_dir(state) {
+            for name in entries
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+            {
+                if is_state_secret_name(&name) {
+                    found.push((name, "a secret in state/"));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// True when the shell wildcard `pattern` could match `name` (`[…]` read as any one character;
+/// a leading `.` must be written, as the shell wants).
+fn could_match(pattern: &str, name: &str) -> bool {
+    if name.starts_with('.') && !pattern.starts_with('.') {
+        return false;
+    }
+    let mut simple = String::new();
+    let mut in_class = false;
+    for c in pattern.chars() {
+        match (c, in_class) {
+            ('[', false) => {
+                in_class = true;
+                simple.push('?');
+            }
+            (']', true) => in_class = false,
+            (_, true) => {}
+            (c, false) => simple.push(c),
+        }
+    }
+    let simple = simple.replace(['{', '}'], "*");
+    Glob::path(&simple).matches(name)
+}
+
+/// Characters that separate words for this reading of a command.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ';' | '|' | '&' | '<' | '>' | '(' | ')' | '=' | ',')
+}
+
+/// Characters a path name is made of (for telling `x.env` from `.env`).
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// The secret a Bash command's text could reach, described; `None` when it shows none.
+fn bash_secret(command: &str, cwd: &Path, state: &Path) -> Option<String> {
+    // Quotes and escapes do not change which file a word names.
+    let text: String = command
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\' | '`'))
+        .collect();
+    if let Some(what) = named_secret(&text) {
+        return Some(what.to_owned());
+    }
+    let changes_dir = text
+        .split(|c: char| is_separator(c))
+        .any(|w| matches!(w, "cd" | "pushd"));
+    let words: Vec<&str> = text.split(is_separator).filter(|w| !w.is_empty()).collect();
+    for (i, word) in words.iter().enumerate() {
+        if *word == "ps" || word.ends_with("/ps") {
+            let bsd_e = words[i + 1..]
+                .iter()
+                .take_while(|w| !matches!(**w, "ps"))
+                .any(|w| !w.starts_with('-') && w.contains('e'));
+            if bsd_e {
+                return Some("the environment of running processes (ps e)".to_owned());
+            }
+        }
+        if !word.contains(['*', '?', '[', '{']) {
+            continue;
+        }
+        let (dir, name) = match word.rsplit_once('/') {
+            Some((d, n)) => (Some(if d.is_empty() { "/" } else { d }), n),
+            None => (None, *word),
+        };
+        let dir = match dir {
+            Some(d) if d.contains(['*', '?', '[', '{', '$', '~']) => None,
+            Some(d) => Some(lexical(&cwd.join(d))),
+            None if changes_dir => None,
+            None => Some(lexical(cwd)),
+        };
+        let reachable = |secret: &str, holder: &dyn Fn(&Path) -> bool| {
+            could_match(name, secret) && dir.as_deref().is_none_or(holder)
+        };
+        let in_state = |d: &Path| d == state || real_path(d) == real_path(state);
+        if STATE_SECRETS.iter().any(|s| reachable(s, &in_state)) {
+            return Some("a secret in state/ (through a wildcard)".to_owned());
+        }
+        if reachable(".env", &|_| true) {
+            return Some("a .env file (through a wildcard)".to_owned());
+        }
+        if reachable("environ", &|d| d.starts_with("/proc")) {
+            return Some("a process's environment (through a wildcard)".to_owned());
+        }
+    }
+    None
+}
+
+/// A secret's name written as a path somewhere in `text`.
+fn named_secret(text: &str) -> Option<&'static str> {
+    let chars: Vec<char> = text.chars().collect();
+    for i in 0..chars.len() {
+        let starts_name = i == 0 || !is_name_char(chars[i - 1]);
+        if !starts_name {
+            continue;
+        }
+        let rest: String = chars[i..]
+            .iter()
+            .take_while(|c| is_name_char(**c))
+            .collect();
+        if is_env_name(&rest) {
+            return Some("a .env file");
+        }
+        if STATE_SECRETS.contains(&rest.as_str()) {
+            return Some("a secret in state/");
+        }
+        if rest == "environ" && i > 0 && chars[i - 1] == '/' {
+            return Some("a process's environment");
+        }
+    }
+    None
+}
+
+/// The tools whose calls [`secret_read`] judges, as a hook matcher (Bash and the writers have
+/// their own registrations).
+pub const SECRET_READERS: &str = "Read|Glob|Grep|NotebookRead";
+
+/// The directory a hook call runs in: its `cwd`, else the data directory.
+pub fn call_cwd(input: &Value, root: &Path) -> PathBuf {
+    input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map_or_else(|| root.to_path_buf(), PathBuf::from)
+}
+
+#[cfg(test)]
+#[path = "secret_reads_tests.rs"]
+mod tests;

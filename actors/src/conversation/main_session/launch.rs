@@ -1,0 +1,279 @@
+//! Starting the main session's CLI process: resume the saved session, or start a new one with
+//! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
+
+use crate::agent::permissions::conversation_tools;
+use crate::agent::tools::SessionKind;
+use crate::base::child_env::{agent_vars, AgentSession};
+use crate::claude::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
+use crate::jobs::ModelChoice;
+use crate::records::runtime_config::RuntimeConfig;
+
+use super::host;
+use super::MainSessionConfig;
+
+/// A started process and what the actor should know about it.
+pub struct Started {
+    /// The process.
+    pub launched: Launched,
+    /// The session it works in.
+    pub session_id: String,
+    /// A new session was created (no saved one, or it could not be resumed).
+    pub fresh_session: bool,
+    /// Something to tell the user.
+    pub note: Option<String>,
+}
+
+fn options(
+    config: &MainSessionConfig,
+    runtime: &RuntimeConfig,
+    mode: PermissionMode,
+    session: SessionStart,
+    kind: &SessionKind,
+    granted: &[String],
+) -> SpawnOptions {
+    let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
+    // The memory is read at each start (after /clear, a restart, for each fork).
+    o.append_system_prompt = Some(crate::agent::memory::with_memory(
+        &config.system_prompt,
+        &config.data_dir,
+    ));
+    o.model = config
+        .model_override
+        .clone()
+        .or_else(|| runtime.model_main.map(|m| m.as_str().to_owned()));
+    o.thinking = Some(runtime.thinking_main);
+    o.permission_mode = Some(host::cli_mode(mode));
+    // The assistant's built-ins (and those the tool policy grants), this kind's `discord` tools.
+    o.tools = Some(kind.built_in_tools(granted));
+    o.allowed_tools = conversation_tools(kind);
+    o.disallowed_tools = kind.disallowed_tools();
+    o.session = session;
+    o.setting_sources = Some(vec!["project".to_owned()]);
+    o.hooks = crate::agent::permissions::file_hooks::hooks();
+    o.label = "main".to_owned();
+    o.env = config.cli_env.clone();
+    let session = match kind {
+        SessionKind::InteractiveFork => AgentSession::Fork,
+        _ => AgentSession::Conversation,
+    };
+    o.env.extend(agent_vars(config.data_dir.root(), session));
+    if let Some(url) = &config.docs_mcp {
+        // The original's documentation, searchable by the conversation (SPEC §17).
+        o.http_mcp.push((DOCS_SERVER.to_owned(), url.clone()));
+        o.allowed_tools.push(format!("mcp__{DOCS_SERVER}"));
+    }
+    o
+}
+
+/// The docs MCP server's name: its tools are `mcp__docs__<tool>`.
+pub const DOCS_SERVER: &str = "docs";
+
+/// Haiku's context window: a fork of a larger context cannot run on it.
+const HAIKU_WINDOW: u64 = 200_000;
+
+/// The warning shown when a haiku fork runs on sonnet instead (SPEC §17).
+pub const HAIKU_TOO_SMALL: &str = "-# context exceeds haiku limit — using sonnet";
+
+/// An interactive fork's model: `model.fork`, else `model.main`. A haiku fork of a context
+/// larger than haiku's window (`parent_context`, the tokens of the conversation's last model
+/// call) runs on sonnet, with [`HAIKU_TOO_SMALL`].
+pub fn fork_model(
+    runtime: &RuntimeConfig,
+    parent_context: Option<u64>,
+) -> (Option<ModelChoice>, Option<&'static str>) {
+    let chosen = runtime.model_fork.or(runtime.model_main);
+    match chosen {
+        Some(ModelChoice::Haiku) if parent_context.is_some_and(|t| t > HAIKU_WINDOW) => {
+            (Some(ModelChoice::Sonnet), Some(HAIKU_TOO_SMALL))
+        }
+        other => (other, None),
+    }
+}
+
+/// How an interactive fork's process starts: its session, and the size of the context it
+/// branches from (`None`: not known, e.g. a resumed background fork).
+#[derive(Debug, Clone)]
+pub struct ForkStart {
+    /// Branched from (or resuming) this session.
+    pub session: SessionStart,
+    /// The tokens of the parent conversation's last model call.
+    pub parent_context: Option<u64>,
+}
+
+/// How a conversation's process is to start.
+pub struct Launch {
+    /// The permission mode.
+    pub mode: PermissionMode,
+    /// The main session to resume, when there is one.
+    pub saved: Option<String>,
+    /// Set for an interactive fork.
+    pub fork_start: Option<ForkStart>,
+    /// `tool-policy.yaml`'s `main_session.additional_allowed` (validated): the built-ins it
+    /// names are offered too.
+    pub granted: Vec<String>,
+    /// `saved` was just cleared (`/clear`) and has no transcript yet: start it as a new
+    /// session with that id (reloading the memory, see `memory_reload`).
+    pub cleared: bool,
+}
+
+/// Starts the process on `saved` (or a new session).
+pub async fn start(
+    config: MainSessionConfig,
+    runtime: RuntimeConfig,
+    launch: Launch,
+    handlers: Handlers,
+) -> Result<Started, Error> {
+    let Launch {
+        mode,
+        saved,
+        fork_start,
+        granted,
+        cleared,
+    } = launch;
+    if let Some(fork) = fork_start {
+        // An interactive fork: a new session branched from (or resuming) the given one; its id
+        // arrives with the first turn. It runs on the fork's model and thinking.
+        let mut o = options(
+            &config,
+            &runtime,
+            mode,
+            fork.session,
+            &SessionKind::InteractiveFork,
+            &granted,
+        );
+        let (model, note) = fork_model(&runtime, fork.parent_context);
+        if config.model_override.is_none() {
+            o.model = model.map(|m| m.as_str().to_owned());
+        }
+        o.thinking = Some(runtime.thinking_fork);
+        o.label = "fork".to_owned();
+        let launched = config.launcher.launch(o, handlers).await?;
+        return Ok(Started {
+            launched,
+            session_id: String::new(),
+            fresh_session: false,
+            note: note.map(str::to_owned),
+        });
+    }
+    if let Some(id) = saved.as_ref().filter(|_| cleared && fork_start.is_none()) {
+        let o = options(
+            &config,
+            &runtime,
+            mode,
+            SessionStart::NewWithId(id.clone()),
+            &SessionKind::Main,
+            &granted,
+        );
+        match config.launcher.launch(o, handlers.clone()).await {
+            Ok(launched) => {
+                tracing::info!(session_id = %id, "started the cleared session afresh");
+                return Ok(Started {
+                    launched,
+                    session_id: id.clone(),
+                    fresh_session: false,
+                    note: None,
+                });
+            }
+            // The CLI wrote the cleared session after all: resume it below.
+            Err(e @ Error::StartFailed { .. }) => {
+                tracing::warn!(session_id = %id, cause = %e, "could not start the cleared session afresh; resuming it");
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some(id) = saved {
+        match config
+            .launcher
+            .launch(
+                options(
+                    &config,
+                    &runtime,
+                    mode,
+                    SessionStart::Resume(id.clone()),
+                    &SessionKind::Main,
+                    &granted,
+                ),
+                handlers.clone(),
+            )
+            .await
+        {
+            Ok(launched) => {
+                tracing::info!(session_id = %id, "resumed the main session");
+                return Ok(Started {
+                    launched,
+                    session_id: id,
+                    fresh_session: false,
+                    note: None,
+                });
+            }
+            Err(e @ Error::StartFailed { .. }) => {
+                tracing::warn!(session_id = %id, cause = %e, "could not resume the main session; starting a new one");
+                let mut started = start_new(&config, &runtime, mode, &granted, handlers).await?;
+                started.note =
+                    Some("-# couldn't resume the previous conversation — starting fresh.".into());
+                return Ok(started);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    start_new(&config, &runtime, mode, &granted, handlers).await
+}
+
+async fn start_new(
+    config: &MainSessionConfig,
+    runtime: &RuntimeConfig,
+    mode: PermissionMode,
+    granted: &[String],
+    handlers: Handlers,
+) -> Result<Started, Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let launched = config
+        .launcher
+        .launch(
+            options(
+                config,
+                runtime,
+                mode,
+                SessionStart::NewWithId(id.clone()),
+                &SessionKind::Main,
+                granted,
+            ),
+            handlers,
+        )
+        .await?;
+    // Saved after the first turn: the CLI writes the session only once it has a message.
+    tracing::info!(session_id = %id, "started a new main session");
+    Ok(Started {
+        launched,
+        session_id: id,
+        fresh_session: true,
+        note: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_haiku_fork_of_a_context_past_its_window_runs_on_sonnet() {
+        let mut runtime = RuntimeConfig {
+            model_main: Some(ModelChoice::Opus),
+            ..RuntimeConfig::default()
+        };
+        assert_eq!(
+            fork_model(&runtime, Some(500_000)),
+            (Some(ModelChoice::Opus), None)
+        );
+        runtime.model_fork = Some(ModelChoice::Haiku);
+        assert_eq!(
+            fork_model(&runtime, Some(150_000)),
+            (Some(ModelChoice::Haiku), None)
+        );
+        assert_eq!(fork_model(&runtime, None), (Some(ModelChoice::Haiku), None));
+        assert_eq!(
+            fork_model(&runtime, Some(250_000)),
+            (Some(ModelChoice::Sonnet), Some(HAIKU_TOO_SMALL))
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! What the main session does when a turn's result comes: ends every turn the CLI merged into
+//! it, records the session id and the usage, shows the reply (or sends the line again, or says
+//! why the turn failed) and moves on to what waits. Split from `conversation.rs`, which sends
+//! the turns.
+
+use actix::prelude::*;
+
+use super::fork_role::Role;
+use super::job_turns;
+use super::turn::{Outcome, Turn, TurnKind};
+use super::{MainSession, Outgoing};
+use crate::claude::brain::TurnResult;
+use crate::conversation::surface::SurfaceEvent;
+use crate::records::sessions::records::{NoteSavedId, RecordSession};
+use crate::records::sessions::{EventKind, IdChange};
+
+impl MainSession {
+    pub(super) fn on_result(&mut self, result: TurnResult, ctx: &mut Context<Self>) {
+        // The CLI merges lines sent during a busy turn into one turn: every turn the result
+        // names is over, and the last of them carries what the user sees.
+        let answered: Vec<usize> = self
+            .inflight
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| result.user_message_uuids.contains(&t.uuid))
+            .map(|(i, _)| i)
+            .collect();
+        let mut merged = Vec::new();
+        let turn = if answered.is_empty() {
+            self.inflight.pop_front()
+        } else {
+            let mut last: Option<Turn> = None;
+            let mut snooze = None;
+            for i in answered.into_iter().rev() {
+                let t = self.inflight.remove(i);
+                snooze = snooze.or_else(|| t.as_ref().and_then(|t| t.snooze.clone()));
+                if last.is_none() {
+                    last = t;
+                } else {
+                    merged.extend(t);
+                }
+            }
+            // Lines merged into one turn: a reminder's snooze stays with the answer.
+            last.map(|mut t| {
+                t.snooze = snooze;
+                t
+            })
+        };
+        let Some(turn) = turn else {
+            tracing::debug!("result with no turn in flight");
+            return;
+        };
+        // The memory changed other than through the file tools (a shell command, a hand edit):
+        // committed as the turn ends, off the actor; unchanged, nothing is committed.
+        let data = self.config.data_dir.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::agent::memory::versions::commit(&data, "changed during a turn")
+        });
+        if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
+            tracing::info!(session_id = %result.session_id, "main session id changed");
+            self.session_id = Some(result.session_id.clone());
+            if matches!(self.role, Role::Fork(_)) {
+                self.show(SurfaceEvent::InteractiveForkSession(
+                    result.session_id.clone(),
+                ));
+            }
+        }
+        if matches!(self.role, Role::Main) {
+            self.persist_session_id(turn.kind);
+        }
+        let outcome = turn.outcome(&result);
+        let cost_usd = self.record_usage(&turn, &merged, &result);
+        // Lines sent after an interrupt that the CLI folded into the aborted turn were never
+        // answered (issue 28: nothing dropped): each goes again, once, in its order.
+        let lost = |t: &Turn| {
+            matches!(outcome, Outcome::Interrupted)
+                && !t.interrupted
+                && !t.resent
+                && t.kind == TurnKind::Message
+        };
+        // Lines the CLI merged into this turn ended with it.
+        for t in merged.iter().chain(std::iter::once(&turn)) {
+            if lost(t) {
+                continue;
+            }
+            if !matches!(outcome, Outcome::Resend(_)) || t.uuid != turn.uuid {
+                let end = job_turns::end_of(&outcome, &result, cost_usd);
+                self.job_turns.answer(t.job, end);
+            }
+        }
+        match outcome {
+            Outcome::Reply(text) => {
+                self.show(SurfaceEvent::Reply(text));
+                if let Some(snooze) = turn.snooze.clone() {
+                    self.show(SurfaceEvent::SnoozeButtons(snooze));
+                }
+                self.last_context = Some(turn.context_used(&result));
+                if let Some(line) = turn.context_line(&result) {
+                    self.show(SurfaceEvent::Notice(line));
+                }
+                if matches!(self.role, Role::Main) {
+                    self.maybe_flush_at_threshold(&turn, &result, ctx);
+                }
+            }
+            Outcome::Resend(text) => {
+                tracing::info!("compaction swallowed the message; sending it again");
+                self.waiting.push_front(Outgoing {
+                    text,
+                    images: Vec::new(),
+                    kind: TurnKind::Message,
+                    resent: true,
+                    job: turn.job,
+                    snooze: turn.snooze.clone(),
+                });
+            }
+            Outcome::Interrupted => {
+                // `merged` holds the earlier lines newest first; the front of the queue gets
+                // them oldest first.
+                let again: Vec<&Turn> = std::iter::once(&turn)
+                    .chain(merged.iter())
+                    .filter(|t| lost(t))
+                    .collect();
+                for t in again {
+                    tracing::info!(
+                        "a line sent after an interrupt was aborted with it; sending it again"
+                    );
+                    self.waiting.push_front(Outgoing {
+                        text: t.sent_text.clone(),
+                        images: Vec::new(),
+                        kind: TurnKind::Message,
+                        resent: true,
+                        job: t.job,
+                        snooze: t.snooze.clone(),
+                    });
+                }
+            }
+            Outcome::Failed(failure) => {
+                tracing::warn!(reason = %failure.detail, kind = ?failure.kind, "turn failed");
+                self.show(SurfaceEvent::Error(failure.notice()));
+                if failure.kind == super::failure::FailureKind::NotSignedIn {
+                    self.show(SurfaceEvent::SignInLost);
+                }
+            }
+            Outcome::CommandDone => self.command_done(&turn, &result, ctx),
+        }
+        self.last_result = Some(result);
+        self.flush(ctx);
+        if self.inflight.is_empty() && self.waiting.is_empty() {
+            self.maybe_end_fork(ctx);
+            self.arm_idle_release(ctx);
+        }
+    }
+
+    /// Saves the session id after a turn and records what the change means in the history.
+    pub(super) fn persist_session_id(&mut self, kind: TurnKind) {
+        let Some(id) = self.session_id.clone() else {
+            return;
+        };
+        let change = match self.id_file.save(&id) {
+            Ok(change) => change,
+            Err(e) => {
+                tracing::error!(cause = %e, "could not save the main session id");
+                if kind == TurnKind::Clear {
+                    // The CLI has cleared already; what is not true is that it lasts.
+                    self.show(SurfaceEvent::Notice(format!(
+                        "-# couldn't save {}: {} — the conversation is cleared for now, but a \
+                         restart would bring the old one back.",
+                        self.id_file.path().display(),
+                        e.cause()
+                    )));
+                }
+                return;
+            }
+        };
+        let record = |kind, parent: Option<&String>| RecordSession {
+            kind,
+            session_id: id.clone(),
+            parent: parent.cloned(),
+        };
+        match (&change, kind) {
+            (IdChange::Replaced { previous }, TurnKind::Clear) => self
+                .records
+                .do_send(record(EventKind::Cleared, Some(previous))),
+            (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
+                self.fresh_after_failed_resume = false;
+                self.records.do_send(record(EventKind::Created, None));
+            }
+            _ => self.records.do_send(NoteSavedId {
+                session_id: id.clone(),
+                change,
+            }),
+        }
+    }
+}
