@@ -67,20 +67,9 @@ pub fn not_answered(unanswered: &[String]) -> String {
     }
     let named: Vec<String> = unanswered
         .iter()
-        .map(|l| format!("\"{}\"", shorten(l)))
+        .map(|l| format!("\"{}\"", ollim_actors::base::ellipsis::cut(l, SHOWN_CHARS)))
         .collect();
     format!("; not answered: {}", named.join(", "))
-}
-
-/// `line` cut to [`SHOWN_CHARS`] characters, with an ellipsis when cut.
-fn shorten(line: &str) -> String {
-    let mut chars = line.chars();
-    let head: String = chars.by_ref().take(SHOWN_CHARS).collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
-    }
 }
 
 #[cfg(test)]

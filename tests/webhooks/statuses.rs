@@ -187,6 +187,11 @@ async fn flagged_payload_is_dropped_after_the_202() {
 async fn screening_failure_lets_the_payload_through() {
     let hooks = Hooks::start(&[("ci.md", CI_SPEC)], Verdict::Fail).await;
     only_the_good_one_is_dispatched(&hooks).await;
+    assert_eq!(
+        hooks.screener.calls.load(Ordering::SeqCst),
+        1,
+        "the payload was screened, and the screening's failure let it through"
+    );
     hooks.stop().await;
 }
 

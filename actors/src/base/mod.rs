@@ -9,6 +9,7 @@
 //! | [`disk_space`] | a full disk, told to the owner once |
 //! | [`clock`] | the injectable clock every time-dependent actor reads |
 //! | [`local_days`] | where the owner's local day and month begin |
+//! | [`ellipsis`] | text cut short for a reader, ending in `…` |
 //! | [`usd`] | dollar amounts as typed and shown, kept in cents |
 //! | [`redaction`] | the bot's secret values, kept out of Discord and the log |
 //! | [`env_file`] | changing variables in a `.env` file in place |
@@ -21,6 +22,7 @@ pub mod clock;
 pub mod cpu_priority;
 pub mod data_dir;
 pub mod disk_space;
+pub mod ellipsis;
 pub mod env_file;
 pub mod local_days;
 pub mod redaction;

@@ -183,6 +183,18 @@ pub fn split(text: &str) -> Result<Parts<'_>, ParseError> {
     Err(ParseError::Unterminated)
 }
 
+/// A markdown file's body without its frontmatter (the whole text when it has none, or when
+/// it is not closed), by [`split`]'s rules, and how many lines come before the body.
+pub fn body_after(text: &str) -> (usize, &str) {
+    match split(text) {
+        Ok(parts) => (
+            text[..offset_in(text, parts.body)].matches('\n').count(),
+            parts.body,
+        ),
+        Err(_) => (0, text),
+    }
+}
+
 fn is_delimiter(line: &str) -> bool {
     line.trim_end() == "---"
 }

@@ -140,3 +140,15 @@ fn writer_indents_blocks_and_inlines_one_liners() {
         "---\nfields:\n  type: object\n  required:\n  - a\nempty: {}\n---\n\n"
     );
 }
+
+#[test]
+fn body_after_counts_the_lines_before_the_body_by_splits_rules() {
+    assert_eq!(body_after("---\na: 1\n---\nbody\n"), (3, "body"));
+    // Blank lines after the closing line are not part of the body; a delimiter may end in spaces.
+    assert_eq!(body_after("---\na: 1\n---  \n\n\nbody\n"), (5, "body"));
+    assert_eq!(body_after("no frontmatter\n"), (0, "no frontmatter\n"));
+    assert_eq!(
+        body_after("---\nnever closed\n"),
+        (0, "---\nnever closed\n")
+    );
+}

@@ -144,7 +144,7 @@ fn count_files(files: &[PathBuf], terms: &[String]) -> Vec<Result<FileCount, Str
 fn count_file(file: &Path, counter: &mut Counter<'_>) -> Result<FileCount, String> {
     let text = read(file)?;
     // The frontmatter (a snapshot's session, reason and times) is not what was said.
-    let (skipped_lines, body) = without_frontmatter(&text);
+    let (skipped_lines, body) = crate::jobs::frontmatter::body_after(&text);
     let counts = counter.count(body);
     let body = if counts.matches() {
         body.to_owned()
@@ -173,20 +173,6 @@ fn sections(text: &str) -> Vec<(usize, String)> {
         }
     }
     out
-}
-
-/// `text` after a leading `---` … `---` block, and how many lines that block took.
-fn without_frontmatter(text: &str) -> (usize, &str) {
-    let Some(rest) = text.strip_prefix("---\n") else {
-        return (0, text);
-    };
-    match rest.find("\n---\n") {
-        Some(end) => {
-            let body = &rest[end + "\n---\n".len()..];
-            (text[..text.len() - body.len()].lines().count(), body)
-        }
-        None => (0, text),
-    }
 }
 
 /// The file's text, invalid UTF-8 replaced (copied only then).

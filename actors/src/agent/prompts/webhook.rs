@@ -125,7 +125,7 @@ pub fn render_template(template: &str, data: &Map<String, Value>) -> String {
 /// True when nothing but spaces stands between the last line break of `out` and its end, so
 /// what comes next begins a line.
 fn starts_a_line(out: &str) -> bool {
-    out.rsplit(is_line_break)
+    out.rsplit(untrusted_fence::is_line_break)
         .next()
         .is_none_or(|tail| tail.trim().is_empty())
 }
@@ -202,51 +202,32 @@ fn value_text(value: &Value) -> String {
     }
 }
 
-/// True for characters that end a line for a reader (`\r`, vertical tab, form feed, NEL, the
-/// Unicode line and paragraph separators, and `\n` itself).
-fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
-}
-
-/// `text` cut at `limit` characters, with a marker saying how much was left out.
-fn cut(text: &str, limit: usize) -> String {
-    let total = text.chars().count();
-    if total <= limit {
-        return text.to_owned();
-    }
-    let kept: String = text.chars().take(limit).collect();
-    format!("{kept}… [cut: {} more characters]", total - limit)
-}
-
 /// A field name on one line: line breaks and control characters become spaces.
 fn shown_key(key: &str) -> String {
     let flat: String = key
         .chars()
         .map(|c| {
-            if c.is_control() || is_line_break(c) {
+            if c.is_control() || untrusted_fence::is_line_break(c) {
                 ' '
             } else {
                 c
             }
         })
         .collect();
-    cut(&flat, MAX_KEY_CHARS)
+    untrusted_fence::cut(&flat, MAX_KEY_CHARS)
 }
 
 /// A value as shown in the prompt: cut to [`MAX_VALUE_CHARS`], each line break (of any kind,
 /// `\r\n` counted once) followed by an indent, other control characters (tabs aside) as spaces.
 fn shown_value(value: &Value) -> String {
-    let text = cut(&value_text(value), MAX_VALUE_CHARS);
+    let text = untrusted_fence::cut(&value_text(value), MAX_VALUE_CHARS);
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\r' && chars.peek() == Some(&'\n') {
             continue;
         }
-        if is_line_break(c) {
+        if untrusted_fence::is_line_break(c) {
             out.push_str(CONTINUATION);
         } else if c.is_control() && c != '\t' {
             out.push(' ');

@@ -125,8 +125,9 @@ fn skeleton(line: &str) -> String {
         .collect()
 }
 
-/// True for characters that end a line for a reader.
-fn is_line_break(c: char) -> bool {
+/// True for characters that end a line for a reader (`\r`, vertical tab, form feed, NEL, the
+/// Unicode line and paragraph separators, and `\n` itself).
+pub fn is_line_break(c: char) -> bool {
     matches!(
         c,
         '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'

@@ -63,10 +63,7 @@ fn is_network(said: &str) -> bool {
 fn one_line(text: &str) -> String {
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let line = line.strip_prefix("API Error: ").unwrap_or(&line).to_owned();
-    match line.char_indices().nth(160) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line,
-    }
+    crate::base::ellipsis::cut(&line, 160)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, FixedOffset, Utc};
 
+use crate::base::ellipsis::cut;
 use crate::records::runs::{Outcome, RunRecord};
 use crate::scheduling::fork::background::spoken;
 
@@ -212,13 +213,6 @@ pub fn dir_name(job: &str) -> String {
 
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
-    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
 use super::{Board, RoutineClick};
+use crate::base::ellipsis::cut;
 use crate::jobs::{Job, JobId};
 use crate::scheduling::fork::background::job_name;
 use crate::scheduling::job_runner::ActiveJob;
@@ -49,13 +50,6 @@ fn when(at: DateTime<Utc>, now: DateTime<Utc>, tz: Tz) -> String {
         at_local.format("%a %H:%M").to_string()
     } else {
         at_local.format("%Y-%m-%d %H:%M").to_string()
-    }
-}
-
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
     }
 }
 
