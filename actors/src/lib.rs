@@ -8,7 +8,7 @@
 //! | [`base`] | settings, the data directory, atomic state files, clock, money, secrets kept out of text | — |
 //! | [`claude`] | the Claude Code CLI driver and the settings file it reads | — |
 //! | [`jobs`] | routines, reminders, webhook specs and skills on disk; cron | — |
-//! | [`records`] | what `state/` remembers: ping budget, updates queue, sessions, runs, usage, spend, `/config` | `PingBudget`, `PendingUpdates`, `RunLog`, `UsageLog` |
+//! | [`records`] | what `state/` remembers: ping budget, updates queue, sessions, runs, usage, spend, `/config` | `PingBudget`, `PendingUpdates`, `SessionRecords`, `RunLog`, `UsageLog` |
 //! | [`agent`] | what the agent is given and may do: prompts, system prompt, memory, tools, permissions, the fence | — |
 //! | [`conversation`] | the one persistent conversation and what it shows | `MainSession` |
 //! | [`google`] | Tasks, Calendar and Gmail through one OAuth | `GoogleAccount` |
