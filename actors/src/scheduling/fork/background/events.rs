@@ -1,7 +1,7 @@
 //! What a background fork does with its process's events: notes the session (and records it in
 //! the history), the tools it ran and the context used, and ends the job when the result comes
 //! (completed, failed, or stopped at one of its [`RunBounds`](super::RunBounds)) or the CLI
-//! exits mid-job. Split from `background.rs`, the actor's definition.
+//! exits mid-job. Split from the actor's definition (`background/mod.rs`).
 
 use actix::prelude::*;
 

@@ -7,7 +7,7 @@
 use actix::prelude::*;
 use serde_json::Value;
 
-use super::background::{human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
+use super::{human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
 use crate::agent::permissions::read_scope::ReadScope;
 use crate::agent::permissions::FileHooks;
 use crate::claude::brain::{

@@ -13,8 +13,10 @@
 //! reporting mode demands it (a few continuations at most). The user hears about a timeout or a
 //! failure in one short line. The actor stops when the job ends. Its start — the prompt's
 //! timestamp header and peeked updates, and three attempts to start the CLI — is in
-//! `background_start.rs`; what it does with its process's events (the result ending the job) in
-//! `background_events.rs`.
+//! `start.rs`; what it does with its process's events (the result ending the job) in
+//! `events.rs`; what its CLI is started with in `options.rs`; its answers to the CLI (no
+//! questions, the file hooks, the Stop hook) in `host.rs`; the tools it is started with and
+//! their backend in [`tools`].
 //!
 //! Pings go through the budget path in order — this fork's own count (here, serialized by the
 //! mailbox), then quiet hours and whether the user is mid-turn (the main session), then the ping
@@ -28,8 +30,6 @@ use std::time::Duration;
 use actix::prelude::*;
 use chrono_tz::Tz;
 
-use super::background_host::ForkHost;
-use super::background_tools::ForkTools;
 use super::end::short_error;
 pub use super::end::{human_name, job_name, spoken, ForkEnd, ForkOutcome};
 use crate::base::clock::SharedClock;
@@ -43,14 +43,15 @@ use crate::records::ping_budget::PingBudget;
 use crate::records::runs::RunTicket;
 use crate::records::sessions::SessionRecords;
 
-#[path = "background_events.rs"]
 mod events;
-#[path = "background_options.rs"]
+mod host;
 mod options;
-#[path = "background_start.rs"]
 mod start;
+pub mod tools;
 use events::Event;
+use host::ForkHost;
 pub use start::START_RETRY_WAITS;
+use tools::ForkTools;
 
 /// How many times the Stop hook may send the agent back to report (the CLI sets no limit).
 pub const MAX_STOP_BLOCKS: u32 = 3;
@@ -88,7 +89,7 @@ pub struct BackgroundJob {
     /// Its run in the run log, marked before each thing the owner will see.
     pub run: Option<RunTicket>,
     /// What its tools may do: put together once, when the job fired
-    /// ([`super::background_tools::rules`]).
+    /// ([`tools::rules`]).
     pub rules: crate::agent::tools::BackgroundRules,
     /// *(ours, SPEC §19)* Its bounds on this run: `--max-budget-usd` and `--max-turns`.
     pub limits: RunBounds,

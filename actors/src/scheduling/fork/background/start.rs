@@ -122,7 +122,7 @@ impl BackgroundFork {
         });
         self.driver = Some(Arc::new(launched.driver));
         // A persistent routine's session past its threshold is compacted first; the prompt
-        // goes when the compaction's result comes (`background.rs`).
+        // goes when the compaction's result comes (`events.rs`).
         if self.persistent.as_mut().is_some_and(|p| p.compact_first()) {
             self.send_text("/compact".to_owned(), "the compaction", ctx);
         } else {
