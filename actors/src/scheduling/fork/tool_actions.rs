@@ -53,8 +53,8 @@ pub enum ToolAction {
 impl BackgroundFork {
     /// Delivers visible output (a ping or an embed) once the budget path allowed it.
     fn deliver(&mut self, event: SurfaceEvent) {
-        self.output_sent = true;
-        self.delivered = true;
+        self.activity.unreported_output = true;
+        self.activity.delivered = true;
         self.peers.surface.do_send(event);
     }
 
@@ -89,7 +89,7 @@ impl BackgroundFork {
             }
             return Box::pin(marked.into_actor(self).map(|(), _act, _ctx| Ok(())));
         }
-        if self.pings_sent >= 1 {
+        if self.activity.pings_sent >= 1 {
             return Box::pin(fut::ready(Err(Refusal::AlreadyPinged)));
         }
         let quiet = self.peers.quiet.clone();
@@ -125,7 +125,7 @@ impl BackgroundFork {
             .into_actor(self)
             .map(move |res, act, _ctx| {
                 if res.is_ok() {
-                    act.pings_sent += 1;
+                    act.activity.pings_sent += 1;
                 }
                 res
             }),
@@ -224,7 +224,7 @@ impl BackgroundFork {
         Box::pin(done.map(|res, act, _ctx| {
             if let Err(refusal) = &res {
                 if !matches!(refusal, Refusal::ActorGone(_)) {
-                    act.refusals += 1;
+                    act.activity.refusals += 1;
                 }
                 tracing::info!(job = %act.fired.job.id(), reason = %refusal, "tool call refused");
             }
@@ -299,8 +299,8 @@ impl BackgroundFork {
                 } else {
                     message
                 };
-                self.reported = true;
-                self.output_sent = false;
+                self.activity.reported = true;
+                self.activity.unreported_output = false;
                 let pending = self.peers.pending.clone();
                 let reporting = self.mark(RunMark::Reporting(message.clone()));
                 let reported = self.mark(RunMark::Reported);

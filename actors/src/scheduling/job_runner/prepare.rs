@@ -137,7 +137,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
     let background = run.job.settings().background;
     // The tool set first: a job that must not run as written runs nothing, its gate included.
     let rules = if background {
-        let made = crate::scheduling::fork::background_tools::rules(
+        let made = crate::scheduling::fork::background::tools::rules(
             &run.job,
             &inputs.data_dir,
             &inputs.tool_policy,

@@ -1,11 +1,10 @@
 //! What a background fork may use: the rules its tools follow (its settings and declared tools),
 //! and the backend of its `discord` tools, which hands every call to the fork's mailbox as a
-//! [`ToolAction`] (carried out in [`super::tool_actions`]).
+//! [`ToolAction`] (carried out in [`crate::scheduling::fork::tool_actions`]).
 
 use actix::prelude::*;
 
-use super::background::{BackgroundConfig, BackgroundFork};
-use super::tool_actions::ToolAction;
+use super::{BackgroundConfig, BackgroundFork};
 use crate::agent::permissions::tool_policy::ToolPolicy;
 use crate::agent::permissions::{background_tools, Declared, UnsafeTools};
 use crate::agent::tools::SentFile;
@@ -16,6 +15,7 @@ use crate::agent::tools::{
 use crate::base::data_dir::DataDir;
 use crate::claude::brain::BoxFuture;
 use crate::jobs::Job;
+use crate::scheduling::fork::tool_actions::ToolAction;
 
 /// What a background run of `job` may use: its settings and its tool set — put together by
 /// [`background_tools`] from the default set, `policy` (`tool-policy.yaml`), the job's

@@ -35,7 +35,6 @@ use super::registry::{Changed, DirIndex};
 use crate::base::data_dir::DataDir;
 use crate::jobs::{duplicates, store, Job, JobId, Reminder, Routine};
 
-#[path = "plan_views.rs"]
 mod views;
 
 /// How long after start overdue reminders fire (lets the rest of the bot come up first).

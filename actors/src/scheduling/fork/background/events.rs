@@ -1,11 +1,12 @@
 //! What a background fork does with its process's events: notes the session (and records it in
 //! the history), the tools it ran and the context used, and ends the job when the result comes
 //! (completed, failed, or stopped at one of its [`RunBounds`](super::RunBounds)) or the CLI
-//! exits mid-job. Split from `background.rs`, the actor's definition.
+//! exits mid-job. Split from the actor's definition (`background/mod.rs`).
 
 use actix::prelude::*;
 
-use super::{human_name, short_error, BackgroundFork, ForkOutcome};
+use super::progress::Spent;
+use super::{human_name, short_error, BackgroundFork, Ending};
 use crate::claude::brain::BrainEvent;
 use crate::records::sessions::records::RecordSession;
 use crate::records::sessions::EventKind;
@@ -45,7 +46,7 @@ impl BackgroundFork {
                 self.session_id = Some(session_id);
             }
             BrainEvent::ToolUse { .. } | BrainEvent::SubagentToolUse { .. } => {
-                self.tool_ran = true;
+                self.activity.tool_ran = true;
             }
             BrainEvent::Result(r) if self.persistent.as_ref().is_some_and(|p| p.compacting()) => {
                 if let Some(p) = self.persistent.as_mut() {
@@ -62,37 +63,43 @@ impl BackgroundFork {
                 }
             }
             BrainEvent::Result(r) => {
-                self.transient = crate::claude::brain::transient::cause_of(&r);
                 if let Some(p) = &self.persistent {
                     p.finish(&r, self.session_id.as_deref());
                 }
-                self.cost_usd = r.total_cost_usd;
-                self.turns = Some(r.num_turns);
-                if r.is_error {
+                let spent = Spent {
+                    cost_usd: r.total_cost_usd,
+                    turns: r.num_turns,
+                };
+                let error = r.is_error.then(|| {
                     let detail = if r.errors.is_empty() {
                         r.result.clone().unwrap_or_else(|| r.subtype.clone())
                     } else {
                         r.errors.join("; ")
                     };
-                    self.error = Some(short_error(&detail));
-                }
+                    short_error(&detail)
+                });
                 let name = human_name(&self.fired);
                 let over = OVER_BUDGET_SUBTYPES.contains(&r.subtype.as_str());
-                let notice = r.is_error.then(|| {
+                let notice = error.as_deref().map(|error| {
                     tracing::warn!(job = %self.fired.job.id(), subtype = %r.subtype, errors = ?r.errors, "background job failed");
                     if over {
-                        format!("{name} was stopped at its limit: {}.", self.error.as_deref().unwrap_or("over budget"))
+                        format!("{name} was stopped at its limit: {error}.")
                     } else {
                         format!("{name} couldn't complete.")
                     }
                 });
-                tracing::info!(job = %self.fired.job.id(), pinged = self.pings_sent, refused = self.refusals, reported = self.reported, "background job finished");
-                let outcome = match (r.is_error, over) {
-                    (true, true) => ForkOutcome::OverBudget,
-                    (true, false) => ForkOutcome::Failed,
-                    _ => ForkOutcome::Completed,
+                let so_far = &self.activity;
+                tracing::info!(job = %self.fired.job.id(), pinged = so_far.pings_sent, refused = so_far.refusals, reported = so_far.reported, "background job finished");
+                let ending = match error {
+                    None => Ending::Completed { spent },
+                    Some(error) if over => Ending::OverBudget { spent, error },
+                    Some(error) => Ending::Failed {
+                        spent: Some(spent),
+                        error,
+                        transient: crate::claude::brain::transient::cause_of(&r),
+                    },
                 };
-                self.finish(outcome, notice, ctx);
+                self.finish(ending, notice, ctx);
             }
             BrainEvent::Exited(info) => {
                 tracing::warn!(job = %self.fired.job.id(), code = ?info.code, stderr = ?info.stderr_tail, "background fork's cli exited mid-job");
@@ -106,18 +113,15 @@ impl BackgroundFork {
                     .last()
                     .map(|l| format!(": {l}"))
                     .unwrap_or_default();
-                self.error = Some(short_error(&format!(
-                    "the claude cli exited mid-job ({how}){last}"
-                )));
-                if !self.tool_ran {
-                    self.transient = Some(crate::claude::brain::transient::exited_early(&how));
-                }
+                let ending = Ending::Failed {
+                    spent: None,
+                    error: short_error(&format!("the claude cli exited mid-job ({how}){last}")),
+                    // A CLI that dies after a tool ran is not tried again.
+                    transient: (!self.activity.tool_ran)
+                        .then(|| crate::claude::brain::transient::exited_early(&how)),
+                };
                 let name = human_name(&self.fired);
-                self.finish(
-                    ForkOutcome::Failed,
-                    Some(format!("{name} couldn't complete.")),
-                    ctx,
-                );
+                self.finish(ending, Some(format!("{name} couldn't complete.")), ctx);
             }
             _ => {}
         }
@@ -132,7 +136,7 @@ pub(super) struct Event(pub(super) BrainEvent);
 impl Handler<Event> for BackgroundFork {
     type Result = ();
     fn handle(&mut self, Event(ev): Event, ctx: &mut Self::Context) {
-        if self.outcome.is_none() {
+        if !self.state.has_ended() {
             self.on_event(ev, ctx);
         }
     }

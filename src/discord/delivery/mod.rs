@@ -22,11 +22,8 @@ use super::outbox::{BackgroundSettled, Outbox};
 use super::render;
 use super::stream::Target;
 
-#[path = "delivery_approvals.rs"]
 mod approvals;
-#[path = "delivery_records.rs"]
 mod records;
-#[path = "delivery_status.rs"]
 mod status;
 
 /// The acknowledgement reaction.

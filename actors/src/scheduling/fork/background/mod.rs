@@ -13,8 +13,10 @@
 //! reporting mode demands it (a few continuations at most). The user hears about a timeout or a
 //! failure in one short line. The actor stops when the job ends. Its start — the prompt's
 //! timestamp header and peeked updates, and three attempts to start the CLI — is in
-//! `background_start.rs`; what it does with its process's events (the result ending the job) in
-//! `background_events.rs`.
+//! `start.rs`; what it does with its process's events (the result ending the job) in
+//! `events.rs`; what its CLI is started with in `options.rs`; its answers to the CLI (no
+//! questions, the file hooks, the Stop hook) in `host.rs`; the tools it is started with and
+//! their backend in [`tools`].
 //!
 //! Pings go through the budget path in order — this fork's own count (here, serialized by the
 //! mailbox), then quiet hours and whether the user is mid-turn (the main session), then the ping
@@ -28,13 +30,11 @@ use std::time::Duration;
 use actix::prelude::*;
 use chrono_tz::Tz;
 
-use super::background_host::ForkHost;
-use super::background_tools::ForkTools;
 use super::end::short_error;
 pub use super::end::{human_name, job_name, spoken, ForkEnd, ForkOutcome};
 use crate::base::clock::SharedClock;
 use crate::base::data_dir::DataDir;
-use crate::claude::brain::{Driver, Launcher};
+use crate::claude::brain::Launcher;
 use crate::conversation::main_session::{IsBusy, QuietHoursNow};
 use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::{Job, UpdateMode};
@@ -43,14 +43,17 @@ use crate::records::ping_budget::PingBudget;
 use crate::records::runs::RunTicket;
 use crate::records::sessions::SessionRecords;
 
-#[path = "background_events.rs"]
 mod events;
-#[path = "background_options.rs"]
+mod host;
 mod options;
-#[path = "background_start.rs"]
+mod progress;
 mod start;
+pub mod tools;
 use events::Event;
+use host::ForkHost;
+use progress::{Activity, Ending, RunState};
 pub use start::START_RETRY_WAITS;
+use tools::ForkTools;
 
 /// How many times the Stop hook may send the agent back to report (the CLI sets no limit).
 pub const MAX_STOP_BLOCKS: u32 = 3;
@@ -88,7 +91,7 @@ pub struct BackgroundJob {
     /// Its run in the run log, marked before each thing the owner will see.
     pub run: Option<RunTicket>,
     /// What its tools may do: put together once, when the job fired
-    /// ([`super::background_tools::rules`]).
+    /// ([`tools::rules`]).
     pub rules: crate::agent::tools::BackgroundRules,
     /// *(ours, SPEC §19)* Its bounds on this run: `--max-budget-usd` and `--max-turns`.
     pub limits: RunBounds,
@@ -129,28 +132,13 @@ pub struct BackgroundFork {
     main_session: Option<String>,
     /// The session it forks now: the main one, or `None` once it fell back to isolated.
     parent_session: Option<String>,
-    /// Attempts to start the CLI that failed ([`START_RETRY_WAITS`]).
-    start_attempts: u32,
-    pub(super) pings_sent: u32,
-    /// Tool calls refused (quiet hours, busy, budget, repeats, …), for the run's log line.
-    pub(super) refusals: u32,
-    pub(super) reported: bool,
-    pub(super) output_sent: bool,
-    /// A ping or an embed went out (critical ones too).
-    pub(super) delivered: bool,
-    pub(super) stop_blocks: u32,
-    driver: Option<Arc<Box<dyn Driver>>>,
+    /// Where the run stands: starting its CLI, running, or ended and how.
+    state: RunState,
+    /// What the run has done so far (pings, refusals, its report, …).
+    pub(super) activity: Activity,
+    /// The CLI's session, once its init named it.
     pub(super) session_id: Option<String>,
-    /// How it ended, once it has; told through `done` when the actor stops.
-    outcome: Option<ForkOutcome>,
-    /// The CLI's cost, turns and error text, for the run history.
-    cost_usd: Option<f64>,
-    turns: Option<u32>,
-    error: Option<String>,
-    /// A tool call was seen (a CLI that dies after one is not retried).
-    tool_ran: bool,
-    /// The passing cause it failed for, if it did ([`ForkEnd::transient`]).
-    transient: Option<String>,
+    /// Hears how the run ended when the actor stops.
     done: Option<tokio::sync::oneshot::Sender<ForkEnd>>,
     /// Handed to its CLI in [`crate::agent::outside_reads::TOKEN_ENV`]: our Google commands note
     /// under it that the fork read outside text.
@@ -179,21 +167,9 @@ impl BackgroundFork {
             fired,
             main_session: parent_session.clone(),
             parent_session,
-            start_attempts: 0,
-            pings_sent: 0,
-            refusals: 0,
-            reported: false,
-            output_sent: false,
-            delivered: false,
-            stop_blocks: 0,
-            driver: None,
+            state: RunState::Starting { failed_attempts: 0 },
+            activity: Activity::default(),
             session_id: None,
-            outcome: None,
-            cost_usd: None,
-            turns: None,
-            error: None,
-            tool_ran: false,
-            transient: None,
             persistent,
             done: Some(done),
             read_token: crate::agent::outside_reads::new_token(),
@@ -207,18 +183,19 @@ impl BackgroundFork {
             || crate::agent::outside_reads::was_noted(&self.config.data_dir, &self.read_token)
     }
 
-    fn finish(&mut self, outcome: ForkOutcome, notice: Option<String>, ctx: &mut Context<Self>) {
-        if self.outcome.is_some() {
+    /// Ends the run with `ending` (unless it has ended already: the first ending stays), tells
+    /// the owner `notice`, shuts its CLI down and then stops the actor.
+    fn finish(&mut self, ending: Ending, notice: Option<String>, ctx: &mut Context<Self>) {
+        if self.state.has_ended() {
             return;
         }
-        self.outcome = Some(outcome);
-        if outcome == ForkOutcome::TimedOut {
-            self.error = notice.clone();
-        }
+        let driver = match std::mem::replace(&mut self.state, RunState::Ended(ending)) {
+            RunState::Running { driver } => Some(driver),
+            RunState::Starting { .. } | RunState::Ended(_) => None,
+        };
         if let Some(text) = notice {
             self.peers.surface.do_send(SurfaceEvent::Notice(text));
         }
-        let driver = self.driver.take();
         ctx.spawn(
             async move {
                 if let Some(d) = driver.and_then(|d| Arc::try_unwrap(d).ok()) {
@@ -240,9 +217,12 @@ impl Actor for BackgroundFork {
         ctx.run_later(timeout, move |act, ctx| {
             let name = human_name(&act.fired);
             tracing::warn!(job = %act.fired.job.id(), "background job timed out");
+            let notice = format!("{name} timed out after {}.", spoken(timeout));
             act.finish(
-                ForkOutcome::TimedOut,
-                Some(format!("{name} timed out after {}.", spoken(timeout))),
+                Ending::TimedOut {
+                    notice: notice.clone(),
+                },
+                Some(notice),
                 ctx,
             );
         });
@@ -251,23 +231,10 @@ impl Actor for BackgroundFork {
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
         crate::agent::outside_reads::forget(&self.config.data_dir, &self.read_token);
-        let outcome = self.outcome.unwrap_or(ForkOutcome::Failed);
+        let end = self.state.end(&self.activity);
+        let outcome = end.outcome;
         tracing::info!(actor = "background_fork", job = %self.fired.job.id(), ?outcome, "background fork stopped");
         if let Some(done) = self.done.take() {
-            let end = ForkEnd {
-                outcome,
-                pinged: self.delivered,
-                reported: self.reported,
-                cost_usd: self.cost_usd,
-                turns: self.turns,
-                error: self.error.take().or_else(|| {
-                    (outcome != ForkOutcome::Completed).then(|| "the fork stopped".to_owned())
-                }),
-                transient: self
-                    .transient
-                    .take()
-                    .filter(|_| outcome == ForkOutcome::Failed),
-            };
             // Whoever started the fork may have gone (a restart): nothing to tell then.
             let _ = done.send(end);
         }

@@ -7,7 +7,7 @@
 use actix::prelude::*;
 use serde_json::Value;
 
-use super::background::{human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
+use super::{human_name, mode, BackgroundFork, MAX_STOP_BLOCKS};
 use crate::agent::permissions::read_scope::ReadScope;
 use crate::agent::permissions::FileHooks;
 use crate::claude::brain::{
@@ -85,18 +85,18 @@ impl BackgroundFork {
             return HookCall::no_opinion();
         }
         let reason = match mode(&self.fired) {
-            UpdateMode::Always if !self.reported => Some(
+            UpdateMode::Always if !self.activity.reported => Some(
                 "You have not called report_updates yet. Call it with a short summary of what you found or did, then finish.",
             ),
-            UpdateMode::OnPing if self.output_sent && !self.reported => Some(
+            UpdateMode::OnPing if self.activity.unreported_output && !self.activity.reported => Some(
                 "You sent the user visible output (a ping or an embed) but have not called report_updates. Call it now with what happened, then finish.",
             ),
             _ => None,
         };
         match reason {
-            Some(r) if self.stop_blocks < MAX_STOP_BLOCKS => {
-                self.stop_blocks += 1;
-                tracing::info!(job = %self.fired.job.id(), blocks = self.stop_blocks, "stop blocked until the fork reports");
+            Some(r) if self.activity.stop_blocks < MAX_STOP_BLOCKS => {
+                self.activity.stop_blocks += 1;
+                tracing::info!(job = %self.fired.job.id(), blocks = self.activity.stop_blocks, "stop blocked until the fork reports");
                 HookCall::block(r)
             }
             Some(_) => {

@@ -19,7 +19,8 @@ use std::time::Duration;
 
 use actix::prelude::*;
 
-use super::{human_name, short_error, BackgroundFork, Event, ForkHost, ForkOutcome, ForkTools};
+use super::progress::{Ending, RunState};
+use super::{human_name, short_error, BackgroundFork, Event, ForkHost, ForkTools};
 use crate::agent::permissions::file_hooks::FileHooks;
 use crate::agent::permissions::read_scope::ReadScope;
 use crate::claude::brain::Handlers;
@@ -74,18 +75,22 @@ impl BackgroundFork {
 
     /// One attempt failed: waits and tries again, or after the last attempt gives up.
     fn start_failed(&mut self, cause: &crate::claude::brain::Error, ctx: &mut Context<Self>) {
-        let attempt = self.start_attempts;
-        self.start_attempts += 1;
+        // Only a start that is under way fails (a launch is awaited: nothing ends the run then).
+        let RunState::Starting { failed_attempts } = &mut self.state else {
+            return;
+        };
+        let attempt = *failed_attempts;
+        *failed_attempts += 1;
         let attempts = START_RETRY_WAITS.len() + 1;
         let Some(wait) = START_RETRY_WAITS.get(attempt as usize).copied() else {
             tracing::error!(job = %self.fired.job.id(), %cause, attempts, "could not start the background fork");
-            self.error = Some(short_error(&format!("could not start: {cause}")));
+            let ending = Ending::Failed {
+                spent: None,
+                error: short_error(&format!("could not start: {cause}")),
+                transient: None,
+            };
             let name = human_name(&self.fired);
-            self.finish(
-                ForkOutcome::Failed,
-                Some(format!("{name} couldn't complete.")),
-                ctx,
-            );
+            self.finish(ending, Some(format!("{name} couldn't complete.")), ctx);
             return;
         };
         tracing::warn!(
@@ -104,7 +109,7 @@ impl BackgroundFork {
                 .sleep_until(deadline)
                 .into_actor(self)
                 .map(|(), act, ctx| {
-                    if act.outcome.is_none() {
+                    if !act.state.has_ended() {
                         act.parent_session = act.main_session.clone();
                         act.launch(ctx);
                     }
@@ -113,6 +118,10 @@ impl BackgroundFork {
     }
 
     fn run(&mut self, launched: crate::claude::brain::Launched, ctx: &mut Context<Self>) {
+        // A run that has ended keeps its ending (it cannot end while its launch is awaited).
+        if self.state.has_ended() {
+            return;
+        }
         let me = ctx.address();
         let mut events = launched.events;
         tokio::spawn(async move {
@@ -120,9 +129,11 @@ impl BackgroundFork {
                 me.do_send(Event(ev));
             }
         });
-        self.driver = Some(Arc::new(launched.driver));
+        self.state = RunState::Running {
+            driver: Arc::new(launched.driver),
+        };
         // A persistent routine's session past its threshold is compacted first; the prompt
-        // goes when the compaction's result comes (`background.rs`).
+        // goes when the compaction's result comes (`events.rs`).
         if self.persistent.as_mut().is_some_and(|p| p.compact_first()) {
             self.send_text("/compact".to_owned(), "the compaction", ctx);
         } else {
@@ -132,7 +143,7 @@ impl BackgroundFork {
 
     /// Sends the job's prompt, with the timestamp header and the peeked updates.
     pub(super) fn send_prompt(&mut self, ctx: &mut Context<Self>) {
-        let Some(driver) = self.driver.clone() else {
+        let Some(driver) = self.state.driver() else {
             return;
         };
         let pending = (!self.fired.job.settings().isolated).then(|| self.peers.pending.clone());
@@ -161,7 +172,7 @@ impl BackgroundFork {
 
     /// Sends `text` as it is (a command such as `/compact`).
     fn send_text(&mut self, text: String, what: &'static str, ctx: &mut Context<Self>) {
-        let Some(driver) = self.driver.clone() else {
+        let Some(driver) = self.state.driver() else {
             return;
         };
         ctx.wait(
@@ -184,13 +195,13 @@ impl BackgroundFork {
     ) {
         if let Err(e) = res {
             tracing::error!(cause = %e, "could not send {what}");
-            self.error = Some(short_error(&format!("could not send {what}: {e}")));
+            let ending = Ending::Failed {
+                spent: None,
+                error: short_error(&format!("could not send {what}: {e}")),
+                transient: None,
+            };
             let name = human_name(&self.fired);
-            self.finish(
-                ForkOutcome::Failed,
-                Some(format!("{name} couldn't complete.")),
-                ctx,
-            );
+            self.finish(ending, Some(format!("{name} couldn't complete.")), ctx);
         }
     }
 }
