@@ -2,8 +2,6 @@
 //! the process ending) and noticing a CLI that stopped responding mid-turn. Split from
 //! `conversation` (turns and results) to keep each file about one thing.
 
-use std::time::Instant;
-
 use actix::prelude::*;
 
 use super::turn::{self, TurnKind};
@@ -13,7 +11,7 @@ use crate::conversation::surface::SurfaceEvent;
 
 impl MainSession {
     pub(super) fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
-        self.last_sign_of_life = Instant::now();
+        self.process.sign_of_life();
         match event {
             BrainEvent::TextDelta(t) => {
                 if let Some(turn) = self.inflight.front_mut() {
@@ -154,7 +152,7 @@ impl MainSession {
             BrainEvent::Result(result) => self.on_result(result, ctx),
             BrainEvent::Exited(info) => {
                 tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");
-                self.live = None;
+                self.process.live = None;
                 if !self.inflight.is_empty() {
                     self.end_job_turns("the claude cli exited mid-turn");
                     self.show(SurfaceEvent::Error(
@@ -168,10 +166,10 @@ impl MainSession {
     }
 
     pub(super) fn check_hung(&mut self, ctx: &mut Context<Self>) {
-        if self.inflight.is_empty() || self.live.is_none() {
+        if self.inflight.is_empty() || !self.process.running() {
             return;
         }
-        if self.last_sign_of_life.elapsed() < self.config.hang_timeout {
+        if !self.process.silent_for(self.config.hang_timeout) {
             return;
         }
         tracing::error!(
@@ -179,7 +177,7 @@ impl MainSession {
             "claude cli stopped responding mid-turn; killing it"
         );
         // Dropping the last handle kills the process; its late events carry an old generation.
-        self.live = None;
+        self.process.live = None;
         self.end_job_turns("the claude cli stopped responding");
         self.show(SurfaceEvent::Error(
             "-# the assistant stopped responding — send that again.".into(),

@@ -318,7 +318,7 @@ impl MainSession {
             parent: previous,
         });
         self.pending.do_send(Clear);
-        self.live = None;
+        self.process.live = None;
         tracing::info!(session_id = %id, "fork saved as the main session");
         Ok(())
     }

@@ -127,7 +127,7 @@ impl MainSession {
             flush::prompt(reason, &self.config.user_name),
             TurnKind::Flush(reason),
         );
-        if self.inflight.is_empty() && self.waiting.is_empty() && self.live.is_some() {
+        if self.inflight.is_empty() && self.waiting.is_empty() && self.process.running() {
             self.send(out, ctx);
         } else if reason == Reason::Threshold {
             // After the turn that crossed the line, ahead of what waits.

@@ -20,7 +20,7 @@ impl MainSession {
         {
             return;
         }
-        let Some(live) = self.live.take() else {
+        let Some(live) = self.process.live.take() else {
             return;
         };
         tracing::info!(session_id = ?self.session_id, "context.md changed: the cleared conversation starts a new process to read it");

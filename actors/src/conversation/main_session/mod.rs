@@ -41,7 +41,7 @@ mod turn_usage;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
@@ -58,7 +58,7 @@ pub use quiet_hours::QuietHoursNow;
 pub use session_config::MainSessionConfig;
 use turn::{Turn, TurnKind};
 
-use crate::claude::brain::{BrainEvent, Driver, TurnResult};
+use crate::claude::brain::{BrainEvent, TurnResult};
 use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::Job;
 use crate::records::pending_updates::PendingUpdates;
@@ -154,23 +154,16 @@ impl Outgoing {
     }
 }
 
-struct Live {
-    driver: Arc<Box<dyn Driver>>,
-    generation: u64,
-}
-
 /// The actor.
 pub struct MainSession {
     config: MainSessionConfig,
     surface: Recipient<SurfaceEvent>,
     pending: Addr<PendingUpdates>,
-    live: Option<Live>,
-    launching: bool,
-    generation: u64,
+    /// The CLI process.
+    process: launch::Process,
     session_id: Option<String>,
     inflight: VecDeque<Turn>,
     waiting: VecDeque<Outgoing>,
-    last_sign_of_life: Instant,
     last_result: Option<TurnResult>,
     /// The process generation and the CLI's running `total_cost_usd` after its last turn: a
     /// turn's own cost is the difference (a new process starts again from zero).
@@ -201,8 +194,6 @@ pub struct MainSession {
     /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
     /// when it changes.
     tool_policy: crate::agent::permissions::tool_policy::PolicyFile,
-    /// Counts activity; an idle-release timer armed at another count is stale.
-    idle_epoch: u64,
     /// Foreground jobs waiting for their turn to end.
     job_turns: job_turns::JobTurns,
     /// `/compact`s waiting for their report (dropped, they say the compaction stopped).
@@ -232,13 +223,10 @@ impl MainSession {
             config,
             surface,
             pending,
-            live: None,
-            launching: false,
-            generation: 0,
+            process: launch::Process::new(),
             session_id,
             inflight: VecDeque::new(),
             waiting: VecDeque::new(),
-            last_sign_of_life: Instant::now(),
             last_result: None,
             usage_base: None,
             last_context: None,
@@ -254,7 +242,6 @@ impl MainSession {
             turns_sent: 0,
             policy: crate::agent::permissions::Policy::new(policy_mode),
             tool_policy: crate::agent::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
-            idle_epoch: 0,
             job_turns: job_turns::JobTurns::default(),
             compact_replies: Vec::new(),
             memory: memory_flush::FlushState::new(resumed),
@@ -305,7 +292,7 @@ impl Actor for MainSession {
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
         // A process still here was not closed with [`Close`]: dropping it kills it.
-        self.live = None;
+        self.process.live = None;
         tracing::info!(actor = "main_session", "main session stopped");
     }
 }
@@ -313,7 +300,7 @@ impl Actor for MainSession {
 impl Supervised for MainSession {
     fn restarting(&mut self, _ctx: &mut Self::Context) {
         tracing::info!(actor = "main_session", "actor restarting");
-        self.live = None;
+        self.process.live = None;
         self.inflight.clear();
         self.job_turns.drop_all();
     }
@@ -328,7 +315,7 @@ pub struct Close;
 impl Handler<Close> for MainSession {
     type Result = ResponseFuture<()>;
     fn handle(&mut self, _msg: Close, _ctx: &mut Self::Context) -> Self::Result {
-        let live = self.live.take();
+        let live = self.process.live.take();
         self.inflight.clear();
         self.waiting.clear();
         self.job_turns.drop_all();
@@ -362,7 +349,7 @@ impl Handler<ForkTimeout> for MainSession {
 impl Handler<ProcessEvent> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: ProcessEvent, ctx: &mut Self::Context) {
-        if self.live.as_ref().map(|l| l.generation) != Some(msg.generation) {
+        if !self.process.is_current(msg.generation) {
             return;
         }
         self.on_event(msg.event, ctx);

@@ -3,8 +3,6 @@
 //! so they survive restarts; what concerns the running CLI is applied to it at once. Split
 //! from `commands.rs`, which takes the commands in.
 
-use std::sync::Arc;
-
 use actix::prelude::*;
 
 use super::commands::{Command, EXIT_FORK_FIRST};
@@ -73,10 +71,9 @@ impl MainSession {
         };
         let done = format!("permission mode: {}{scope}", modes::choice_label(parsed));
         let _ = ctx;
-        let Some(live) = &self.live else {
+        let Some(driver) = self.process.driver() else {
             return Box::pin(fut::ready(done));
         };
-        let driver = Arc::clone(&live.driver);
         Box::pin(
             async move {
                 match driver
@@ -137,16 +134,15 @@ impl MainSession {
         let after = *self.config.runtime.values();
         if after.thinking_main != before.thinking_main && !self.busy() {
             // Thinking is a start-up flag: the next message starts a process with it.
-            self.live = None;
+            self.process.live = None;
         }
         if after.main_idle_release_mins != before.main_idle_release_mins {
             // The idle timer counts again with the new setting (0: it never fires).
             self.arm_idle_release(ctx);
         }
-        let Some(live) = &self.live else {
+        let Some(driver) = self.process.driver() else {
             return Box::pin(fut::ready(confirmation));
         };
-        let driver = Arc::clone(&live.driver);
         Box::pin(
             async move {
                 if after.model_main != before.model_main {
