@@ -205,7 +205,7 @@ impl MainSession {
         if self.in_fork() {
             return Err(Refusal::ForkAlreadyOpen);
         }
-        if msg.interrupt && !self.inflight.is_empty() {
+        if msg.interrupt && !self.turns.inflight.is_empty() {
             self.interrupt(ctx);
         }
         let user = self.config.user_name.clone();
@@ -242,7 +242,11 @@ impl MainSession {
             // A resumed fork opens with the user's reply or click.
             user_turns: u32::from(resumed),
             // A resumed background session's size is not known here.
-            parent_context: if resumed { None } else { self.last_context },
+            parent_context: if resumed {
+                None
+            } else {
+                self.turns.last_context
+            },
             shown_updates: Vec::new(),
         };
         let fork = MainSession::new_fork(self, state).start();
@@ -337,7 +341,7 @@ impl Handler<MarkExit> for MainSession {
         if let Role::Fork(state) = &mut self.role {
             state.exit = Some(action);
             // Between turns (a button pressed while idle) the fork can end now.
-            if self.inflight.is_empty() && self.waiting.is_empty() {
+            if !self.turns.busy() {
                 self.maybe_end_fork(ctx);
             }
         } else if let Some(fork) = &self.fork {
@@ -352,7 +356,7 @@ impl Handler<Abandon> for MainSession {
         if !matches!(self.role, Role::Fork(_)) {
             return;
         }
-        if !self.inflight.is_empty() {
+        if !self.turns.inflight.is_empty() {
             self.interrupt(ctx);
         }
         ctx.notify(super::Close);

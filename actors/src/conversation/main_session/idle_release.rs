@@ -33,7 +33,7 @@ impl Handler<ProcessRunning> for MainSession {
 impl MainSession {
     /// The conversation may be idle now: start the timer for the idle release.
     pub(super) fn arm_idle_release(&mut self, ctx: &mut Context<Self>) {
-        if !matches!(self.role, Role::Main) || !self.process.running() || self.busy() {
+        if !matches!(self.role, Role::Main) || !self.process.running() || self.turns.busy() {
             return;
         }
         self.process.note_activity();
@@ -54,7 +54,7 @@ impl MainSession {
 
     /// The timer of `epoch` fired: closes the process if nothing happened since.
     fn release_if_idle(&mut self, epoch: u64, ctx: &mut Context<Self>) {
-        if epoch != self.process.idle_epoch || self.process.launching || self.busy() {
+        if epoch != self.process.idle_epoch || self.process.launching || self.turns.busy() {
             return;
         }
         if self.in_fork() {

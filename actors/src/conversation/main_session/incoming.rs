@@ -5,10 +5,11 @@
 
 use actix::prelude::*;
 
+use super::conversation::Outgoing;
 use super::fork_role::Role;
 use super::job_turns::{JobTurnEnd, JobTurnOutcome};
 use super::turn::TurnKind;
-use super::{header, FireJob, MainSession, Outgoing, Say, CATCHING_UP};
+use super::{header, FireJob, MainSession, Say, CATCHING_UP};
 use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::Job;
 use crate::records::pending_updates::{Peek, Pop, Reader};
@@ -110,7 +111,7 @@ impl Handler<FireJob> for MainSession {
                 });
             }
         }
-        let (ticket, rx) = self.job_turns.issue();
+        let (ticket, rx) = self.turns.jobs.issue();
         self.say_job(msg, ticket, ctx);
         Box::pin(async move {
             rx.await.unwrap_or_else(|_| {

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 
 use tokio::sync::oneshot;
 
-use super::MainSession;
 use crate::claude::brain::TurnResult;
 
 /// How a foreground job's turn ended.
@@ -108,20 +107,6 @@ pub(super) fn end_of(
         turns: Some(result.num_turns),
         error,
         transient,
-    }
-}
-
-impl MainSession {
-    /// Clears the turns in flight, answering their jobs as failed for `why` (and a waiting
-    /// `/compact` that it stopped).
-    pub(super) fn end_job_turns(&mut self, why: &str) {
-        self.compact_replies.clear();
-        for t in self.inflight.drain(..) {
-            self.job_turns.answer(
-                t.job,
-                JobTurnEnd::bare(JobTurnOutcome::Failed, why.to_owned()),
-            );
-        }
     }
 }
 

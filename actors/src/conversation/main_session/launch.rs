@@ -19,7 +19,6 @@ use crate::records::runtime_config::RuntimeConfig;
 
 use super::fork_role::Role;
 use super::host::{self, SessionHost};
-use super::job_turns::{JobTurnEnd, JobTurnOutcome};
 use super::{tools_backend, MainSession, MainSessionConfig, ProcessEvent};
 
 /// A started process and what the actor should know about it.
@@ -415,15 +414,8 @@ impl MainSession {
                     act.show(SurfaceEvent::Error(format!(
                         "-# couldn't start the assistant: {e}"
                     )));
-                    for out in act.waiting.drain(..) {
-                        act.job_turns.answer(
-                            out.job,
-                            JobTurnEnd::bare(
-                                JobTurnOutcome::Failed,
-                                format!("could not start the claude cli: {e}"),
-                            ),
-                        );
-                    }
+                    act.turns
+                        .fail_waiting(&format!("could not start the claude cli: {e}"));
                 }
             }
         }));

@@ -12,9 +12,10 @@ use chrono::{DateTime, Utc};
 
 use actix::prelude::*;
 
+use super::conversation::Outgoing;
 use super::fork_role::Role;
 use super::turn::{Turn, TurnKind};
-use super::{MainSession, Outgoing};
+use super::MainSession;
 use crate::agent::memory_flush::{self as flush, Reason, Snapshot};
 use crate::claude::brain::TurnResult;
 use crate::conversation::surface::SurfaceEvent;
@@ -69,13 +70,6 @@ impl MainSession {
         }
     }
 
-    /// A flush is queued or in flight.
-    pub(super) fn flushing(&self) -> bool {
-        let is_flush = |k: TurnKind| matches!(k, TurnKind::Flush(_));
-        self.inflight.iter().any(|t| is_flush(t.kind))
-            || self.waiting.iter().any(|w| is_flush(w.kind))
-    }
-
     /// Queues `command` (`/clear`, `/compact …`), with a flush in front of it when the
     /// conversation has something to save and flushing is on.
     pub(super) fn flush_then(&mut self, text: String, kind: TurnKind, ctx: &mut Context<Self>) {
@@ -88,7 +82,7 @@ impl MainSession {
             return self.queue_command(text, kind, ctx);
         }
         // Behind the flush: sent when its result arrives.
-        self.enqueue(Outgoing::own(text, kind));
+        self.turns.enqueue(Outgoing::own(text, kind));
     }
 
     /// After an answered turn: the one flush of this session when its context passed
@@ -116,7 +110,7 @@ impl MainSession {
     /// nothing to flush (off, a fork, a session nobody spoke in, a flush already coming).
     fn start_flush(&mut self, reason: Reason, ctx: &mut Context<Self>) -> bool {
         let on = self.config.runtime.values().memory_flush;
-        if !on || !matches!(self.role, Role::Main) || !self.memory.said || self.flushing() {
+        if !on || !matches!(self.role, Role::Main) || !self.memory.said || self.turns.flushing() {
             return false;
         }
         self.memory.serial += 1;
@@ -127,11 +121,11 @@ impl MainSession {
             flush::prompt(reason, &self.config.user_name),
             TurnKind::Flush(reason),
         );
-        if self.inflight.is_empty() && self.waiting.is_empty() && self.process.running() {
+        if !self.turns.busy() && self.process.running() {
             self.send(out, ctx);
         } else if reason == Reason::Threshold {
             // After the turn that crossed the line, ahead of what waits.
-            self.waiting.push_front(out);
+            self.turns.waiting.push_front(out);
         } else {
             self.submit(out, ctx);
         }
@@ -154,15 +148,17 @@ impl MainSession {
         );
         self.show(SurfaceEvent::Notice(flush::NOT_SAVED.into()));
         let queued = self
+            .turns
             .waiting
             .iter()
             .position(|w| matches!(w.kind, TurnKind::Flush(_)));
         if let Some(at) = queued {
             // Never sent (the process was starting): drop it, the rest goes on as usual.
-            self.waiting.remove(at);
+            self.turns.waiting.remove(at);
             return;
         }
         if self
+            .turns
             .inflight
             .iter()
             .any(|t| matches!(t.kind, TurnKind::Flush(_)))

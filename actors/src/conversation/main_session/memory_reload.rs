@@ -38,7 +38,7 @@ impl MainSession {
             .into_actor(self),
         );
         // Lines already waiting go to the new process.
-        if !self.waiting.is_empty() {
+        if !self.turns.waiting.is_empty() {
             self.ensure_launched(ctx);
         }
     }

@@ -39,7 +39,6 @@ pub mod turn;
 mod turn_end;
 mod turn_usage;
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -50,15 +49,16 @@ pub use crate::conversation::surface::ExitAction;
 pub use clicks::PressButton;
 pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use context_warning::window_of;
+use conversation::Outgoing;
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 pub use idle_release::ProcessRunning;
 pub use job_turns::{JobTurnEnd, JobTurnOutcome};
 pub use quiet_hours::QuietHoursNow;
 pub use session_config::MainSessionConfig;
-use turn::{Turn, TurnKind};
+use turn::TurnKind;
 
-use crate::claude::brain::{BrainEvent, TurnResult};
+use crate::claude::brain::BrainEvent;
 use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::Job;
 use crate::records::pending_updates::PendingUpdates;
@@ -126,34 +126,6 @@ struct ProcessEvent {
     event: BrainEvent,
 }
 
-/// A line ready to send.
-#[derive(Debug, Clone)]
-struct Outgoing {
-    text: String,
-    images: Vec<crate::claude::brain::ImageBlock>,
-    kind: TurnKind,
-    resent: bool,
-    /// The foreground job this line runs, answered when its turn ends.
-    job: Option<u64>,
-    /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
-    snooze: Option<String>,
-}
-
-impl Outgoing {
-    /// A line the session itself sends (a command, an intro, a nudge, a flush): no images,
-    /// no job, no snooze.
-    fn own(text: String, kind: TurnKind) -> Self {
-        Outgoing {
-            text,
-            images: Vec::new(),
-            kind,
-            resent: false,
-            job: None,
-            snooze: None,
-        }
-    }
-}
-
 /// The actor.
 pub struct MainSession {
     config: MainSessionConfig,
@@ -162,15 +134,8 @@ pub struct MainSession {
     /// The CLI process.
     process: launch::Process,
     session_id: Option<String>,
-    inflight: VecDeque<Turn>,
-    waiting: VecDeque<Outgoing>,
-    last_result: Option<TurnResult>,
-    /// The process generation and the CLI's running `total_cost_usd` after its last turn: a
-    /// turn's own cost is the difference (a new process starts again from zero).
-    usage_base: Option<(u64, f64)>,
-    /// The tokens of the last model call of the last answered turn (the context's size).
-    last_context: Option<u64>,
-    turns_since_compact: u32,
+    /// The turns in flight, the lines waiting and what the turns so far left behind.
+    turns: conversation::TurnLine,
     id_file: MainSessionFile,
     /// The session history and button prompts have their own owner; this session sends to it.
     records: Addr<SessionRecords>,
@@ -194,10 +159,6 @@ pub struct MainSession {
     /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
     /// when it changes.
     tool_policy: crate::agent::permissions::tool_policy::PolicyFile,
-    /// Foreground jobs waiting for their turn to end.
-    job_turns: job_turns::JobTurns,
-    /// `/compact`s waiting for their report (dropped, they say the compaction stopped).
-    compact_replies: Vec<tokio::sync::oneshot::Sender<String>>,
     /// The flush before forgetting: whether the threshold flush is still due, when this
     /// session's messages were, the flush in flight.
     memory: memory_flush::FlushState,
@@ -225,12 +186,7 @@ impl MainSession {
             pending,
             process: launch::Process::new(),
             session_id,
-            inflight: VecDeque::new(),
-            waiting: VecDeque::new(),
-            last_result: None,
-            usage_base: None,
-            last_context: None,
-            turns_since_compact: 0,
+            turns: conversation::TurnLine::default(),
             id_file,
             records,
             fresh_after_failed_resume: false,
@@ -242,8 +198,6 @@ impl MainSession {
             turns_sent: 0,
             policy: crate::agent::permissions::Policy::new(policy_mode),
             tool_policy: crate::agent::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
-            job_turns: job_turns::JobTurns::default(),
-            compact_replies: Vec::new(),
             memory: memory_flush::FlushState::new(resumed),
         }
     }
@@ -301,8 +255,8 @@ impl Supervised for MainSession {
     fn restarting(&mut self, _ctx: &mut Self::Context) {
         tracing::info!(actor = "main_session", "actor restarting");
         self.process.live = None;
-        self.inflight.clear();
-        self.job_turns.drop_all();
+        self.turns.inflight.clear();
+        self.turns.jobs.drop_all();
     }
 }
 
@@ -316,9 +270,9 @@ impl Handler<Close> for MainSession {
     type Result = ResponseFuture<()>;
     fn handle(&mut self, _msg: Close, _ctx: &mut Self::Context) -> Self::Result {
         let live = self.process.live.take();
-        self.inflight.clear();
-        self.waiting.clear();
-        self.job_turns.drop_all();
+        self.turns.inflight.clear();
+        self.turns.waiting.clear();
+        self.turns.jobs.drop_all();
         Box::pin(async move {
             let Some(live) = live else { return };
             match Arc::try_unwrap(live.driver) {
@@ -335,7 +289,7 @@ impl Handler<Close> for MainSession {
 impl Handler<IsBusy> for MainSession {
     type Result = bool;
     fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> bool {
-        self.busy()
+        self.turns.busy()
     }
 }
 

@@ -132,7 +132,7 @@ impl MainSession {
             Err(e) => return Box::pin(fut::ready(e.to_string())),
         };
         let after = *self.config.runtime.values();
-        if after.thinking_main != before.thinking_main && !self.busy() {
+        if after.thinking_main != before.thinking_main && !self.turns.busy() {
             // Thinking is a start-up flag: the next message starts a process with it.
             self.process.live = None;
         }

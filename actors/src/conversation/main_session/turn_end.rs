@@ -5,10 +5,11 @@
 
 use actix::prelude::*;
 
+use super::conversation::Outgoing;
 use super::fork_role::Role;
 use super::job_turns;
 use super::turn::{Outcome, Turn, TurnKind};
-use super::{MainSession, Outgoing};
+use super::MainSession;
 use crate::claude::brain::TurnResult;
 use crate::conversation::surface::SurfaceEvent;
 use crate::records::sessions::records::{NoteSavedId, RecordSession};
@@ -18,35 +19,7 @@ impl MainSession {
     pub(super) fn on_result(&mut self, result: TurnResult, ctx: &mut Context<Self>) {
         // The CLI merges lines sent during a busy turn into one turn: every turn the result
         // names is over, and the last of them carries what the user sees.
-        let answered: Vec<usize> = self
-            .inflight
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| result.user_message_uuids.contains(&t.uuid))
-            .map(|(i, _)| i)
-            .collect();
-        let mut merged = Vec::new();
-        let turn = if answered.is_empty() {
-            self.inflight.pop_front()
-        } else {
-            let mut last: Option<Turn> = None;
-            let mut snooze = None;
-            for i in answered.into_iter().rev() {
-                let t = self.inflight.remove(i);
-                snooze = snooze.or_else(|| t.as_ref().and_then(|t| t.snooze.clone()));
-                if last.is_none() {
-                    last = t;
-                } else {
-                    merged.extend(t);
-                }
-            }
-            // Lines merged into one turn: a reminder's snooze stays with the answer.
-            last.map(|mut t| {
-                t.snooze = snooze;
-                t
-            })
-        };
-        let Some(turn) = turn else {
+        let Some((turn, merged)) = self.turns.take_answered(&result) else {
             tracing::debug!("result with no turn in flight");
             return;
         };
@@ -85,7 +58,7 @@ impl MainSession {
             }
             if !matches!(outcome, Outcome::Resend(_)) || t.uuid != turn.uuid {
                 let end = job_turns::end_of(&outcome, &result, cost_usd);
-                self.job_turns.answer(t.job, end);
+                self.turns.jobs.answer(t.job, end);
             }
         }
         match outcome {
@@ -94,7 +67,7 @@ impl MainSession {
                 if let Some(snooze) = turn.snooze.clone() {
                     self.show(SurfaceEvent::SnoozeButtons(snooze));
                 }
-                self.last_context = Some(turn.context_used(&result));
+                self.turns.last_context = Some(turn.context_used(&result));
                 if let Some(line) = turn.context_line(&result) {
                     self.show(SurfaceEvent::Notice(line));
                 }
@@ -104,7 +77,7 @@ impl MainSession {
             }
             Outcome::Resend(text) => {
                 tracing::info!("compaction swallowed the message; sending it again");
-                self.waiting.push_front(Outgoing {
+                self.turns.waiting.push_front(Outgoing {
                     text,
                     images: Vec::new(),
                     kind: TurnKind::Message,
@@ -124,7 +97,7 @@ impl MainSession {
                     tracing::info!(
                         "a line sent after an interrupt was aborted with it; sending it again"
                     );
-                    self.waiting.push_front(Outgoing {
+                    self.turns.waiting.push_front(Outgoing {
                         text: t.sent_text.clone(),
                         images: Vec::new(),
                         kind: TurnKind::Message,
@@ -143,9 +116,9 @@ impl MainSession {
             }
             Outcome::CommandDone => self.command_done(&turn, &result, ctx),
         }
-        self.last_result = Some(result);
+        self.turns.last_result = Some(result);
         self.flush(ctx);
-        if self.inflight.is_empty() && self.waiting.is_empty() {
+        if !self.turns.busy() {
             self.maybe_end_fork(ctx);
             self.arm_idle_release(ctx);
         }

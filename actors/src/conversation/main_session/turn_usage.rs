@@ -19,14 +19,7 @@ impl MainSession {
         merged: &[Turn],
         result: &TurnResult,
     ) -> Option<f64> {
-        let before = match self.usage_base {
-            Some((generation, total)) if generation == self.process.generation => total,
-            _ => 0.0,
-        };
-        let cost_usd = result.total_cost_usd.map(|total| (total - before).max(0.0));
-        if let Some(total) = result.total_cost_usd {
-            self.usage_base = Some((self.process.generation, total));
-        }
+        let cost_usd = self.turns.turn_cost(self.process.generation, result);
         if turn.job.is_some() || merged.iter().any(|t| t.job.is_some()) {
             return cost_usd;
         }
