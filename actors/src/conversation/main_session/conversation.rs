@@ -275,7 +275,7 @@ impl MainSession {
                             act.note_message_sent(act.config.clock.now());
                         }
                         act.turns.inflight.push_back(turn);
-                        act.turns_sent += 1;
+                        act.forks.turns_sent += 1;
                     }
                     Err(e) => {
                         tracing::error!(cause = %e, "sending to the cli failed");

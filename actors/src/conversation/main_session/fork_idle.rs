@@ -59,7 +59,7 @@ impl MainSession {
     /// decides how the fork ends.
     pub(super) fn idle_check(&mut self, ctx: &mut Context<Self>) {
         let busy = self.turns.busy();
-        let Role::Fork(state) = &mut self.role else {
+        let Role::Fork(state) = &mut self.forks.role else {
             return;
         };
         if busy || state.last_activity.elapsed() < state.idle {
@@ -81,7 +81,7 @@ impl MainSession {
 impl Handler<OwnerActed> for MainSession {
     type Result = ();
     fn handle(&mut self, _msg: OwnerActed, _ctx: &mut Self::Context) {
-        if let Role::Fork(state) = &mut self.role {
+        if let Role::Fork(state) = &mut self.forks.role {
             state.last_activity = Instant::now();
             state.nudges = 0;
         }

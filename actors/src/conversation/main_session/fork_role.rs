@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 
+use super::save_guard::ForkBase;
 use super::{ForkButton, MainSession};
 use crate::agent::prompts::fork as fork_prompt;
 use crate::agent::tools::Refusal;
@@ -34,6 +35,59 @@ pub enum Role {
     Main,
     /// An interactive fork of it.
     Fork(ForkState),
+}
+
+/// Where this session stands among forks: whether it is the main conversation or a fork of it,
+/// and, for the main one, the interactive fork it has open and what it looked like when that
+/// fork started.
+pub(super) struct Forks {
+    /// Main conversation or interactive fork.
+    pub(super) role: Role,
+    /// The interactive fork the user is talking to (main session only).
+    pub(super) open: Option<Addr<MainSession>>,
+    /// What this (main) session looked like when that fork started: a save must find it so.
+    pub(super) base: Option<ForkBase>,
+    /// Lines this session has sent to its process (a fork's save checks that the main
+    /// session received none since the fork started).
+    pub(super) turns_sent: u64,
+}
+
+impl Forks {
+    /// A session in `role`, with no fork open.
+    pub(super) fn new(role: Role) -> Self {
+        Self {
+            role,
+            open: None,
+            base: None,
+            turns_sent: 0,
+        }
+    }
+
+    /// This is the main conversation.
+    pub(super) fn is_main(&self) -> bool {
+        matches!(self.role, Role::Main)
+    }
+
+    /// This is an interactive fork.
+    pub(super) fn is_fork(&self) -> bool {
+        matches!(self.role, Role::Fork(_))
+    }
+
+    /// The fork the user is talking to, while it lives (main session only).
+    pub(super) fn open_fork(&self) -> Option<Addr<MainSession>> {
+        self.open.clone().filter(|f| f.connected())
+    }
+
+    /// True while this (main) session has a fork the user is talking to.
+    pub(super) fn in_fork(&self) -> bool {
+        self.open.as_ref().is_some_and(|f| f.connected())
+    }
+
+    /// The open fork is gone: no fork, no base to save against.
+    pub(super) fn closed(&mut self) {
+        self.open = None;
+        self.base = None;
+    }
 }
 
 /// A fork's own state.
@@ -112,7 +166,7 @@ pub struct ResumeFromReply {
 impl Handler<ResumeFromReply> for MainSession {
     type Result = bool;
     fn handle(&mut self, msg: ResumeFromReply, ctx: &mut Self::Context) -> bool {
-        if !matches!(self.role, Role::Main) || self.in_fork() {
+        if !self.forks.is_main() || self.forks.in_fork() {
             return false;
         }
         let idle_minutes = self.idle_minutes();
@@ -157,7 +211,7 @@ impl MainSession {
     /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
     /// after its turn); Report asks the agent for the summary first.
     pub(super) fn press_fork_button(&mut self, button: ForkButton) -> String {
-        let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
+        let Some(fork) = self.forks.open_fork() else {
             return "not in a fork.".into();
         };
         fork.do_send(super::fork_idle::OwnerActed);
@@ -178,19 +232,14 @@ impl MainSession {
     /// fork), showing it as discarded so the next line reaches the main conversation; `true`
     /// when there was one.
     pub(super) fn abandon_fork(&mut self) -> bool {
-        let Some(fork) = self.fork.take().filter(|f| f.connected()) else {
+        let Some(fork) = self.forks.open.take().filter(|f| f.connected()) else {
             return false;
         };
-        self.fork_base = None;
+        self.forks.base = None;
         fork.do_send(Abandon);
         tracing::info!("fork discarded by /clear");
         self.show(SurfaceEvent::ForkEnded(ExitAction::Discard));
         true
-    }
-
-    /// True while this (main) session has a fork the user is talking to.
-    pub(super) fn in_fork(&self) -> bool {
-        self.fork.as_ref().is_some_and(|f| f.connected())
     }
 
     /// Main session: starts a fork.
@@ -199,10 +248,10 @@ impl MainSession {
         msg: EnterFork,
         ctx: &mut Context<Self>,
     ) -> Result<(), Refusal> {
-        if !matches!(self.role, Role::Main) {
+        if !self.forks.is_main() {
             return Err(Refusal::AlreadyInFork);
         }
-        if self.in_fork() {
+        if self.forks.in_fork() {
             return Err(Refusal::ForkAlreadyOpen);
         }
         if msg.interrupt && !self.turns.inflight.is_empty() {
@@ -250,7 +299,7 @@ impl MainSession {
             shown_updates: Vec::new(),
         };
         let fork = MainSession::new_fork(self, state).start();
-        self.fork = Some(fork);
+        self.forks.open = Some(fork);
         // The session the main process works in: the saved one, or the one its first turn
         // (still running) is about to save.
         let base_id = self.session_id.clone().or(main_id);
@@ -261,7 +310,7 @@ impl MainSession {
 
     /// Fork: the turn finished; end the fork if the agent chose how.
     pub(super) fn maybe_end_fork(&mut self, ctx: &mut Context<Self>) {
-        let Role::Fork(state) = &mut self.role else {
+        let Role::Fork(state) = &mut self.forks.role else {
             return;
         };
         state.last_activity = Instant::now();
@@ -286,8 +335,7 @@ impl MainSession {
 
     /// Main session: a fork ended.
     pub(super) fn fork_ended(&mut self, ended: ForkEnded) {
-        self.fork = None;
-        self.fork_base = None;
+        self.forks.closed();
         let shown = match ended.action {
             ExitAction::Save => match ended.session_id {
                 Some(id) => match self.adopt_session(id) {
@@ -338,13 +386,13 @@ impl Handler<EnterFork> for MainSession {
 impl Handler<MarkExit> for MainSession {
     type Result = ();
     fn handle(&mut self, MarkExit(action): MarkExit, ctx: &mut Self::Context) {
-        if let Role::Fork(state) = &mut self.role {
+        if let Role::Fork(state) = &mut self.forks.role {
             state.exit = Some(action);
             // Between turns (a button pressed while idle) the fork can end now.
             if !self.turns.busy() {
                 self.maybe_end_fork(ctx);
             }
-        } else if let Some(fork) = &self.fork {
+        } else if let Some(fork) = &self.forks.open {
             fork.do_send(MarkExit(action));
         }
     }
@@ -353,7 +401,7 @@ impl Handler<MarkExit> for MainSession {
 impl Handler<Abandon> for MainSession {
     type Result = ();
     fn handle(&mut self, _msg: Abandon, ctx: &mut Self::Context) {
-        if !matches!(self.role, Role::Fork(_)) {
+        if !self.forks.is_fork() {
             return;
         }
         if !self.turns.inflight.is_empty() {

@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use actix::prelude::*;
 
-use super::fork_role::Role;
 use super::MainSession;
 
 /// Asks whether the conversation's CLI process is running (closed while idle, see the module).
@@ -33,7 +32,7 @@ impl Handler<ProcessRunning> for MainSession {
 impl MainSession {
     /// The conversation may be idle now: start the timer for the idle release.
     pub(super) fn arm_idle_release(&mut self, ctx: &mut Context<Self>) {
-        if !matches!(self.role, Role::Main) || !self.process.running() || self.turns.busy() {
+        if !self.forks.is_main() || !self.process.running() || self.turns.busy() {
             return;
         }
         self.process.note_activity();
@@ -57,7 +56,7 @@ impl MainSession {
         if epoch != self.process.idle_epoch || self.process.launching || self.turns.busy() {
             return;
         }
-        if self.in_fork() {
+        if self.forks.in_fork() {
             // The fork's end arms the timer again.
             return;
         }

@@ -345,7 +345,7 @@ impl MainSession {
             return;
         }
         self.process.launching = true;
-        let fork_start = match &self.role {
+        let fork_start = match &self.forks.role {
             Role::Fork(state) => Some(ForkStart {
                 session: state.start.clone(),
                 parent_context: state.parent_context,
@@ -391,7 +391,7 @@ impl MainSession {
             match res {
                 Ok(started) => {
                     act.memory_at_launch = crate::agent::memory::stamp(&act.config.data_dir);
-                    if started.fresh_session && matches!(act.role, Role::Main) {
+                    if started.fresh_session && act.forks.is_main() {
                         act.fresh_after_failed_resume = act.session_id.is_some();
                         act.session_id = Some(started.session_id.clone());
                     }

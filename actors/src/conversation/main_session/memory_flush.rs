@@ -13,7 +13,6 @@ use chrono::{DateTime, Utc};
 use actix::prelude::*;
 
 use super::conversation::Outgoing;
-use super::fork_role::Role;
 use super::turn::{Turn, TurnKind};
 use super::MainSession;
 use crate::agent::memory_flush::{self as flush, Reason, Snapshot};
@@ -110,7 +109,7 @@ impl MainSession {
     /// nothing to flush (off, a fork, a session nobody spoke in, a flush already coming).
     fn start_flush(&mut self, reason: Reason, ctx: &mut Context<Self>) -> bool {
         let on = self.config.runtime.values().memory_flush;
-        if !on || !matches!(self.role, Role::Main) || !self.memory.said || self.turns.flushing() {
+        if !on || !self.forks.is_main() || !self.memory.said || self.turns.flushing() {
             return false;
         }
         self.memory.serial += 1;

@@ -8,14 +8,13 @@ use std::sync::Arc;
 
 use actix::prelude::*;
 
-use super::fork_role::Role;
 use super::MainSession;
 
 impl MainSession {
     /// The `/clear` turn has ended: restarts the process when the memory has changed since it
     /// started (see the module).
     pub(super) fn reload_memory_after_clear(&mut self, ctx: &mut Context<Self>) {
-        if !matches!(self.role, Role::Main)
+        if !self.forks.is_main()
             || crate::agent::memory::stamp(&self.config.data_dir) == self.memory_at_launch
         {
             return;

@@ -145,15 +145,8 @@ pub struct MainSession {
     memory_at_launch: Option<crate::agent::memory::Stamp>,
     /// The next start begins the just-cleared session afresh (`memory_reload`).
     cleared_restart: bool,
-    /// Main conversation or interactive fork.
-    role: Role,
-    /// The interactive fork the user is talking to (main session only).
-    fork: Option<Addr<MainSession>>,
-    /// What this (main) session looked like when that fork started: a save must find it so.
-    fork_base: Option<save_guard::ForkBase>,
-    /// Lines this session has sent to its process (a fork's save checks that the main
-    /// session received none since the fork started).
-    turns_sent: u64,
+    /// Main conversation or interactive fork, and the fork it has open.
+    forks: fork_role::Forks,
     /// This session's permission policy (a fork has its own); its host asks through the mailbox.
     policy: crate::agent::permissions::Policy,
     /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
@@ -192,10 +185,7 @@ impl MainSession {
             fresh_after_failed_resume: false,
             memory_at_launch: None,
             cleared_restart: false,
-            role: Role::Main,
-            fork: None,
-            fork_base: None,
-            turns_sent: 0,
+            forks: fork_role::Forks::new(Role::Main),
             policy: crate::agent::permissions::Policy::new(policy_mode),
             tool_policy: crate::agent::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
             memory: memory_flush::FlushState::new(resumed),
@@ -213,7 +203,7 @@ impl MainSession {
             main.records.clone(),
         );
         fork.session_id = None;
-        fork.role = Role::Fork(state);
+        fork.forks.role = Role::Fork(state);
         fork
     }
 }
@@ -223,7 +213,7 @@ impl Actor for MainSession {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         ctx.run_interval(Duration::from_millis(500), |act, ctx| act.check_hung(ctx));
-        if let Role::Fork(state) = &self.role {
+        if let Role::Fork(state) = &self.forks.role {
             tracing::info!(actor = "interactive_fork", "interactive fork started");
             let intro = state.intro.clone();
             ctx.run_interval(fork_idle::IDLE_CHECK, |act, ctx| act.idle_check(ctx));

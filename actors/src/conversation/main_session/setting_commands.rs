@@ -25,7 +25,7 @@ impl MainSession {
         mode: Option<String>,
         ctx: &mut Context<Self>,
     ) -> ResponseActFuture<Self, String> {
-        if let Some(fork) = self.fork.clone().filter(|f| f.connected()) {
+        if let Some(fork) = self.forks.open_fork() {
             return Box::pin(
                 async move {
                     fork.send(Command::Permissions(mode))
@@ -35,7 +35,7 @@ impl MainSession {
                 .into_actor(self),
             );
         }
-        let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
+        let scope = if self.forks.is_fork() {
             " (this fork only)"
         } else {
             ""
@@ -64,7 +64,7 @@ impl MainSession {
             }
         }
         self.policy.mode = parsed;
-        let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
+        let scope = if self.forks.is_fork() {
             " (this fork only)"
         } else {
             ""
@@ -96,7 +96,7 @@ impl MainSession {
         value: Option<String>,
         ctx: &mut Context<Self>,
     ) -> ResponseActFuture<Self, String> {
-        let in_fork = self.in_fork() || matches!(self.role, super::fork_role::Role::Fork(_));
+        let in_fork = self.forks.in_fork() || self.forks.is_fork();
         match value.filter(|v| !v.trim().is_empty()) {
             Some(_) if in_fork => Box::pin(fut::ready(EXIT_FORK_FIRST.to_owned())),
             Some(v) => self.configure(format!("{what}.main"), v, ctx),

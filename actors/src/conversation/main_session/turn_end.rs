@@ -6,7 +6,6 @@
 use actix::prelude::*;
 
 use super::conversation::Outgoing;
-use super::fork_role::Role;
 use super::job_turns;
 use super::turn::{Outcome, Turn, TurnKind};
 use super::MainSession;
@@ -32,13 +31,13 @@ impl MainSession {
         if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
             tracing::info!(session_id = %result.session_id, "main session id changed");
             self.session_id = Some(result.session_id.clone());
-            if matches!(self.role, Role::Fork(_)) {
+            if self.forks.is_fork() {
                 self.show(SurfaceEvent::InteractiveForkSession(
                     result.session_id.clone(),
                 ));
             }
         }
-        if matches!(self.role, Role::Main) {
+        if self.forks.is_main() {
             self.persist_session_id(turn.kind);
         }
         let outcome = turn.outcome(&result);
@@ -71,7 +70,7 @@ impl MainSession {
                 if let Some(line) = turn.context_line(&result) {
                     self.show(SurfaceEvent::Notice(line));
                 }
-                if matches!(self.role, Role::Main) {
+                if self.forks.is_main() {
                     self.maybe_flush_at_threshold(&turn, &result, ctx);
                 }
             }

@@ -26,7 +26,7 @@ impl MainSession {
         let Some(usage) = &self.config.usage else {
             return cost_usd;
         };
-        let kind = match self.role {
+        let kind = match self.forks.role {
             Role::Main => UsageKind::Conversation,
             Role::Fork(_) => UsageKind::Fork,
         };
