@@ -361,19 +361,16 @@ impl MainSession {
             )),
             tools: tools_backend::server(self, ctx.address()),
         };
-        let configured = self.policy.mode;
+        let configured = self.permissions.policy.mode;
         let refused = crate::agent::permissions::bypass_refused_as_root();
         let (mode, notice) = crate::agent::permissions::root_rule::launch_mode(configured, refused);
         if let Some(notice) = notice {
             tracing::warn!("bypassPermissions refused as root; starting in dontAsk");
-            self.policy.mode = mode;
+            self.permissions.policy.mode = mode;
             self.show(SurfaceEvent::Notice(notice));
         }
         // `tool-policy.yaml` as it is now: the built-ins it grants are offered from this start on.
-        let granted = self
-            .tool_policy
-            .current()
-            .main_allowed(&self.config.data_dir);
+        let granted = self.permissions.granted(&self.config.data_dir);
         let fut = start(
             self.config.clone(),
             *self.config.runtime.values(),

@@ -147,11 +147,8 @@ pub struct MainSession {
     cleared_restart: bool,
     /// Main conversation or interactive fork, and the fork it has open.
     forks: fork_role::Forks,
-    /// This session's permission policy (a fork has its own); its host asks through the mailbox.
-    policy: crate::agent::permissions::Policy,
-    /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
-    /// when it changes.
-    tool_policy: crate::agent::permissions::tool_policy::PolicyFile,
+    /// This session's permission policy (a fork has its own) and `tool-policy.yaml`.
+    permissions: host::Permissions,
     /// The flush before forgetting: whether the threshold flush is still due, when this
     /// session's messages were, the flush in flight.
     memory: memory_flush::FlushState,
@@ -186,8 +183,7 @@ impl MainSession {
             memory_at_launch: None,
             cleared_restart: false,
             forks: fork_role::Forks::new(Role::Main),
-            policy: crate::agent::permissions::Policy::new(policy_mode),
-            tool_policy: crate::agent::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
+            permissions: host::Permissions::new(policy_mode, &data_dir),
             memory: memory_flush::FlushState::new(resumed),
         }
     }

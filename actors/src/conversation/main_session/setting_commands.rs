@@ -41,7 +41,7 @@ impl MainSession {
             ""
         };
         let Some(mode) = mode else {
-            let current = self.policy.mode;
+            let current = self.permissions.policy.mode;
             let default = if current == self.config.runtime.values().permission_mode {
                 " (default)"
             } else {
@@ -63,7 +63,7 @@ impl MainSession {
                 return Box::pin(fut::ready(why.to_owned()));
             }
         }
-        self.policy.mode = parsed;
+        self.permissions.policy.mode = parsed;
         let scope = if self.forks.is_fork() {
             " (this fork only)"
         } else {
