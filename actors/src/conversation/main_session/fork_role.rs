@@ -258,10 +258,7 @@ impl MainSession {
             self.interrupt(ctx);
         }
         let user = self.config.user_name.clone();
-        let main_id = self.id_file.load().unwrap_or_else(|e| {
-            tracing::error!(cause = %e, "could not read the saved session id");
-            None
-        });
+        let main_id = self.saved.read_file();
         let resumed = msg.resume.is_some();
         let (start, intro) = match msg.resume {
             // A background session is branched too, so the original stays as it was.
@@ -302,7 +299,7 @@ impl MainSession {
         self.forks.open = Some(fork);
         // The session the main process works in: the saved one, or the one its first turn
         // (still running) is about to save.
-        let base_id = self.session_id.clone().or(main_id);
+        let base_id = self.saved.id.clone().or(main_id);
         self.note_fork_base(base_id, ctx);
         self.show(SurfaceEvent::ForkStarted { topic: msg.topic });
         Ok(())
@@ -327,7 +324,7 @@ impl MainSession {
         }
         parent.do_send(ForkEnded {
             action,
-            session_id: self.session_id.clone(),
+            session_id: self.saved.id.clone(),
         });
         ctx.notify(super::Close);
         ctx.run_later(Duration::from_secs(6), |_act, ctx| ctx.stop());
@@ -356,14 +353,7 @@ impl MainSession {
     /// process restarted on it at the next message. Saved first: when the id cannot be
     /// written nothing else happens, so the main session in memory stays the one on disk.
     fn adopt_session(&mut self, id: String) -> Result<(), NotSaved> {
-        if let Err(e) = self.id_file.save(&id) {
-            tracing::error!(cause = %e, "could not save the adopted session id; the main session stays as it was");
-            return Err(NotSaved {
-                file: self.id_file.path().to_path_buf(),
-                cause: e.cause(),
-            });
-        }
-        let previous = self.session_id.replace(id.clone());
+        let previous = self.saved.adopt(&id)?;
         self.records.do_send(RecordSession {
             kind: EventKind::Swapped,
             session_id: id.clone(),

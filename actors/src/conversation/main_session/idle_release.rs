@@ -64,7 +64,7 @@ impl MainSession {
             return;
         };
         tracing::info!(
-            session_id = ?self.session_id,
+            session_id = ?self.saved.id,
             "conversation idle: closing its claude cli process until the next message"
         );
         ctx.spawn(

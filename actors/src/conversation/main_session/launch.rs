@@ -376,10 +376,10 @@ impl MainSession {
             *self.config.runtime.values(),
             Launch {
                 mode,
-                saved: self.session_id.clone(),
+                saved: self.saved.id.clone(),
                 fork_start,
                 granted,
-                cleared: std::mem::take(&mut self.cleared_restart),
+                cleared: std::mem::take(&mut self.saved.cleared_restart),
             },
             handlers,
         );
@@ -387,10 +387,9 @@ impl MainSession {
             act.process.launching = false;
             match res {
                 Ok(started) => {
-                    act.memory_at_launch = crate::agent::memory::stamp(&act.config.data_dir);
+                    act.saved.launched(&act.config.data_dir);
                     if started.fresh_session && act.forks.is_main() {
-                        act.fresh_after_failed_resume = act.session_id.is_some();
-                        act.session_id = Some(started.session_id.clone());
+                        act.saved.started_fresh(started.session_id.clone());
                     }
                     if let Some(note) = started.note {
                         act.show(SurfaceEvent::Notice(note));

@@ -191,11 +191,7 @@ impl MainSession {
             return;
         }
         let now = self.config.clock.now();
-        let session = if result.session_id.is_empty() {
-            self.session_id.clone().unwrap_or_default()
-        } else {
-            result.session_id.clone()
-        };
+        let session = self.saved.id_of(&result.session_id);
         let snapshot = Snapshot {
             session: &session,
             reason,

@@ -32,6 +32,7 @@ mod memory_reload;
 pub mod quiet;
 pub mod quiet_hours;
 mod save_guard;
+mod saved_session;
 mod session_config;
 mod setting_commands;
 mod tools_backend;
@@ -62,7 +63,7 @@ use crate::claude::brain::BrainEvent;
 use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::Job;
 use crate::records::pending_updates::PendingUpdates;
-use crate::records::sessions::{MainSessionFile, SessionRecords};
+use crate::records::sessions::SessionRecords;
 
 /// The greeting on the very first start.
 pub const FIRST_GREETING: &str = "hi! i'm your assistant. tell me what's on your mind — tasks, \
@@ -128,23 +129,20 @@ struct ProcessEvent {
 
 /// The actor.
 pub struct MainSession {
+    /// What it was started with.
     config: MainSessionConfig,
+    /// Where everything the user should see goes.
     surface: Recipient<SurfaceEvent>,
+    /// The background updates the next message carries.
     pending: Addr<PendingUpdates>,
-    /// The CLI process.
-    process: launch::Process,
-    session_id: Option<String>,
-    /// The turns in flight, the lines waiting and what the turns so far left behind.
-    turns: conversation::TurnLine,
-    id_file: MainSessionFile,
     /// The session history and button prompts have their own owner; this session sends to it.
     records: Addr<SessionRecords>,
-    /// The process runs a session created because the saved one could not be resumed.
-    fresh_after_failed_resume: bool,
-    /// `context.md` as the running process read it (`memory_reload`).
-    memory_at_launch: Option<crate::agent::memory::Stamp>,
-    /// The next start begins the just-cleared session afresh (`memory_reload`).
-    cleared_restart: bool,
+    /// The CLI process.
+    process: launch::Process,
+    /// The turns in flight, the lines waiting and what the turns so far left behind.
+    turns: conversation::TurnLine,
+    /// The session it works in, saved after every turn.
+    saved: saved_session::SavedSession,
     /// Main conversation or interactive fork, and the fork it has open.
     forks: fork_role::Forks,
     /// This session's permission policy (a fork has its own) and `tool-policy.yaml`.
@@ -162,26 +160,18 @@ impl MainSession {
         pending: Addr<PendingUpdates>,
         records: Addr<SessionRecords>,
     ) -> Self {
-        let id_file = MainSessionFile::in_data_dir(&config.data_dir);
         let data_dir = config.data_dir.clone();
         let policy_mode = config.runtime.values().permission_mode;
-        let session_id = id_file.load().unwrap_or_else(|e| {
-            tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
-            None
-        });
-        let resumed = session_id.is_some();
+        let saved = saved_session::SavedSession::load(&config.data_dir);
+        let resumed = saved.id.is_some();
         Self {
             config,
             surface,
             pending,
             process: launch::Process::new(),
-            session_id,
+            saved,
             turns: conversation::TurnLine::default(),
-            id_file,
             records,
-            fresh_after_failed_resume: false,
-            memory_at_launch: None,
-            cleared_restart: false,
             forks: fork_role::Forks::new(Role::Main),
             permissions: host::Permissions::new(policy_mode, &data_dir),
             memory: memory_flush::FlushState::new(resumed),
@@ -198,7 +188,7 @@ impl MainSession {
             main.pending.clone(),
             main.records.clone(),
         );
-        fork.session_id = None;
+        fork.saved.id = None;
         fork.forks.role = Role::Fork(state);
         fork
     }
@@ -218,10 +208,10 @@ impl Actor for MainSession {
         }
         tracing::info!(
             actor = "main_session",
-            resumed = self.session_id.is_some(),
+            resumed = self.saved.id.is_some(),
             "main session started"
         );
-        let greeting = if self.session_id.is_some() {
+        let greeting = if self.saved.id.is_some() {
             resumed_greeting(&self.config.release)
         } else {
             FIRST_GREETING.to_owned()

@@ -125,10 +125,7 @@ impl Handler<CheckSave> for MainSession {
         let Some(base) = &self.forks.base else {
             return Box::pin(fut::ready(Err(Refusal::ActorGone(Peer::InteractiveFork))));
         };
-        let main_id = self.id_file.load().unwrap_or_else(|e| {
-            tracing::error!(cause = %e, "could not read the saved session id");
-            None
-        });
+        let main_id = self.saved.read_file();
         if base.diverged(&main_id, self.forks.turns_sent) {
             return Box::pin(fut::ready(Err(Refusal::SaveMainDiverged)));
         }

@@ -11,8 +11,6 @@ use super::turn::{Outcome, Turn, TurnKind};
 use super::MainSession;
 use crate::claude::brain::TurnResult;
 use crate::conversation::surface::SurfaceEvent;
-use crate::records::sessions::records::{NoteSavedId, RecordSession};
-use crate::records::sessions::{EventKind, IdChange};
 
 impl MainSession {
     pub(super) fn on_result(&mut self, result: TurnResult, ctx: &mut Context<Self>) {
@@ -28,9 +26,8 @@ impl MainSession {
         tokio::task::spawn_blocking(move || {
             crate::agent::memory::versions::commit(&data, "changed during a turn")
         });
-        if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
+        if self.saved.note_result_id(&result.session_id) {
             tracing::info!(session_id = %result.session_id, "main session id changed");
-            self.session_id = Some(result.session_id.clone());
             if self.forks.is_fork() {
                 self.show(SurfaceEvent::InteractiveForkSession(
                     result.session_id.clone(),
@@ -120,47 +117,6 @@ impl MainSession {
         if !self.turns.busy() {
             self.maybe_end_fork(ctx);
             self.arm_idle_release(ctx);
-        }
-    }
-
-    /// Saves the session id after a turn and records what the change means in the history.
-    pub(super) fn persist_session_id(&mut self, kind: TurnKind) {
-        let Some(id) = self.session_id.clone() else {
-            return;
-        };
-        let change = match self.id_file.save(&id) {
-            Ok(change) => change,
-            Err(e) => {
-                tracing::error!(cause = %e, "could not save the main session id");
-                if kind == TurnKind::Clear {
-                    // The CLI has cleared already; what is not true is that it lasts.
-                    self.show(SurfaceEvent::Notice(format!(
-                        "-# couldn't save {}: {} — the conversation is cleared for now, but a \
-                         restart would bring the old one back.",
-                        self.id_file.path().display(),
-                        e.cause()
-                    )));
-                }
-                return;
-            }
-        };
-        let record = |kind, parent: Option<&String>| RecordSession {
-            kind,
-            session_id: id.clone(),
-            parent: parent.cloned(),
-        };
-        match (&change, kind) {
-            (IdChange::Replaced { previous }, TurnKind::Clear) => self
-                .records
-                .do_send(record(EventKind::Cleared, Some(previous))),
-            (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
-                self.fresh_after_failed_resume = false;
-                self.records.do_send(record(EventKind::Created, None));
-            }
-            _ => self.records.do_send(NoteSavedId {
-                session_id: id.clone(),
-                change,
-            }),
         }
     }
 }

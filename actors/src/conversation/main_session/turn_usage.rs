@@ -30,11 +30,7 @@ impl MainSession {
             Role::Main => UsageKind::Conversation,
             Role::Fork(_) => UsageKind::Fork,
         };
-        let session = if result.session_id.is_empty() {
-            self.session_id.clone().unwrap_or_default()
-        } else {
-            result.session_id.clone()
-        };
+        let session = self.saved.id_of(&result.session_id);
         let u = &result.usage;
         let record = UsageRecord {
             ts: self
