@@ -117,7 +117,7 @@ impl MainSession {
                     turn.on_boundary(b);
                 }
                 // The context is small again: a later crossing of `memory_flush_at` flushes.
-                self.rearm_flush(false);
+                self.memory.rearm(false);
             }
             BrainEvent::CompactFinished { .. } => {
                 if let Some(turn) = self.turns.inflight.front_mut() {

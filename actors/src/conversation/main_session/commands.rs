@@ -79,7 +79,7 @@ impl MainSession {
     ) {
         match turn.kind {
             TurnKind::Compact => {
-                self.rearm_flush(false);
+                self.memory.rearm(false);
                 let turns = self.turns.since_compact;
                 self.turns.since_compact = 0;
                 let now = self.config.clock.now();
@@ -118,7 +118,7 @@ impl MainSession {
             TurnKind::Clear => {
                 tracing::info!(session_id = %result.session_id, "conversation cleared");
                 self.turns.since_compact = 0;
-                self.rearm_flush(true);
+                self.memory.rearm(true);
                 self.show(SurfaceEvent::Notice(
                     "-# conversation cleared — starting fresh.".into(),
                 ));

@@ -272,7 +272,7 @@ impl MainSession {
                         turn.snooze = out.snooze;
                         if out.kind == TurnKind::Message {
                             act.turns.since_compact += 1;
-                            act.note_message_sent(act.config.clock.now());
+                            act.memory.note_message_sent(act.config.clock.now());
                         }
                         act.turns.inflight.push_back(turn);
                         act.forks.turns_sent += 1;

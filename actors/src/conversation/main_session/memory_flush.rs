@@ -47,28 +47,48 @@ impl FlushState {
             running: None,
         }
     }
-}
 
-impl MainSession {
     /// A message of the conversation was sent at `now`.
     pub(super) fn note_message_sent(&mut self, now: DateTime<Utc>) {
-        let state = &mut self.memory;
-        state.said = true;
-        state.first_at.get_or_insert(now);
-        state.last_at = Some(now);
+        self.said = true;
+        self.first_at.get_or_insert(now);
+        self.last_at = Some(now);
     }
 
     /// The context was made small (a compaction) or new (a clear): the threshold flush may
     /// happen again, once.
-    pub(super) fn rearm_flush(&mut self, cleared: bool) {
-        self.memory.armed = true;
+    pub(super) fn rearm(&mut self, cleared: bool) {
+        self.armed = true;
         if cleared {
-            self.memory.said = false;
-            self.memory.first_at = None;
-            self.memory.last_at = None;
+            self.said = false;
+            self.first_at = None;
+            self.last_at = None;
         }
     }
 
+    /// A flush starts: its serial, which its timer and its result look for.
+    fn begin(&mut self) -> u64 {
+        self.serial += 1;
+        self.running = Some(self.serial);
+        self.serial
+    }
+
+    /// The flush `serial` has run out of time: true when it was still running (it is not now).
+    fn time_out(&mut self, serial: u64) -> bool {
+        if self.running != Some(serial) {
+            return false;
+        }
+        self.running = None;
+        true
+    }
+
+    /// The flush in flight has ended: false when it had timed out already.
+    fn finish(&mut self) -> bool {
+        self.running.take().is_some()
+    }
+}
+
+impl MainSession {
     /// Queues `command` (`/clear`, `/compact …`), with a flush in front of it when the
     /// conversation has something to save and flushing is on.
     pub(super) fn flush_then(&mut self, text: String, kind: TurnKind, ctx: &mut Context<Self>) {
@@ -112,9 +132,7 @@ impl MainSession {
         if !on || !self.forks.is_main() || !self.memory.said || self.turns.flushing() {
             return false;
         }
-        self.memory.serial += 1;
-        let serial = self.memory.serial;
-        self.memory.running = Some(serial);
+        let serial = self.memory.begin();
         self.show(SurfaceEvent::Notice(flush::SAVING.into()));
         let out = Outgoing::own(
             flush::prompt(reason, &self.config.user_name),
@@ -137,10 +155,9 @@ impl MainSession {
     /// The flush `serial` is still not answered after the limit: give up on it so the command
     /// behind it goes ahead.
     fn flush_timed_out(&mut self, serial: u64, ctx: &mut Context<Self>) {
-        if self.memory.running != Some(serial) {
+        if !self.memory.time_out(serial) {
             return;
         }
-        self.memory.running = None;
         tracing::warn!(
             limit_s = flush::LIMIT.as_secs(),
             "the memory flush did not finish in time; going ahead without a snapshot"
@@ -169,7 +186,7 @@ impl MainSession {
 
     /// The flush turn ended: write its answer as a snapshot, or say it could not be saved.
     pub(super) fn flush_done(&mut self, reason: Reason, turn: &Turn, result: &TurnResult) {
-        if self.memory.running.take().is_none() {
+        if !self.memory.finish() {
             // Timed out already, and said so.
             return;
         }
