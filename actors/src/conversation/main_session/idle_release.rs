@@ -7,8 +7,8 @@
 //!
 //! The timer runs on the injected clock: it is armed whenever the conversation falls idle (a
 //! process started with nothing to send, a turn's end, a fork's end, a change of the setting)
-//! and made stale by any new line ([`super::launch::Process::note_activity`]). When it fires and the
-//! conversation is still idle — nothing in flight or waiting, no process starting, no
+//! and made stale by any new line ([`super::launch::Process::note_activity`]). When it fires
+//! and the conversation is still idle — nothing in flight or waiting, no process starting, no
 //! interactive fork open — the process is shut down cleanly.
 
 use std::sync::Arc;

@@ -82,7 +82,8 @@ impl JobTurns {
 }
 
 /// What a turn's result means for the job it ran, given the turn's own cost (the CLI's cost
-/// is a running total per process: `turn_usage.rs` takes the difference).
+/// is a running total per process: [`super::conversation::TurnLine::turn_cost`] takes the
+/// difference).
 pub(super) fn end_of(
     outcome: &super::turn::Outcome,
     result: &TurnResult,
