@@ -2,8 +2,6 @@
 //! the process ending) and noticing a CLI that stopped responding mid-turn. Split from
 //! `conversation` (turns and results) to keep each file about one thing.
 
-use std::time::Instant;
-
 use actix::prelude::*;
 
 use super::turn::{self, TurnKind};
@@ -13,10 +11,10 @@ use crate::conversation::surface::SurfaceEvent;
 
 impl MainSession {
     pub(super) fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
-        self.last_sign_of_life = Instant::now();
+        self.process.sign_of_life();
         match event {
             BrainEvent::TextDelta(t) => {
-                if let Some(turn) = self.inflight.front_mut() {
+                if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.text.push_str(&t);
                     if turn.kind == TurnKind::Message && !turn.interrupted {
                         self.show(SurfaceEvent::TextDelta(t));
@@ -26,6 +24,7 @@ impl MainSession {
             // A `/compact` shows no status: its answer is one line when it is done.
             BrainEvent::ThinkingStarted
                 if self
+                    .turns
                     .inflight
                     .front()
                     .is_none_or(|t| t.kind == TurnKind::Message) =>
@@ -35,7 +34,7 @@ impl MainSession {
             // The conversation keeps the CLI's default built-ins: a release with new ones shows.
             BrainEvent::Init { tools, model, .. } => {
                 crate::agent::tools::note_init_tools(&tools);
-                if let Some(turn) = self.inflight.front_mut() {
+                if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.model = model;
                 }
             }
@@ -46,7 +45,7 @@ impl MainSession {
                     self.config.data_dir.root(),
                 );
                 let mut silent = false;
-                if let Some(turn) = self.inflight.front_mut() {
+                if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.tool_labels.push((id, label.clone()));
                     silent = matches!(turn.kind, TurnKind::Flush(_));
                 }
@@ -59,7 +58,7 @@ impl MainSession {
                 parent_tool_use_id,
                 name,
             } => {
-                let agent = self.inflight.front().and_then(|turn| {
+                let agent = self.turns.inflight.front().and_then(|turn| {
                     turn.tool_labels
                         .iter()
                         .find(|(id, _)| *id == parent_tool_use_id)
@@ -74,7 +73,7 @@ impl MainSession {
                 tool_use_id,
                 is_error: true,
             } => {
-                let label = self.inflight.front().and_then(|turn| {
+                let label = self.turns.inflight.front().and_then(|turn| {
                     turn.tool_labels
                         .iter()
                         .find(|(id, _)| *id == tool_use_id)
@@ -88,7 +87,7 @@ impl MainSession {
             // report (no status line left ticking after it).
             BrainEvent::Compacting => {
                 let mut automatic = true;
-                if let Some(turn) = self.inflight.front_mut() {
+                if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.compacting = true;
                     automatic = turn.kind != TurnKind::Compact;
                 }
@@ -98,6 +97,7 @@ impl MainSession {
             }
             BrainEvent::CompactBoundary(b) => {
                 let automatic = self
+                    .turns
                     .inflight
                     .front()
                     .is_none_or(|t| t.kind != TurnKind::Compact);
@@ -113,14 +113,14 @@ impl MainSession {
                         turn::compacted_notice(&b)
                     )));
                 }
-                if let Some(turn) = self.inflight.front_mut() {
+                if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.on_boundary(b);
                 }
                 // The context is small again: a later crossing of `memory_flush_at` flushes.
-                self.rearm_flush(false);
+                self.memory.rearm(false);
             }
             BrainEvent::CompactFinished { .. } => {
-                if let Some(turn) = self.inflight.front_mut() {
+                if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.compacting = false;
                 }
             }
@@ -130,7 +130,7 @@ impl MainSession {
                 context_tokens,
                 ..
             } => {
-                if let Some(turn) = self.inflight.front_mut() {
+                if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.on_assistant(&text);
                     if context_tokens.is_some() {
                         turn.context_tokens = context_tokens;
@@ -154,9 +154,9 @@ impl MainSession {
             BrainEvent::Result(result) => self.on_result(result, ctx),
             BrainEvent::Exited(info) => {
                 tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");
-                self.live = None;
-                if !self.inflight.is_empty() {
-                    self.end_job_turns("the claude cli exited mid-turn");
+                self.process.live = None;
+                if !self.turns.inflight.is_empty() {
+                    self.turns.end_in_flight("the claude cli exited mid-turn");
                     self.show(SurfaceEvent::Error(
                         "-# the assistant stopped unexpectedly — send that again.".into(),
                     ));
@@ -168,10 +168,10 @@ impl MainSession {
     }
 
     pub(super) fn check_hung(&mut self, ctx: &mut Context<Self>) {
-        if self.inflight.is_empty() || self.live.is_none() {
+        if self.turns.inflight.is_empty() || !self.process.running() {
             return;
         }
-        if self.last_sign_of_life.elapsed() < self.config.hang_timeout {
+        if !self.process.silent_for(self.config.hang_timeout) {
             return;
         }
         tracing::error!(
@@ -179,8 +179,9 @@ impl MainSession {
             "claude cli stopped responding mid-turn; killing it"
         );
         // Dropping the last handle kills the process; its late events carry an old generation.
-        self.live = None;
-        self.end_job_turns("the claude cli stopped responding");
+        self.process.live = None;
+        self.turns
+            .end_in_flight("the claude cli stopped responding");
         self.show(SurfaceEvent::Error(
             "-# the assistant stopped responding — send that again.".into(),
         ));

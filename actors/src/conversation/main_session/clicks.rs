@@ -58,7 +58,7 @@ impl MainSession {
     /// The save confirmation's Confirm: the fork checks again that saving loses nothing, then
     /// ends as saved; a refusal is the line the user reads.
     fn confirm_save(&mut self) -> ResponseActFuture<Self, String> {
-        let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
+        let Some(fork) = self.forks.open_fork() else {
             return Box::pin(fut::ready("not in a fork.".to_owned()));
         };
         Box::pin(

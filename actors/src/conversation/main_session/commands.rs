@@ -5,8 +5,9 @@
 
 use actix::prelude::*;
 
+use super::conversation::Outgoing;
 use super::turn::{Turn, TurnKind};
-use super::{MainSession, Outgoing};
+use super::MainSession;
 use crate::claude::brain::TurnResult;
 use crate::conversation::surface::SurfaceEvent;
 use crate::records::sessions::records::LineageStart;
@@ -78,9 +79,9 @@ impl MainSession {
     ) {
         match turn.kind {
             TurnKind::Compact => {
-                self.rearm_flush(false);
-                let turns = self.turns_since_compact;
-                self.turns_since_compact = 0;
+                self.memory.rearm(false);
+                let turns = self.turns.since_compact;
+                self.turns.since_compact = 0;
                 let now = self.config.clock.now();
                 let pre_tokens = turn.boundary.as_ref().and_then(|b| b.pre_tokens);
                 let post_tokens = turn.boundary.as_ref().and_then(|b| b.post_tokens);
@@ -103,7 +104,7 @@ impl MainSession {
                             };
                             let report = CompactReport::new(Some(turns), start, now, pre_tokens);
                             let line = report.answer(post_tokens);
-                            let waiting = std::mem::take(&mut act.compact_replies);
+                            let waiting = std::mem::take(&mut act.turns.compact_replies);
                             if waiting.is_empty() {
                                 act.show(SurfaceEvent::Notice(line));
                             } else {
@@ -116,8 +117,8 @@ impl MainSession {
             }
             TurnKind::Clear => {
                 tracing::info!(session_id = %result.session_id, "conversation cleared");
-                self.turns_since_compact = 0;
-                self.rearm_flush(true);
+                self.turns.since_compact = 0;
+                self.memory.rearm(true);
                 self.show(SurfaceEvent::Notice(
                     "-# conversation cleared — starting fresh.".into(),
                 ));
@@ -125,20 +126,6 @@ impl MainSession {
             }
             TurnKind::Flush(reason) => self.flush_done(reason, turn, result),
             TurnKind::Message => {}
-        }
-    }
-
-    fn cost_line(&self) -> String {
-        match &self.last_result {
-            None => "no turns yet in this run.".to_owned(),
-            Some(r) => format!(
-                "cost this run: ${:.4} · last turn: {} in / {} out tokens",
-                r.total_cost_usd.unwrap_or(0.0),
-                r.usage.input_tokens
-                    + r.usage.cache_read_input_tokens
-                    + r.usage.cache_creation_input_tokens,
-                r.usage.output_tokens
-            ),
         }
     }
 }
@@ -174,18 +161,18 @@ impl Handler<Command> for MainSession {
                 self.flush_then(text, TurnKind::Compact, ctx);
                 // Answered once, when it is done: one line, nothing left "compacting...".
                 let (tx, rx) = tokio::sync::oneshot::channel();
-                self.compact_replies.push(tx);
+                self.turns.compact_replies.push(tx);
                 Box::pin(
                     async move { rx.await.unwrap_or_else(|_| COMPACT_STOPPED.to_owned()) }
                         .into_actor(self),
                 )
             }
-            Command::Cost => reply(self.cost_line()),
+            Command::Cost => reply(self.turns.cost_line()),
             Command::Interrupt => {
-                if self.inflight.is_empty() {
+                if self.turns.inflight.is_empty() {
                     return reply("nothing to interrupt.".into());
                 }
-                if self.inflight.iter().any(|t| t.compacting) {
+                if self.turns.inflight.iter().any(|t| t.compacting) {
                     return reply("compacting right now — it can't be interrupted.".into());
                 }
                 self.interrupt(ctx);
@@ -196,7 +183,7 @@ impl Handler<Command> for MainSession {
             Command::Fork(topic) => {
                 let idle_minutes = self.idle_minutes();
                 // `/fork` interrupts nothing: an answer in progress finishes where it began.
-                let answering = !self.inflight.is_empty();
+                let answering = !self.turns.inflight.is_empty();
                 let started = self.start_fork(
                     super::EnterFork {
                         topic,

@@ -1,46 +1,84 @@
-//! Driving the conversation's turns: sending lines, interrupting, starting the process (what
-//! happens when a turn's result comes is in `turn_end`, its stream of events in
-//! `brain_events`). Split from the actor's definition (`mod.rs`) to keep each file about one
-//! thing.
+//! The conversation's line of turns ([`TurnLine`]: the turns in flight, the lines waiting,
+//! what the last result left) and driving it: sending lines, interrupting (starting the process
+//! is in `launch`, what happens when a turn's result comes in `turn_end`, its stream of events
+//! in `brain_events`).
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::collections::VecDeque;
 
 use actix::prelude::*;
+use tokio::sync::oneshot;
 
-use super::fork_role::Role;
-use super::host::SessionHost;
-use super::job_turns::{JobTurnEnd, JobTurnOutcome};
+use super::job_turns::{JobTurnEnd, JobTurnOutcome, JobTurns};
 use super::turn::{Turn, TurnKind};
-use super::{launch, tools_backend, Live, MainSession, Outgoing, ProcessEvent};
-use crate::claude::brain::UserMessage;
+use super::MainSession;
+use crate::claude::brain::{ImageBlock, TurnResult, UserMessage};
 use crate::conversation::surface::SurfaceEvent;
 
-impl MainSession {
-    pub(super) fn show(&self, event: SurfaceEvent) {
-        self.surface.do_send(event);
-    }
+/// A line ready to send.
+#[derive(Debug, Clone)]
+pub(super) struct Outgoing {
+    /// What is sent.
+    pub(super) text: String,
+    /// The images sent with it.
+    pub(super) images: Vec<ImageBlock>,
+    /// What kind of turn it starts.
+    pub(super) kind: TurnKind,
+    /// Sent once already (after a compaction that swallowed it, or an interrupt that took it).
+    pub(super) resent: bool,
+    /// The foreground job this line runs, answered when its turn ends.
+    pub(super) job: Option<u64>,
+    /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
+    pub(super) snooze: Option<String>,
+}
 
+impl Outgoing {
+    /// A line the session itself sends (a command, an intro, a nudge, a flush): no images,
+    /// no job, no snooze.
+    pub(super) fn own(text: String, kind: TurnKind) -> Self {
+        Outgoing {
+            text,
+            images: Vec::new(),
+            kind,
+            resent: false,
+            job: None,
+            snooze: None,
+        }
+    }
+}
+
+/// The conversation's line of turns: those in flight and the lines waiting, the foreground jobs
+/// and `/compact`s waiting for theirs to end, and what the turns so far have left behind.
+#[derive(Default)]
+pub(super) struct TurnLine {
+    /// The turns sent to the process and not yet ended, oldest first.
+    pub(super) inflight: VecDeque<Turn>,
+    /// The lines waiting to be sent, next first.
+    pub(super) waiting: VecDeque<Outgoing>,
+    /// The last turn's result (`/cost`).
+    pub(super) last_result: Option<TurnResult>,
+    /// The process generation and the CLI's running `total_cost_usd` after its last turn: a
+    /// turn's own cost is the difference (a new process starts again from zero).
+    pub(super) usage_base: Option<(u64, f64)>,
+    /// The tokens of the last model call of the last answered turn (the context's size).
+    pub(super) last_context: Option<u64>,
+    /// Messages sent since the last `/compact` or `/clear`.
+    pub(super) since_compact: u32,
+    /// `/compact`s waiting for their report (dropped, they say the compaction stopped).
+    pub(super) compact_replies: Vec<oneshot::Sender<String>>,
+    /// Foreground jobs waiting for their turn to end.
+    pub(super) jobs: JobTurns,
+}
+
+impl TurnLine {
+    /// A turn is in flight or a line waits.
     pub(super) fn busy(&self) -> bool {
         !self.inflight.is_empty() || !self.waiting.is_empty()
     }
 
-    /// Sends `out` or queues it (SPEC §5, §17). A foreground job's line never interrupts: it
-    /// waits behind the turn in progress and the lines queued before it, so overdue jobs each
-    /// get their whole turn in fire order. The owner's line interrupts the owner's own answer in
-    /// progress (not a compaction, whose reply an interrupt would kill); during a job's turn it
-    /// waits, ahead of the jobs still queued, and is answered right after that turn.
-    pub(super) fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
-        self.note_activity();
-        if self.live.is_none() {
-            self.enqueue(out);
-            self.ensure_launched(ctx);
-            return;
-        }
-        if self.inflight.is_empty() && self.waiting.is_empty() {
-            self.send(out, ctx);
-            return;
-        }
+    /// `out` has to wait rather than interrupt what is in flight: it runs a job, or a
+    /// compaction, a memory flush or a job's turn is in flight, or a line of the owner's
+    /// already waits.
+    fn holds_back(&self, out: &Outgoing) -> bool {
         // A compaction or a memory flush is never interrupted: what comes waits for it.
         let compacting = self
             .inflight
@@ -48,14 +86,7 @@ impl MainSession {
             .any(|t| t.compacting || matches!(t.kind, TurnKind::Flush(_)));
         let job_running = self.inflight.iter().any(|t| t.job.is_some());
         let owner_waiting = self.waiting.iter().any(|w| w.job.is_none());
-        if out.job.is_some() || compacting || job_running || owner_waiting {
-            self.enqueue(out);
-            return;
-        }
-        if !self.inflight.is_empty() {
-            self.interrupt(ctx);
-        }
-        self.send(out, ctx);
+        out.job.is_some() || compacting || job_running || owner_waiting
     }
 
     /// Queues `out`: a job's line at the end, the owner's line after the owner's lines already
@@ -73,12 +104,141 @@ impl MainSession {
         self.waiting.insert(at, out);
     }
 
+    /// A memory flush is queued or in flight.
+    pub(super) fn flushing(&self) -> bool {
+        let is_flush = |k: TurnKind| matches!(k, TurnKind::Flush(_));
+        self.inflight.iter().any(|t| is_flush(t.kind))
+            || self.waiting.iter().any(|w| is_flush(w.kind))
+    }
+
+    /// Clears the turns in flight, answering their jobs as failed for `why` (and a waiting
+    /// `/compact` that it stopped).
+    pub(super) fn end_in_flight(&mut self, why: &str) {
+        self.compact_replies.clear();
+        for t in self.inflight.drain(..) {
+            self.jobs.answer(
+                t.job,
+                JobTurnEnd::bare(JobTurnOutcome::Failed, why.to_owned()),
+            );
+        }
+    }
+
+    /// Drops the waiting lines, answering their jobs as failed for `why`.
+    pub(super) fn fail_waiting(&mut self, why: &str) {
+        for out in self.waiting.drain(..) {
+            self.jobs.answer(
+                out.job,
+                JobTurnEnd::bare(JobTurnOutcome::Failed, why.to_owned()),
+            );
+        }
+    }
+
+    /// Takes the turns `result` ended out of those in flight: the one that carries what the
+    /// user sees, and the lines the CLI merged into it (newest first). The CLI merges lines
+    /// sent during a busy turn into one turn: every turn the result names is over, and the last
+    /// of them carries the answer (and a reminder's snooze from any of them). A result that
+    /// names none ends the oldest.
+    pub(super) fn take_answered(&mut self, result: &TurnResult) -> Option<(Turn, Vec<Turn>)> {
+        let answered: Vec<usize> = self
+            .inflight
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| result.user_message_uuids.contains(&t.uuid))
+            .map(|(i, _)| i)
+            .collect();
+        let mut merged = Vec::new();
+        let turn = if answered.is_empty() {
+            self.inflight.pop_front()
+        } else {
+            let mut last: Option<Turn> = None;
+            let mut snooze = None;
+            for i in answered.into_iter().rev() {
+                let t = self.inflight.remove(i);
+                snooze = snooze.or_else(|| t.as_ref().and_then(|t| t.snooze.clone()));
+                if last.is_none() {
+                    last = t;
+                } else {
+                    merged.extend(t);
+                }
+            }
+            // Lines merged into one turn: a reminder's snooze stays with the answer.
+            last.map(|mut t| {
+                t.snooze = snooze;
+                t
+            })
+        };
+        turn.map(|turn| (turn, merged))
+    }
+
+    /// The cost of the turn `result` ended on process `generation`: how much the CLI's running
+    /// `total_cost_usd` grew since the same process's previous result (a new process starts
+    /// from zero). Remembers the total for the next turn.
+    pub(super) fn turn_cost(&mut self, generation: u64, result: &TurnResult) -> Option<f64> {
+        let before = match self.usage_base {
+            Some((base_generation, total)) if base_generation == generation => total,
+            _ => 0.0,
+        };
+        let cost_usd = result.total_cost_usd.map(|total| (total - before).max(0.0));
+        if let Some(total) = result.total_cost_usd {
+            self.usage_base = Some((generation, total));
+        }
+        cost_usd
+    }
+
+    /// `/cost`'s answer: the process's cost so far and the last turn's tokens.
+    pub(super) fn cost_line(&self) -> String {
+        match &self.last_result {
+            None => "no turns yet in this run.".to_owned(),
+            Some(r) => format!(
+                "cost this run: ${:.4} · last turn: {} in / {} out tokens",
+                r.total_cost_usd.unwrap_or(0.0),
+                r.usage.input_tokens
+                    + r.usage.cache_read_input_tokens
+                    + r.usage.cache_creation_input_tokens,
+                r.usage.output_tokens
+            ),
+        }
+    }
+}
+
+impl MainSession {
+    pub(super) fn show(&self, event: SurfaceEvent) {
+        self.surface.do_send(event);
+    }
+
+    /// Sends `out` or queues it (SPEC §5, §17). A foreground job's line never interrupts: it
+    /// waits behind the turn in progress and the lines queued before it, so overdue jobs each
+    /// get their whole turn in fire order. The owner's line interrupts the owner's own answer in
+    /// progress (not a compaction, whose reply an interrupt would kill); during a job's turn it
+    /// waits, ahead of the jobs still queued, and is answered right after that turn.
+    pub(super) fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
+        self.process.note_activity();
+        if !self.process.running() {
+            self.turns.enqueue(out);
+            self.ensure_launched(ctx);
+            return;
+        }
+        if !self.turns.busy() {
+            self.send(out, ctx);
+            return;
+        }
+        if self.turns.holds_back(&out) {
+            self.turns.enqueue(out);
+            return;
+        }
+        if !self.turns.inflight.is_empty() {
+            self.interrupt(ctx);
+        }
+        self.send(out, ctx);
+    }
+
     pub(super) fn interrupt(&mut self, ctx: &mut Context<Self>) {
-        let Some(live) = &self.live else { return };
-        for t in self.inflight.iter_mut() {
+        let Some(driver) = self.process.driver() else {
+            return;
+        };
+        for t in self.turns.inflight.iter_mut() {
             t.interrupted = true;
         }
-        let driver = Arc::clone(&live.driver);
         ctx.wait(
             async move { driver.interrupt().await }
                 .into_actor(self)
@@ -91,17 +251,16 @@ impl MainSession {
     }
 
     pub(super) fn send(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
-        let Some(live) = &self.live else {
-            self.waiting.push_front(out);
+        let Some(driver) = self.process.driver() else {
+            self.turns.waiting.push_front(out);
             self.ensure_launched(ctx);
             return;
         };
-        let driver = Arc::clone(&live.driver);
         let message = UserMessage {
             text: out.text.clone(),
             images: out.images.clone(),
         };
-        self.last_sign_of_life = Instant::now();
+        self.process.sign_of_life();
         ctx.wait(
             async move { driver.send_user(message).await }
                 .into_actor(self)
@@ -112,15 +271,15 @@ impl MainSession {
                         turn.job = out.job;
                         turn.snooze = out.snooze;
                         if out.kind == TurnKind::Message {
-                            act.turns_since_compact += 1;
-                            act.note_message_sent(act.config.clock.now());
+                            act.turns.since_compact += 1;
+                            act.memory.note_message_sent(act.config.clock.now());
                         }
-                        act.inflight.push_back(turn);
-                        act.turns_sent += 1;
+                        act.turns.inflight.push_back(turn);
+                        act.forks.turns_sent += 1;
                     }
                     Err(e) => {
                         tracing::error!(cause = %e, "sending to the cli failed");
-                        act.job_turns.answer(
+                        act.turns.jobs.answer(
                             out.job,
                             JobTurnEnd::bare(
                                 JobTurnOutcome::Failed,
@@ -131,7 +290,7 @@ impl MainSession {
                             "-# couldn't reach the assistant — try again.".into(),
                         ));
                         if e.is_process_gone() {
-                            act.live = None;
+                            act.process.live = None;
                         }
                         act.flush(ctx);
                     }
@@ -141,109 +300,16 @@ impl MainSession {
 
     /// Sends the next waiting line when nothing is in flight.
     pub(super) fn flush(&mut self, ctx: &mut Context<Self>) {
-        if !self.inflight.is_empty() {
+        if !self.turns.inflight.is_empty() {
             return;
         }
-        if let Some(next) = self.waiting.pop_front() {
-            if self.live.is_some() {
+        if let Some(next) = self.turns.waiting.pop_front() {
+            if self.process.running() {
                 self.send(next, ctx);
             } else {
-                self.waiting.push_front(next);
+                self.turns.waiting.push_front(next);
                 self.ensure_launched(ctx);
             }
         }
-    }
-
-    pub(super) fn ensure_launched(&mut self, ctx: &mut Context<Self>) {
-        if self.launching || self.live.is_some() {
-            return;
-        }
-        self.launching = true;
-        let fork_start = match &self.role {
-            Role::Fork(state) => Some(launch::ForkStart {
-                session: state.start.clone(),
-                parent_context: state.parent_context,
-            }),
-            Role::Main => None,
-        };
-        let handlers = crate::claude::brain::Handlers {
-            host: Arc::new(SessionHost::conversation(
-                self.config.data_dir.clone(),
-                ctx.address(),
-                self.surface.clone(),
-                self.config.approvals.clone(),
-            )),
-            tools: tools_backend::server(self, ctx.address()),
-        };
-        let configured = self.policy.mode;
-        let refused = crate::agent::permissions::bypass_refused_as_root();
-        let (mode, notice) = crate::agent::permissions::root_rule::launch_mode(configured, refused);
-        if let Some(notice) = notice {
-            tracing::warn!("bypassPermissions refused as root; starting in dontAsk");
-            self.policy.mode = mode;
-            self.show(SurfaceEvent::Notice(notice));
-        }
-        // `tool-policy.yaml` as it is now: the built-ins it grants are offered from this start on.
-        let granted = self
-            .tool_policy
-            .current()
-            .main_allowed(&self.config.data_dir);
-        let fut = launch::start(
-            self.config.clone(),
-            *self.config.runtime.values(),
-            launch::Launch {
-                mode,
-                saved: self.session_id.clone(),
-                fork_start,
-                granted,
-                cleared: std::mem::take(&mut self.cleared_restart),
-            },
-            handlers,
-        );
-        ctx.wait(fut.into_actor(self).map(|res, act, ctx| {
-            act.launching = false;
-            match res {
-                Ok(started) => {
-                    act.memory_at_launch = crate::agent::memory::stamp(&act.config.data_dir);
-                    if started.fresh_session && matches!(act.role, Role::Main) {
-                        act.fresh_after_failed_resume = act.session_id.is_some();
-                        act.session_id = Some(started.session_id.clone());
-                    }
-                    if let Some(note) = started.note {
-                        act.show(SurfaceEvent::Notice(note));
-                    }
-                    act.generation += 1;
-                    let generation = act.generation;
-                    let me = ctx.address();
-                    let mut events = started.launched.events;
-                    tokio::spawn(async move {
-                        while let Some(event) = events.recv().await {
-                            me.do_send(ProcessEvent { generation, event });
-                        }
-                    });
-                    act.live = Some(Live {
-                        driver: Arc::new(started.launched.driver),
-                        generation,
-                    });
-                    act.flush(ctx);
-                    act.arm_idle_release(ctx);
-                }
-                Err(e) => {
-                    tracing::error!(cause = %e, "could not start the claude cli");
-                    act.show(SurfaceEvent::Error(format!(
-                        "-# couldn't start the assistant: {e}"
-                    )));
-                    for out in act.waiting.drain(..) {
-                        act.job_turns.answer(
-                            out.job,
-                            JobTurnEnd::bare(
-                                JobTurnOutcome::Failed,
-                                format!("could not start the claude cli: {e}"),
-                            ),
-                        );
-                    }
-                }
-            }
-        }));
     }
 }

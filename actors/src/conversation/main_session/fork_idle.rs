@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 
+use super::conversation::Outgoing;
 use super::fork_role::Role;
 use super::turn::TurnKind;
-use super::{MainSession, Outgoing};
+use super::MainSession;
 use crate::agent::prompts::fork as fork_prompt;
 use crate::conversation::surface::SurfaceEvent;
 
@@ -57,8 +58,8 @@ impl MainSession {
     /// Fork: nudges the agent after idleness (a visible note first), twice at most; the agent
     /// decides how the fork ends.
     pub(super) fn idle_check(&mut self, ctx: &mut Context<Self>) {
-        let busy = self.busy();
-        let Role::Fork(state) = &mut self.role else {
+        let busy = self.turns.busy();
+        let Role::Fork(state) = &mut self.forks.role else {
             return;
         };
         if busy || state.last_activity.elapsed() < state.idle {
@@ -80,7 +81,7 @@ impl MainSession {
 impl Handler<OwnerActed> for MainSession {
     type Result = ();
     fn handle(&mut self, _msg: OwnerActed, _ctx: &mut Self::Context) {
-        if let Role::Fork(state) = &mut self.role {
+        if let Role::Fork(state) = &mut self.forks.role {
             state.last_activity = Instant::now();
             state.nudges = 0;
         }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 
+use super::save_guard::ForkBase;
 use super::{ForkButton, MainSession};
 use crate::agent::prompts::fork as fork_prompt;
 use crate::agent::tools::Refusal;
@@ -34,6 +35,59 @@ pub enum Role {
     Main,
     /// An interactive fork of it.
     Fork(ForkState),
+}
+
+/// Where this session stands among forks: whether it is the main conversation or a fork of it,
+/// and, for the main one, the interactive fork it has open and what it looked like when that
+/// fork started.
+pub(super) struct Forks {
+    /// Main conversation or interactive fork.
+    pub(super) role: Role,
+    /// The interactive fork the user is talking to (main session only).
+    pub(super) open: Option<Addr<MainSession>>,
+    /// What this (main) session looked like when that fork started: a save must find it so.
+    pub(super) base: Option<ForkBase>,
+    /// Lines this session has sent to its process (a fork's save checks that the main
+    /// session received none since the fork started).
+    pub(super) turns_sent: u64,
+}
+
+impl Forks {
+    /// A session in `role`, with no fork open.
+    pub(super) fn new(role: Role) -> Self {
+        Self {
+            role,
+            open: None,
+            base: None,
+            turns_sent: 0,
+        }
+    }
+
+    /// This is the main conversation.
+    pub(super) fn is_main(&self) -> bool {
+        matches!(self.role, Role::Main)
+    }
+
+    /// This is an interactive fork.
+    pub(super) fn is_fork(&self) -> bool {
+        matches!(self.role, Role::Fork(_))
+    }
+
+    /// The fork the user is talking to, while it lives (main session only).
+    pub(super) fn open_fork(&self) -> Option<Addr<MainSession>> {
+        self.open.clone().filter(|f| f.connected())
+    }
+
+    /// True while this (main) session has a fork the user is talking to.
+    pub(super) fn in_fork(&self) -> bool {
+        self.open.as_ref().is_some_and(|f| f.connected())
+    }
+
+    /// The open fork is gone: no fork, no base to save against.
+    pub(super) fn closed(&mut self) {
+        self.open = None;
+        self.base = None;
+    }
 }
 
 /// A fork's own state.
@@ -112,7 +166,7 @@ pub struct ResumeFromReply {
 impl Handler<ResumeFromReply> for MainSession {
     type Result = bool;
     fn handle(&mut self, msg: ResumeFromReply, ctx: &mut Self::Context) -> bool {
-        if !matches!(self.role, Role::Main) || self.in_fork() {
+        if !self.forks.is_main() || self.forks.in_fork() {
             return false;
         }
         let idle_minutes = self.idle_minutes();
@@ -157,7 +211,7 @@ impl MainSession {
     /// Main session: one of the "Forked Session" buttons. Save and Exit end the fork now (or
     /// after its turn); Report asks the agent for the summary first.
     pub(super) fn press_fork_button(&mut self, button: ForkButton) -> String {
-        let Some(fork) = self.fork.clone().filter(|f| f.connected()) else {
+        let Some(fork) = self.forks.open_fork() else {
             return "not in a fork.".into();
         };
         fork.do_send(super::fork_idle::OwnerActed);
@@ -178,19 +232,14 @@ impl MainSession {
     /// fork), showing it as discarded so the next line reaches the main conversation; `true`
     /// when there was one.
     pub(super) fn abandon_fork(&mut self) -> bool {
-        let Some(fork) = self.fork.take().filter(|f| f.connected()) else {
+        let Some(fork) = self.forks.open.take().filter(|f| f.connected()) else {
             return false;
         };
-        self.fork_base = None;
+        self.forks.base = None;
         fork.do_send(Abandon);
         tracing::info!("fork discarded by /clear");
         self.show(SurfaceEvent::ForkEnded(ExitAction::Discard));
         true
-    }
-
-    /// True while this (main) session has a fork the user is talking to.
-    pub(super) fn in_fork(&self) -> bool {
-        self.fork.as_ref().is_some_and(|f| f.connected())
     }
 
     /// Main session: starts a fork.
@@ -199,20 +248,17 @@ impl MainSession {
         msg: EnterFork,
         ctx: &mut Context<Self>,
     ) -> Result<(), Refusal> {
-        if !matches!(self.role, Role::Main) {
+        if !self.forks.is_main() {
             return Err(Refusal::AlreadyInFork);
         }
-        if self.in_fork() {
+        if self.forks.in_fork() {
             return Err(Refusal::ForkAlreadyOpen);
         }
-        if msg.interrupt && !self.inflight.is_empty() {
+        if msg.interrupt && !self.turns.inflight.is_empty() {
             self.interrupt(ctx);
         }
         let user = self.config.user_name.clone();
-        let main_id = self.id_file.load().unwrap_or_else(|e| {
-            tracing::error!(cause = %e, "could not read the saved session id");
-            None
-        });
+        let main_id = self.saved.read_file();
         let resumed = msg.resume.is_some();
         let (start, intro) = match msg.resume {
             // A background session is branched too, so the original stays as it was.
@@ -242,14 +288,18 @@ impl MainSession {
             // A resumed fork opens with the user's reply or click.
             user_turns: u32::from(resumed),
             // A resumed background session's size is not known here.
-            parent_context: if resumed { None } else { self.last_context },
+            parent_context: if resumed {
+                None
+            } else {
+                self.turns.last_context
+            },
             shown_updates: Vec::new(),
         };
         let fork = MainSession::new_fork(self, state).start();
-        self.fork = Some(fork);
+        self.forks.open = Some(fork);
         // The session the main process works in: the saved one, or the one its first turn
         // (still running) is about to save.
-        let base_id = self.session_id.clone().or(main_id);
+        let base_id = self.saved.id.clone().or(main_id);
         self.note_fork_base(base_id, ctx);
         self.show(SurfaceEvent::ForkStarted { topic: msg.topic });
         Ok(())
@@ -257,7 +307,7 @@ impl MainSession {
 
     /// Fork: the turn finished; end the fork if the agent chose how.
     pub(super) fn maybe_end_fork(&mut self, ctx: &mut Context<Self>) {
-        let Role::Fork(state) = &mut self.role else {
+        let Role::Fork(state) = &mut self.forks.role else {
             return;
         };
         state.last_activity = Instant::now();
@@ -274,7 +324,7 @@ impl MainSession {
         }
         parent.do_send(ForkEnded {
             action,
-            session_id: self.session_id.clone(),
+            session_id: self.saved.id.clone(),
         });
         ctx.notify(super::Close);
         ctx.run_later(Duration::from_secs(6), |_act, ctx| ctx.stop());
@@ -282,8 +332,7 @@ impl MainSession {
 
     /// Main session: a fork ended.
     pub(super) fn fork_ended(&mut self, ended: ForkEnded) {
-        self.fork = None;
-        self.fork_base = None;
+        self.forks.closed();
         let shown = match ended.action {
             ExitAction::Save => match ended.session_id {
                 Some(id) => match self.adopt_session(id) {
@@ -304,21 +353,14 @@ impl MainSession {
     /// process restarted on it at the next message. Saved first: when the id cannot be
     /// written nothing else happens, so the main session in memory stays the one on disk.
     fn adopt_session(&mut self, id: String) -> Result<(), NotSaved> {
-        if let Err(e) = self.id_file.save(&id) {
-            tracing::error!(cause = %e, "could not save the adopted session id; the main session stays as it was");
-            return Err(NotSaved {
-                file: self.id_file.path().to_path_buf(),
-                cause: e.cause(),
-            });
-        }
-        let previous = self.session_id.replace(id.clone());
+        let previous = self.saved.adopt(&id)?;
         self.records.do_send(RecordSession {
             kind: EventKind::Swapped,
             session_id: id.clone(),
             parent: previous,
         });
         self.pending.do_send(Clear);
-        self.live = None;
+        self.process.live = None;
         tracing::info!(session_id = %id, "fork saved as the main session");
         Ok(())
     }
@@ -334,13 +376,13 @@ impl Handler<EnterFork> for MainSession {
 impl Handler<MarkExit> for MainSession {
     type Result = ();
     fn handle(&mut self, MarkExit(action): MarkExit, ctx: &mut Self::Context) {
-        if let Role::Fork(state) = &mut self.role {
+        if let Role::Fork(state) = &mut self.forks.role {
             state.exit = Some(action);
             // Between turns (a button pressed while idle) the fork can end now.
-            if self.inflight.is_empty() && self.waiting.is_empty() {
+            if !self.turns.busy() {
                 self.maybe_end_fork(ctx);
             }
-        } else if let Some(fork) = &self.fork {
+        } else if let Some(fork) = &self.forks.open {
             fork.do_send(MarkExit(action));
         }
     }
@@ -349,10 +391,10 @@ impl Handler<MarkExit> for MainSession {
 impl Handler<Abandon> for MainSession {
     type Result = ();
     fn handle(&mut self, _msg: Abandon, ctx: &mut Self::Context) {
-        if !matches!(self.role, Role::Fork(_)) {
+        if !self.forks.is_fork() {
             return;
         }
-        if !self.inflight.is_empty() {
+        if !self.turns.inflight.is_empty() {
             self.interrupt(ctx);
         }
         ctx.notify(super::Close);

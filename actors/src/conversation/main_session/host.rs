@@ -16,8 +16,10 @@
 use actix::prelude::*;
 use serde_json::Value;
 
+use crate::agent::permissions::tool_policy::PolicyFile;
 use crate::agent::permissions::{
-    ask_surface, reasons, ApprovalAnswer, ApprovalRequest, Decision, FileHooks, APPROVAL_TIMEOUT,
+    ask_surface, reasons, ApprovalAnswer, ApprovalRequest, Decision, FileHooks, Policy,
+    APPROVAL_TIMEOUT,
 };
 use crate::base::data_dir::DataDir;
 use crate::claude::brain::{
@@ -64,36 +66,65 @@ pub struct SettlePermission {
     pub answer: ApprovalAnswer,
 }
 
+/// What this session allows: its permission policy and the `tool-policy.yaml` the policy takes
+/// its standing allowances from.
+pub(super) struct Permissions {
+    /// This session's permission policy (a fork has its own); its host asks through the mailbox.
+    pub(super) policy: Policy,
+    /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
+    /// when it changes.
+    tool_policy: PolicyFile,
+}
+
+impl Permissions {
+    /// The policy for `mode`, with `tool-policy.yaml` of `data_dir`.
+    pub(super) fn new(mode: PermissionMode, data_dir: &DataDir) -> Self {
+        Self {
+            policy: Policy::new(mode),
+            tool_policy: PolicyFile::in_data_dir(data_dir),
+        }
+    }
+
+    /// The built-ins `tool-policy.yaml` grants as it is now.
+    pub(super) fn granted(&mut self, data_dir: &DataDir) -> Vec<String> {
+        self.tool_policy.current().main_allowed(data_dir)
+    }
+
+    /// The policy's decision on one permission prompt, with `tool-policy.yaml` as it is now (an
+    /// edit counts from the next call on).
+    fn decide(&mut self, request: &PermissionRequest, data_dir: &DataDir) -> Decision {
+        let standing = self.granted(data_dir);
+        self.policy.set_standing(standing);
+        self.policy.decide(request, data_dir)
+    }
+}
+
 impl Handler<DecidePermission> for MainSession {
     type Result = MessageResult<DecidePermission>;
     fn handle(&mut self, msg: DecidePermission, _ctx: &mut Self::Context) -> Self::Result {
-        // `tool-policy.yaml` as it is now: an edit counts from the next call on.
-        let standing = self
-            .tool_policy
-            .current()
-            .main_allowed(&self.config.data_dir);
-        self.policy.set_standing(standing);
-        MessageResult(self.policy.decide(&msg.0, &self.config.data_dir))
+        MessageResult(self.permissions.decide(&msg.0, &self.config.data_dir))
     }
 }
 
 impl Handler<DecideStateWrite> for MainSession {
     type Result = MessageResult<DecideStateWrite>;
     fn handle(&mut self, msg: DecideStateWrite, _ctx: &mut Self::Context) -> Self::Result {
-        MessageResult(
-            self.policy
-                .decide_state_write(&msg.request, &msg.why, &self.config.data_dir),
-        )
+        MessageResult(self.permissions.policy.decide_state_write(
+            &msg.request,
+            &msg.why,
+            &self.config.data_dir,
+        ))
     }
 }
 
 impl Handler<SettlePermission> for MainSession {
     type Result = MessageResult<SettlePermission>;
     fn handle(&mut self, msg: SettlePermission, _ctx: &mut Self::Context) -> Self::Result {
-        MessageResult(
-            self.policy
-                .settle(&msg.request, msg.answer, &self.config.data_dir),
-        )
+        MessageResult(self.permissions.policy.settle(
+            &msg.request,
+            msg.answer,
+            &self.config.data_dir,
+        ))
     }
 }
 

@@ -7,15 +7,14 @@
 //!
 //! The timer runs on the injected clock: it is armed whenever the conversation falls idle (a
 //! process started with nothing to send, a turn's end, a fork's end, a change of the setting)
-//! and made stale by any new line ([`MainSession::note_activity`]). When it fires and the
-//! conversation is still idle — nothing in flight or waiting, no process starting, no
+//! and made stale by any new line ([`super::launch::Process::note_activity`]). When it fires
+//! and the conversation is still idle — nothing in flight or waiting, no process starting, no
 //! interactive fork open — the process is shut down cleanly.
 
 use std::sync::Arc;
 
 use actix::prelude::*;
 
-use super::fork_role::Role;
 use super::MainSession;
 
 /// Asks whether the conversation's CLI process is running (closed while idle, see the module).
@@ -26,26 +25,21 @@ pub struct ProcessRunning;
 impl Handler<ProcessRunning> for MainSession {
     type Result = bool;
     fn handle(&mut self, _msg: ProcessRunning, _ctx: &mut Self::Context) -> bool {
-        self.live.is_some()
+        self.process.running()
     }
 }
 
 impl MainSession {
-    /// Something is happening: a pending idle timer no longer counts.
-    pub(super) fn note_activity(&mut self) {
-        self.idle_epoch += 1;
-    }
-
     /// The conversation may be idle now: start the timer for the idle release.
     pub(super) fn arm_idle_release(&mut self, ctx: &mut Context<Self>) {
-        if !matches!(self.role, Role::Main) || self.live.is_none() || self.busy() {
+        if !self.forks.is_main() || !self.process.running() || self.turns.busy() {
             return;
         }
-        self.idle_epoch += 1;
+        self.process.note_activity();
         let Some(after) = self.config.runtime.values().main_idle_release() else {
             return;
         };
-        let epoch = self.idle_epoch;
+        let epoch = self.process.idle_epoch;
         let clock = Arc::clone(&self.config.clock);
         let deadline =
             clock.now() + chrono::Duration::from_std(after).unwrap_or(chrono::Duration::MAX);
@@ -59,18 +53,18 @@ impl MainSession {
 
     /// The timer of `epoch` fired: closes the process if nothing happened since.
     fn release_if_idle(&mut self, epoch: u64, ctx: &mut Context<Self>) {
-        if epoch != self.idle_epoch || self.launching || self.busy() {
+        if epoch != self.process.idle_epoch || self.process.launching || self.turns.busy() {
             return;
         }
-        if self.in_fork() {
+        if self.forks.in_fork() {
             // The fork's end arms the timer again.
             return;
         }
-        let Some(live) = self.live.take() else {
+        let Some(live) = self.process.live.take() else {
             return;
         };
         tracing::info!(
-            session_id = ?self.session_id,
+            session_id = ?self.saved.id,
             "conversation idle: closing its claude cli process until the next message"
         );
         ctx.spawn(

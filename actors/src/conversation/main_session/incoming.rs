@@ -5,10 +5,11 @@
 
 use actix::prelude::*;
 
+use super::conversation::Outgoing;
 use super::fork_role::Role;
 use super::job_turns::{JobTurnEnd, JobTurnOutcome};
 use super::turn::TurnKind;
-use super::{header, FireJob, MainSession, Outgoing, Say, CATCHING_UP};
+use super::{header, FireJob, MainSession, Say, CATCHING_UP};
 use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::Job;
 use crate::records::pending_updates::{Peek, Pop, Reader};
@@ -25,8 +26,8 @@ impl MainSession {
     /// A line for the conversation (the user's, a button's, a foreground job's with its
     /// ticket); `snooze` is the snooze its answer's buttons press.
     fn say(&mut self, msg: Say, job: Option<u64>, snooze: Option<String>, ctx: &mut Context<Self>) {
-        if self.in_fork() {
-            if let Some(fork) = &self.fork {
+        if self.forks.in_fork() {
+            if let Some(fork) = &self.forks.open {
                 fork.do_send(msg);
             }
             return;
@@ -35,7 +36,7 @@ impl MainSession {
         let now = self.config.clock.now();
         let tz = self.config.tz;
         // The main session consumes the updates; a fork only reads them.
-        let reader = match &mut self.role {
+        let reader = match &mut self.forks.role {
             Role::Main => Reader::MainSession,
             Role::Fork(state) => {
                 state.last_activity = std::time::Instant::now();
@@ -60,7 +61,7 @@ impl MainSession {
             .into_actor(self)
             .map(move |updates, act, ctx| {
                 // A fork shows each update once, in the first exchange that finds it queued.
-                let updates = match &mut act.role {
+                let updates = match &mut act.forks.role {
                     Role::Fork(state) => state.unseen_updates(updates),
                     Role::Main => updates,
                 };
@@ -100,9 +101,9 @@ impl Handler<FireJob> for MainSession {
                 )
             });
         }
-        if self.in_fork() {
+        if self.forks.in_fork() {
             // The user is talking to an interactive fork: the job's turn runs there.
-            if let Some(fork) = self.fork.clone() {
+            if let Some(fork) = self.forks.open.clone() {
                 return Box::pin(async move {
                     fork.send(msg).await.unwrap_or_else(|_| {
                         JobTurnEnd::bare(JobTurnOutcome::Dropped, "the fork ended".to_owned())
@@ -110,7 +111,7 @@ impl Handler<FireJob> for MainSession {
                 });
             }
         }
-        let (ticket, rx) = self.job_turns.issue();
+        let (ticket, rx) = self.turns.jobs.issue();
         self.say_job(msg, ticket, ctx);
         Box::pin(async move {
             rx.await.unwrap_or_else(|_| {

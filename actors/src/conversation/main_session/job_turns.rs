@@ -8,7 +8,6 @@ use std::collections::HashMap;
 
 use tokio::sync::oneshot;
 
-use super::MainSession;
 use crate::claude::brain::TurnResult;
 
 /// How a foreground job's turn ended.
@@ -83,7 +82,8 @@ impl JobTurns {
 }
 
 /// What a turn's result means for the job it ran, given the turn's own cost (the CLI's cost
-/// is a running total per process: `turn_usage.rs` takes the difference).
+/// is a running total per process: [`super::conversation::TurnLine::turn_cost`] takes the
+/// difference).
 pub(super) fn end_of(
     outcome: &super::turn::Outcome,
     result: &TurnResult,
@@ -108,20 +108,6 @@ pub(super) fn end_of(
         turns: Some(result.num_turns),
         error,
         transient,
-    }
-}
-
-impl MainSession {
-    /// Clears the turns in flight, answering their jobs as failed for `why` (and a waiting
-    /// `/compact` that it stopped).
-    pub(super) fn end_job_turns(&mut self, why: &str) {
-        self.compact_replies.clear();
-        for t in self.inflight.drain(..) {
-            self.job_turns.answer(
-                t.job,
-                JobTurnEnd::bare(JobTurnOutcome::Failed, why.to_owned()),
-            );
-        }
     }
 }
 

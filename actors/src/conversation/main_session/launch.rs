@@ -1,15 +1,25 @@
 //! Starting the main session's CLI process: resume the saved session, or start a new one with
-//! an id we choose; fall back to a fresh session when the saved one cannot be resumed.
+//! an id we choose; fall back to a fresh session when the saved one cannot be resumed. The
+//! process the actor runs, once started, is its [`Process`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
 
 use crate::agent::permissions::conversation_tools;
 use crate::agent::tools::SessionKind;
 use crate::base::child_env::{agent_vars, AgentSession};
-use crate::claude::brain::{Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions};
+use crate::claude::brain::{
+    Driver, Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions,
+};
+use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::ModelChoice;
 use crate::records::runtime_config::RuntimeConfig;
 
-use super::host;
-use super::MainSessionConfig;
+use super::fork_role::Role;
+use super::host::{self, SessionHost};
+use super::{tools_backend, MainSession, MainSessionConfig, ProcessEvent};
 
 /// A started process and what the actor should know about it.
 pub struct Started {
@@ -249,6 +259,163 @@ async fn start_new(
         fresh_session: true,
         note: None,
     })
+}
+
+/// The conversation's CLI process: the one running, whether one is starting, and the counts
+/// that tell its events and timers from stale ones.
+pub(super) struct Process {
+    /// The running process, if any.
+    pub(super) live: Option<Live>,
+    /// A process is being started.
+    pub(super) launching: bool,
+    /// Counts the processes started; events of an earlier one are ignored.
+    pub(super) generation: u64,
+    /// When the process last showed a sign of life (an event, or a line sent to it).
+    pub(super) last_sign_of_life: Instant,
+    /// Counts activity; an idle-release timer armed at another count is stale.
+    pub(super) idle_epoch: u64,
+}
+
+/// A running process.
+pub(super) struct Live {
+    /// Its driver, shared with the calls still running on it.
+    pub(super) driver: Arc<Box<dyn Driver>>,
+    /// Which process it is ([`Process::generation`] when it started).
+    pub(super) generation: u64,
+}
+
+impl Process {
+    /// No process yet.
+    pub(super) fn new() -> Self {
+        Self {
+            live: None,
+            launching: false,
+            generation: 0,
+            last_sign_of_life: Instant::now(),
+            idle_epoch: 0,
+        }
+    }
+
+    /// A process is running.
+    pub(super) fn running(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// `generation` is the process running now.
+    pub(super) fn is_current(&self, generation: u64) -> bool {
+        self.live.as_ref().map(|l| l.generation) == Some(generation)
+    }
+
+    /// The running process's driver, for a call on it.
+    pub(super) fn driver(&self) -> Option<Arc<Box<dyn Driver>>> {
+        self.live.as_ref().map(|l| Arc::clone(&l.driver))
+    }
+
+    /// A process has started on `driver`: it is the running one now. Returns its generation.
+    pub(super) fn started(&mut self, driver: Box<dyn Driver>) -> u64 {
+        self.generation += 1;
+        self.live = Some(Live {
+            driver: Arc::new(driver),
+            generation: self.generation,
+        });
+        self.generation
+    }
+
+    /// Something is happening: a pending idle timer no longer counts.
+    pub(super) fn note_activity(&mut self) {
+        self.idle_epoch += 1;
+    }
+
+    /// The process showed a sign of life.
+    pub(super) fn sign_of_life(&mut self) {
+        self.last_sign_of_life = Instant::now();
+    }
+
+    /// No sign of life for `timeout`.
+    pub(super) fn silent_for(&self, timeout: Duration) -> bool {
+        self.last_sign_of_life.elapsed() >= timeout
+    }
+}
+
+impl MainSession {
+    /// Starts the process unless one runs or is starting; what waits is sent once it runs, and
+    /// answered as failed when it cannot start.
+    pub(super) fn ensure_launched(&mut self, ctx: &mut Context<Self>) {
+        if self.process.launching || self.process.running() {
+            return;
+        }
+        self.process.launching = true;
+        let fork_start = match &self.forks.role {
+            Role::Fork(state) => Some(ForkStart {
+                session: state.start.clone(),
+                parent_context: state.parent_context,
+            }),
+            Role::Main => None,
+        };
+        let handlers = crate::claude::brain::Handlers {
+            host: Arc::new(SessionHost::conversation(
+                self.config.data_dir.clone(),
+                ctx.address(),
+                self.surface.clone(),
+                self.config.approvals.clone(),
+            )),
+            tools: tools_backend::server(self, ctx.address()),
+        };
+        let configured = self.permissions.policy.mode;
+        let refused = crate::agent::permissions::bypass_refused_as_root();
+        let (mode, notice) = crate::agent::permissions::root_rule::launch_mode(configured, refused);
+        if let Some(notice) = notice {
+            tracing::warn!("bypassPermissions refused as root; starting in dontAsk");
+            self.permissions.policy.mode = mode;
+            self.show(SurfaceEvent::Notice(notice));
+        }
+        // `tool-policy.yaml` as it is now: the built-ins it grants are offered from this start on.
+        let granted = self.permissions.granted(&self.config.data_dir);
+        let fut = start(
+            self.config.clone(),
+            *self.config.runtime.values(),
+            Launch {
+                mode,
+                saved: self.saved.id.clone(),
+                fork_start,
+                granted,
+                cleared: std::mem::take(&mut self.saved.cleared_restart),
+            },
+            handlers,
+        );
+        ctx.wait(fut.into_actor(self).map(|res, act, ctx| {
+            act.process.launching = false;
+            match res {
+                Ok(started) => {
+                    act.saved.launched(&act.config.data_dir);
+                    if started.fresh_session && act.forks.is_main() {
+                        act.saved.started_fresh(started.session_id.clone());
+                    }
+                    if let Some(note) = started.note {
+                        act.show(SurfaceEvent::Notice(note));
+                    }
+                    let generation = act.process.started(started.launched.driver);
+                    let me = ctx.address();
+                    let mut events = started.launched.events;
+                    tokio::spawn(async move {
+                        while let Some(event) = events.recv().await {
+                            me.do_send(ProcessEvent { generation, event });
+                        }
+                    });
+                    act.flush(ctx);
+                    act.arm_idle_release(ctx);
+                }
+                Err(e) => {
+                    tracing::error!(cause = %e, "could not start the claude cli");
+                    act.show(SurfaceEvent::Error(format!(
+                        "-# couldn't start the assistant: {e}"
+                    )));
+                    act.turns
+                        .fail_waiting(&format!("could not start the claude cli: {e}"));
+                }
+            }
+        }));
+    }
 }
 
 #[cfg(test)]

@@ -12,9 +12,9 @@ use chrono::{DateTime, Utc};
 
 use actix::prelude::*;
 
-use super::fork_role::Role;
+use super::conversation::Outgoing;
 use super::turn::{Turn, TurnKind};
-use super::{MainSession, Outgoing};
+use super::MainSession;
 use crate::agent::memory_flush::{self as flush, Reason, Snapshot};
 use crate::claude::brain::TurnResult;
 use crate::conversation::surface::SurfaceEvent;
@@ -47,35 +47,48 @@ impl FlushState {
             running: None,
         }
     }
-}
 
-impl MainSession {
     /// A message of the conversation was sent at `now`.
     pub(super) fn note_message_sent(&mut self, now: DateTime<Utc>) {
-        let state = &mut self.memory;
-        state.said = true;
-        state.first_at.get_or_insert(now);
-        state.last_at = Some(now);
+        self.said = true;
+        self.first_at.get_or_insert(now);
+        self.last_at = Some(now);
     }
 
     /// The context was made small (a compaction) or new (a clear): the threshold flush may
     /// happen again, once.
-    pub(super) fn rearm_flush(&mut self, cleared: bool) {
-        self.memory.armed = true;
+    pub(super) fn rearm(&mut self, cleared: bool) {
+        self.armed = true;
         if cleared {
-            self.memory.said = false;
-            self.memory.first_at = None;
-            self.memory.last_at = None;
+            self.said = false;
+            self.first_at = None;
+            self.last_at = None;
         }
     }
 
-    /// A flush is queued or in flight.
-    pub(super) fn flushing(&self) -> bool {
-        let is_flush = |k: TurnKind| matches!(k, TurnKind::Flush(_));
-        self.inflight.iter().any(|t| is_flush(t.kind))
-            || self.waiting.iter().any(|w| is_flush(w.kind))
+    /// A flush starts: its serial, which its timer and its result look for.
+    fn begin(&mut self) -> u64 {
+        self.serial += 1;
+        self.running = Some(self.serial);
+        self.serial
     }
 
+    /// The flush `serial` has run out of time: true when it was still running (it is not now).
+    fn time_out(&mut self, serial: u64) -> bool {
+        if self.running != Some(serial) {
+            return false;
+        }
+        self.running = None;
+        true
+    }
+
+    /// The flush in flight has ended: false when it had timed out already.
+    fn finish(&mut self) -> bool {
+        self.running.take().is_some()
+    }
+}
+
+impl MainSession {
     /// Queues `command` (`/clear`, `/compact …`), with a flush in front of it when the
     /// conversation has something to save and flushing is on.
     pub(super) fn flush_then(&mut self, text: String, kind: TurnKind, ctx: &mut Context<Self>) {
@@ -88,7 +101,7 @@ impl MainSession {
             return self.queue_command(text, kind, ctx);
         }
         // Behind the flush: sent when its result arrives.
-        self.enqueue(Outgoing::own(text, kind));
+        self.turns.enqueue(Outgoing::own(text, kind));
     }
 
     /// After an answered turn: the one flush of this session when its context passed
@@ -116,22 +129,20 @@ impl MainSession {
     /// nothing to flush (off, a fork, a session nobody spoke in, a flush already coming).
     fn start_flush(&mut self, reason: Reason, ctx: &mut Context<Self>) -> bool {
         let on = self.config.runtime.values().memory_flush;
-        if !on || !matches!(self.role, Role::Main) || !self.memory.said || self.flushing() {
+        if !on || !self.forks.is_main() || !self.memory.said || self.turns.flushing() {
             return false;
         }
-        self.memory.serial += 1;
-        let serial = self.memory.serial;
-        self.memory.running = Some(serial);
+        let serial = self.memory.begin();
         self.show(SurfaceEvent::Notice(flush::SAVING.into()));
         let out = Outgoing::own(
             flush::prompt(reason, &self.config.user_name),
             TurnKind::Flush(reason),
         );
-        if self.inflight.is_empty() && self.waiting.is_empty() && self.live.is_some() {
+        if !self.turns.busy() && self.process.running() {
             self.send(out, ctx);
         } else if reason == Reason::Threshold {
             // After the turn that crossed the line, ahead of what waits.
-            self.waiting.push_front(out);
+            self.turns.waiting.push_front(out);
         } else {
             self.submit(out, ctx);
         }
@@ -144,25 +155,26 @@ impl MainSession {
     /// The flush `serial` is still not answered after the limit: give up on it so the command
     /// behind it goes ahead.
     fn flush_timed_out(&mut self, serial: u64, ctx: &mut Context<Self>) {
-        if self.memory.running != Some(serial) {
+        if !self.memory.time_out(serial) {
             return;
         }
-        self.memory.running = None;
         tracing::warn!(
             limit_s = flush::LIMIT.as_secs(),
             "the memory flush did not finish in time; going ahead without a snapshot"
         );
         self.show(SurfaceEvent::Notice(flush::NOT_SAVED.into()));
         let queued = self
+            .turns
             .waiting
             .iter()
             .position(|w| matches!(w.kind, TurnKind::Flush(_)));
         if let Some(at) = queued {
             // Never sent (the process was starting): drop it, the rest goes on as usual.
-            self.waiting.remove(at);
+            self.turns.waiting.remove(at);
             return;
         }
         if self
+            .turns
             .inflight
             .iter()
             .any(|t| matches!(t.kind, TurnKind::Flush(_)))
@@ -174,7 +186,7 @@ impl MainSession {
 
     /// The flush turn ended: write its answer as a snapshot, or say it could not be saved.
     pub(super) fn flush_done(&mut self, reason: Reason, turn: &Turn, result: &TurnResult) {
-        if self.memory.running.take().is_none() {
+        if !self.memory.finish() {
             // Timed out already, and said so.
             return;
         }
@@ -196,11 +208,7 @@ impl MainSession {
             return;
         }
         let now = self.config.clock.now();
-        let session = if result.session_id.is_empty() {
-            self.session_id.clone().unwrap_or_default()
-        } else {
-            result.session_id.clone()
-        };
+        let session = self.saved.id_of(&result.session_id);
         let snapshot = Snapshot {
             session: &session,
             reason,

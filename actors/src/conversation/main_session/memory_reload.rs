@@ -8,23 +8,20 @@ use std::sync::Arc;
 
 use actix::prelude::*;
 
-use super::fork_role::Role;
 use super::MainSession;
 
 impl MainSession {
     /// The `/clear` turn has ended: restarts the process when the memory has changed since it
     /// started (see the module).
     pub(super) fn reload_memory_after_clear(&mut self, ctx: &mut Context<Self>) {
-        if !matches!(self.role, Role::Main)
-            || crate::agent::memory::stamp(&self.config.data_dir) == self.memory_at_launch
-        {
+        if !self.forks.is_main() || !self.saved.memory_changed(&self.config.data_dir) {
             return;
         }
-        let Some(live) = self.live.take() else {
+        let Some(live) = self.process.live.take() else {
             return;
         };
-        tracing::info!(session_id = ?self.session_id, "context.md changed: the cleared conversation starts a new process to read it");
-        self.cleared_restart = true;
+        tracing::info!(session_id = ?self.saved.id, "context.md changed: the cleared conversation starts a new process to read it");
+        self.saved.cleared_restart = true;
         ctx.spawn(
             async move {
                 match Arc::try_unwrap(live.driver) {
@@ -38,7 +35,7 @@ impl MainSession {
             .into_actor(self),
         );
         // Lines already waiting go to the new process.
-        if !self.waiting.is_empty() {
+        if !self.turns.waiting.is_empty() {
             self.ensure_launched(ctx);
         }
     }

@@ -32,6 +32,7 @@ mod memory_reload;
 pub mod quiet;
 pub mod quiet_hours;
 mod save_guard;
+mod saved_session;
 mod session_config;
 mod setting_commands;
 mod tools_backend;
@@ -39,9 +40,8 @@ pub mod turn;
 mod turn_end;
 mod turn_usage;
 
-use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix::prelude::*;
 use chrono::{DateTime, Utc};
@@ -50,19 +50,20 @@ pub use crate::conversation::surface::ExitAction;
 pub use clicks::PressButton;
 pub use commands::{Command, ForkButton, EXIT_FORK_FIRST};
 pub use context_warning::window_of;
+use conversation::Outgoing;
 pub use fork_role::{EnterFork, ForkEnded, MarkExit, ResumeFromReply};
 use fork_role::{ForkState, Role};
 pub use idle_release::ProcessRunning;
 pub use job_turns::{JobTurnEnd, JobTurnOutcome};
 pub use quiet_hours::QuietHoursNow;
 pub use session_config::MainSessionConfig;
-use turn::{Turn, TurnKind};
+use turn::TurnKind;
 
-use crate::claude::brain::{BrainEvent, Driver, TurnResult};
+use crate::claude::brain::BrainEvent;
 use crate::conversation::surface::SurfaceEvent;
 use crate::jobs::Job;
 use crate::records::pending_updates::PendingUpdates;
-use crate::records::sessions::{MainSessionFile, SessionRecords};
+use crate::records::sessions::SessionRecords;
 
 /// The greeting on the very first start.
 pub const FIRST_GREETING: &str = "hi! i'm your assistant. tell me what's on your mind — tasks, \
@@ -126,87 +127,26 @@ struct ProcessEvent {
     event: BrainEvent,
 }
 
-/// A line ready to send.
-#[derive(Debug, Clone)]
-struct Outgoing {
-    text: String,
-    images: Vec<crate::claude::brain::ImageBlock>,
-    kind: TurnKind,
-    resent: bool,
-    /// The foreground job this line runs, answered when its turn ends.
-    job: Option<u64>,
-    /// *(ours)* The snooze the answer's buttons press (a foreground reminder's turn).
-    snooze: Option<String>,
-}
-
-impl Outgoing {
-    /// A line the session itself sends (a command, an intro, a nudge, a flush): no images,
-    /// no job, no snooze.
-    fn own(text: String, kind: TurnKind) -> Self {
-        Outgoing {
-            text,
-            images: Vec::new(),
-            kind,
-            resent: false,
-            job: None,
-            snooze: None,
-        }
-    }
-}
-
-struct Live {
-    driver: Arc<Box<dyn Driver>>,
-    generation: u64,
-}
-
 /// The actor.
 pub struct MainSession {
+    /// What it was started with.
     config: MainSessionConfig,
+    /// Where everything the user should see goes.
     surface: Recipient<SurfaceEvent>,
+    /// The background updates the next message carries.
     pending: Addr<PendingUpdates>,
-    live: Option<Live>,
-    launching: bool,
-    generation: u64,
-    session_id: Option<String>,
-    inflight: VecDeque<Turn>,
-    waiting: VecDeque<Outgoing>,
-    last_sign_of_life: Instant,
-    last_result: Option<TurnResult>,
-    /// The process generation and the CLI's running `total_cost_usd` after its last turn: a
-    /// turn's own cost is the difference (a new process starts again from zero).
-    usage_base: Option<(u64, f64)>,
-    /// The tokens of the last model call of the last answered turn (the context's size).
-    last_context: Option<u64>,
-    turns_since_compact: u32,
-    id_file: MainSessionFile,
     /// The session history and button prompts have their own owner; this session sends to it.
     records: Addr<SessionRecords>,
-    /// The process runs a session created because the saved one could not be resumed.
-    fresh_after_failed_resume: bool,
-    /// `context.md` as the running process read it (`memory_reload`).
-    memory_at_launch: Option<crate::agent::memory::Stamp>,
-    /// The next start begins the just-cleared session afresh (`memory_reload`).
-    cleared_restart: bool,
-    /// Main conversation or interactive fork.
-    role: Role,
-    /// The interactive fork the user is talking to (main session only).
-    fork: Option<Addr<MainSession>>,
-    /// What this (main) session looked like when that fork started: a save must find it so.
-    fork_base: Option<save_guard::ForkBase>,
-    /// Lines this session has sent to its process (a fork's save checks that the main
-    /// session received none since the fork started).
-    turns_sent: u64,
-    /// This session's permission policy (a fork has its own); its host asks through the mailbox.
-    policy: crate::agent::permissions::Policy,
-    /// `tool-policy.yaml`, whose `main_session.additional_allowed` the policy allows; re-read
-    /// when it changes.
-    tool_policy: crate::agent::permissions::tool_policy::PolicyFile,
-    /// Counts activity; an idle-release timer armed at another count is stale.
-    idle_epoch: u64,
-    /// Foreground jobs waiting for their turn to end.
-    job_turns: job_turns::JobTurns,
-    /// `/compact`s waiting for their report (dropped, they say the compaction stopped).
-    compact_replies: Vec<tokio::sync::oneshot::Sender<String>>,
+    /// The CLI process.
+    process: launch::Process,
+    /// The turns in flight, the lines waiting and what the turns so far left behind.
+    turns: conversation::TurnLine,
+    /// The session it works in, saved after every turn.
+    saved: saved_session::SavedSession,
+    /// Main conversation or interactive fork, and the fork it has open.
+    forks: fork_role::Forks,
+    /// This session's permission policy (a fork has its own) and `tool-policy.yaml`.
+    permissions: host::Permissions,
     /// The flush before forgetting: whether the threshold flush is still due, when this
     /// session's messages were, the flush in flight.
     memory: memory_flush::FlushState,
@@ -220,43 +160,20 @@ impl MainSession {
         pending: Addr<PendingUpdates>,
         records: Addr<SessionRecords>,
     ) -> Self {
-        let id_file = MainSessionFile::in_data_dir(&config.data_dir);
         let data_dir = config.data_dir.clone();
         let policy_mode = config.runtime.values().permission_mode;
-        let session_id = id_file.load().unwrap_or_else(|e| {
-            tracing::error!(cause = %e, "could not read the saved session id; starting fresh");
-            None
-        });
-        let resumed = session_id.is_some();
+        let saved = saved_session::SavedSession::load(&config.data_dir);
+        let resumed = saved.id.is_some();
         Self {
             config,
             surface,
             pending,
-            live: None,
-            launching: false,
-            generation: 0,
-            session_id,
-            inflight: VecDeque::new(),
-            waiting: VecDeque::new(),
-            last_sign_of_life: Instant::now(),
-            last_result: None,
-            usage_base: None,
-            last_context: None,
-            turns_since_compact: 0,
-            id_file,
+            process: launch::Process::new(),
+            saved,
+            turns: conversation::TurnLine::default(),
             records,
-            fresh_after_failed_resume: false,
-            memory_at_launch: None,
-            cleared_restart: false,
-            role: Role::Main,
-            fork: None,
-            fork_base: None,
-            turns_sent: 0,
-            policy: crate::agent::permissions::Policy::new(policy_mode),
-            tool_policy: crate::agent::permissions::tool_policy::PolicyFile::in_data_dir(&data_dir),
-            idle_epoch: 0,
-            job_turns: job_turns::JobTurns::default(),
-            compact_replies: Vec::new(),
+            forks: fork_role::Forks::new(Role::Main),
+            permissions: host::Permissions::new(policy_mode, &data_dir),
             memory: memory_flush::FlushState::new(resumed),
         }
     }
@@ -271,8 +188,8 @@ impl MainSession {
             main.pending.clone(),
             main.records.clone(),
         );
-        fork.session_id = None;
-        fork.role = Role::Fork(state);
+        fork.saved.id = None;
+        fork.forks.role = Role::Fork(state);
         fork
     }
 }
@@ -282,7 +199,7 @@ impl Actor for MainSession {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         ctx.run_interval(Duration::from_millis(500), |act, ctx| act.check_hung(ctx));
-        if let Role::Fork(state) = &self.role {
+        if let Role::Fork(state) = &self.forks.role {
             tracing::info!(actor = "interactive_fork", "interactive fork started");
             let intro = state.intro.clone();
             ctx.run_interval(fork_idle::IDLE_CHECK, |act, ctx| act.idle_check(ctx));
@@ -291,10 +208,10 @@ impl Actor for MainSession {
         }
         tracing::info!(
             actor = "main_session",
-            resumed = self.session_id.is_some(),
+            resumed = self.saved.id.is_some(),
             "main session started"
         );
-        let greeting = if self.session_id.is_some() {
+        let greeting = if self.saved.id.is_some() {
             resumed_greeting(&self.config.release)
         } else {
             FIRST_GREETING.to_owned()
@@ -305,7 +222,7 @@ impl Actor for MainSession {
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
         // A process still here was not closed with [`Close`]: dropping it kills it.
-        self.live = None;
+        self.process.live = None;
         tracing::info!(actor = "main_session", "main session stopped");
     }
 }
@@ -313,9 +230,9 @@ impl Actor for MainSession {
 impl Supervised for MainSession {
     fn restarting(&mut self, _ctx: &mut Self::Context) {
         tracing::info!(actor = "main_session", "actor restarting");
-        self.live = None;
-        self.inflight.clear();
-        self.job_turns.drop_all();
+        self.process.live = None;
+        self.turns.inflight.clear();
+        self.turns.jobs.drop_all();
     }
 }
 
@@ -328,10 +245,10 @@ pub struct Close;
 impl Handler<Close> for MainSession {
     type Result = ResponseFuture<()>;
     fn handle(&mut self, _msg: Close, _ctx: &mut Self::Context) -> Self::Result {
-        let live = self.live.take();
-        self.inflight.clear();
-        self.waiting.clear();
-        self.job_turns.drop_all();
+        let live = self.process.live.take();
+        self.turns.inflight.clear();
+        self.turns.waiting.clear();
+        self.turns.jobs.drop_all();
         Box::pin(async move {
             let Some(live) = live else { return };
             match Arc::try_unwrap(live.driver) {
@@ -348,7 +265,7 @@ impl Handler<Close> for MainSession {
 impl Handler<IsBusy> for MainSession {
     type Result = bool;
     fn handle(&mut self, _msg: IsBusy, _ctx: &mut Self::Context) -> bool {
-        self.busy()
+        self.turns.busy()
     }
 }
 
@@ -362,7 +279,7 @@ impl Handler<ForkTimeout> for MainSession {
 impl Handler<ProcessEvent> for MainSession {
     type Result = ();
     fn handle(&mut self, msg: ProcessEvent, ctx: &mut Self::Context) {
-        if self.live.as_ref().map(|l| l.generation) != Some(msg.generation) {
+        if !self.process.is_current(msg.generation) {
             return;
         }
         self.on_event(msg.event, ctx);

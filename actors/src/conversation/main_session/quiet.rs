@@ -21,7 +21,7 @@ pub struct RuntimeSettings;
 impl Handler<IsQuiet> for MainSession {
     type Result = bool;
     fn handle(&mut self, _msg: IsQuiet, _ctx: &mut Self::Context) -> bool {
-        !self.busy() && !self.in_fork()
+        !self.turns.busy() && !self.forks.in_fork()
     }
 }
 

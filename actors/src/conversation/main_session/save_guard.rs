@@ -38,6 +38,12 @@ impl ForkBase {
             pending: Vec::new(),
         }
     }
+
+    /// The main session has moved on since: its saved id is no longer `main_id`, or it has
+    /// sent lines to its process (`turns` in all now).
+    fn diverged(&self, main_id: &Option<String>, turns: u64) -> bool {
+        *main_id != self.main_id || turns != self.turns
+    }
 }
 
 /// Fork → main session: would saving the fork now lose anything?
@@ -64,7 +70,7 @@ impl MainSession {
     /// Main session: remembers what it looks like as a fork starts, the pending updates once
     /// the queue answers.
     pub(super) fn note_fork_base(&mut self, main_id: Option<String>, ctx: &mut Context<Self>) {
-        self.fork_base = Some(ForkBase::new(main_id, self.turns_sent));
+        self.forks.base = Some(ForkBase::new(main_id, self.forks.turns_sent));
         let pending = self.pending.clone();
         ctx.wait(
             async move { pending.send(Peek).await }
@@ -74,7 +80,7 @@ impl MainSession {
                         tracing::error!(cause = %e, "the pending-updates queue has stopped; a save of this fork will be refused");
                         Vec::new()
                     });
-                    if let Some(base) = &mut act.fork_base {
+                    if let Some(base) = &mut act.forks.base {
                         base.pending = updates;
                     }
                 }),
@@ -83,7 +89,7 @@ impl MainSession {
 
     /// Fork: the checks this fork can make itself; the parent to ask for the rest.
     fn own_save_checks(&self) -> Result<Addr<MainSession>, Refusal> {
-        let Role::Fork(state) = &self.role else {
+        let Role::Fork(state) = &self.forks.role else {
             return Err(Refusal::NotInInteractiveFork);
         };
         if state.resumed {
@@ -116,14 +122,11 @@ impl MainSession {
 impl Handler<CheckSave> for MainSession {
     type Result = ResponseActFuture<Self, Result<(), Refusal>>;
     fn handle(&mut self, _: CheckSave, _ctx: &mut Self::Context) -> Self::Result {
-        let Some(base) = &self.fork_base else {
+        let Some(base) = &self.forks.base else {
             return Box::pin(fut::ready(Err(Refusal::ActorGone(Peer::InteractiveFork))));
         };
-        let main_id = self.id_file.load().unwrap_or_else(|e| {
-            tracing::error!(cause = %e, "could not read the saved session id");
-            None
-        });
-        if main_id != base.main_id || self.turns_sent != base.turns {
+        let main_id = self.saved.read_file();
+        if base.diverged(&main_id, self.forks.turns_sent) {
             return Box::pin(fut::ready(Err(Refusal::SaveMainDiverged)));
         }
         let before = base.pending.clone();
@@ -169,7 +172,7 @@ impl Handler<ConfirmSave> for MainSession {
 impl Handler<MayExit> for MainSession {
     type Result = Result<(), Refusal>;
     fn handle(&mut self, _: MayExit, _ctx: &mut Self::Context) -> Self::Result {
-        match &self.role {
+        match &self.forks.role {
             // An idle nudge asks the agent to wrap up: the fork may end then, said or not.
             Role::Fork(state) if state.user_turns == 0 && state.nudges == 0 => {
                 Err(Refusal::ExitBeforeUserTurn)

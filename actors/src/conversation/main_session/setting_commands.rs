@@ -3,8 +3,6 @@
 //! so they survive restarts; what concerns the running CLI is applied to it at once. Split
 //! from `commands.rs`, which takes the commands in.
 
-use std::sync::Arc;
-
 use actix::prelude::*;
 
 use super::commands::{Command, EXIT_FORK_FIRST};
@@ -27,7 +25,7 @@ impl MainSession {
         mode: Option<String>,
         ctx: &mut Context<Self>,
     ) -> ResponseActFuture<Self, String> {
-        if let Some(fork) = self.fork.clone().filter(|f| f.connected()) {
+        if let Some(fork) = self.forks.open_fork() {
             return Box::pin(
                 async move {
                     fork.send(Command::Permissions(mode))
@@ -37,13 +35,13 @@ impl MainSession {
                 .into_actor(self),
             );
         }
-        let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
+        let scope = if self.forks.is_fork() {
             " (this fork only)"
         } else {
             ""
         };
         let Some(mode) = mode else {
-            let current = self.policy.mode;
+            let current = self.permissions.policy.mode;
             let default = if current == self.config.runtime.values().permission_mode {
                 " (default)"
             } else {
@@ -65,18 +63,17 @@ impl MainSession {
                 return Box::pin(fut::ready(why.to_owned()));
             }
         }
-        self.policy.mode = parsed;
-        let scope = if matches!(self.role, super::fork_role::Role::Fork(_)) {
+        self.permissions.policy.mode = parsed;
+        let scope = if self.forks.is_fork() {
             " (this fork only)"
         } else {
             ""
         };
         let done = format!("permission mode: {}{scope}", modes::choice_label(parsed));
         let _ = ctx;
-        let Some(live) = &self.live else {
+        let Some(driver) = self.process.driver() else {
             return Box::pin(fut::ready(done));
         };
-        let driver = Arc::clone(&live.driver);
         Box::pin(
             async move {
                 match driver
@@ -99,7 +96,7 @@ impl MainSession {
         value: Option<String>,
         ctx: &mut Context<Self>,
     ) -> ResponseActFuture<Self, String> {
-        let in_fork = self.in_fork() || matches!(self.role, super::fork_role::Role::Fork(_));
+        let in_fork = self.forks.in_fork() || self.forks.is_fork();
         match value.filter(|v| !v.trim().is_empty()) {
             Some(_) if in_fork => Box::pin(fut::ready(EXIT_FORK_FIRST.to_owned())),
             Some(v) => self.configure(format!("{what}.main"), v, ctx),
@@ -135,18 +132,17 @@ impl MainSession {
             Err(e) => return Box::pin(fut::ready(e.to_string())),
         };
         let after = *self.config.runtime.values();
-        if after.thinking_main != before.thinking_main && !self.busy() {
+        if after.thinking_main != before.thinking_main && !self.turns.busy() {
             // Thinking is a start-up flag: the next message starts a process with it.
-            self.live = None;
+            self.process.live = None;
         }
         if after.main_idle_release_mins != before.main_idle_release_mins {
             // The idle timer counts again with the new setting (0: it never fires).
             self.arm_idle_release(ctx);
         }
-        let Some(live) = &self.live else {
+        let Some(driver) = self.process.driver() else {
             return Box::pin(fut::ready(confirmation));
         };
-        let driver = Arc::clone(&live.driver);
         Box::pin(
             async move {
                 if after.model_main != before.model_main {

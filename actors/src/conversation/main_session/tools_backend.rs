@@ -22,7 +22,7 @@ use crate::records::sessions::SessionRecords;
 
 /// The tool server for `session`, acting through `addr`.
 pub fn server(session: &MainSession, addr: Addr<MainSession>) -> Arc<dyn ToolHandler> {
-    let kind = match session.role {
+    let kind = match session.forks.role {
         Role::Main => SessionKind::Main,
         Role::Fork(_) => SessionKind::InteractiveFork,
     };

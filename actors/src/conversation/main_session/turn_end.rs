@@ -5,48 +5,18 @@
 
 use actix::prelude::*;
 
-use super::fork_role::Role;
+use super::conversation::Outgoing;
 use super::job_turns;
 use super::turn::{Outcome, Turn, TurnKind};
-use super::{MainSession, Outgoing};
+use super::MainSession;
 use crate::claude::brain::TurnResult;
 use crate::conversation::surface::SurfaceEvent;
-use crate::records::sessions::records::{NoteSavedId, RecordSession};
-use crate::records::sessions::{EventKind, IdChange};
 
 impl MainSession {
     pub(super) fn on_result(&mut self, result: TurnResult, ctx: &mut Context<Self>) {
         // The CLI merges lines sent during a busy turn into one turn: every turn the result
         // names is over, and the last of them carries what the user sees.
-        let answered: Vec<usize> = self
-            .inflight
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| result.user_message_uuids.contains(&t.uuid))
-            .map(|(i, _)| i)
-            .collect();
-        let mut merged = Vec::new();
-        let turn = if answered.is_empty() {
-            self.inflight.pop_front()
-        } else {
-            let mut last: Option<Turn> = None;
-            let mut snooze = None;
-            for i in answered.into_iter().rev() {
-                let t = self.inflight.remove(i);
-                snooze = snooze.or_else(|| t.as_ref().and_then(|t| t.snooze.clone()));
-                if last.is_none() {
-                    last = t;
-                } else {
-                    merged.extend(t);
-                }
-            }
-            // Lines merged into one turn: a reminder's snooze stays with the answer.
-            last.map(|mut t| {
-                t.snooze = snooze;
-                t
-            })
-        };
-        let Some(turn) = turn else {
+        let Some((turn, merged)) = self.turns.take_answered(&result) else {
             tracing::debug!("result with no turn in flight");
             return;
         };
@@ -56,16 +26,15 @@ impl MainSession {
         tokio::task::spawn_blocking(move || {
             crate::agent::memory::versions::commit(&data, "changed during a turn")
         });
-        if !result.session_id.is_empty() && self.session_id.as_deref() != Some(&result.session_id) {
+        if self.saved.note_result_id(&result.session_id) {
             tracing::info!(session_id = %result.session_id, "main session id changed");
-            self.session_id = Some(result.session_id.clone());
-            if matches!(self.role, Role::Fork(_)) {
+            if self.forks.is_fork() {
                 self.show(SurfaceEvent::InteractiveForkSession(
                     result.session_id.clone(),
                 ));
             }
         }
-        if matches!(self.role, Role::Main) {
+        if self.forks.is_main() {
             self.persist_session_id(turn.kind);
         }
         let outcome = turn.outcome(&result);
@@ -85,7 +54,7 @@ impl MainSession {
             }
             if !matches!(outcome, Outcome::Resend(_)) || t.uuid != turn.uuid {
                 let end = job_turns::end_of(&outcome, &result, cost_usd);
-                self.job_turns.answer(t.job, end);
+                self.turns.jobs.answer(t.job, end);
             }
         }
         match outcome {
@@ -94,17 +63,17 @@ impl MainSession {
                 if let Some(snooze) = turn.snooze.clone() {
                     self.show(SurfaceEvent::SnoozeButtons(snooze));
                 }
-                self.last_context = Some(turn.context_used(&result));
+                self.turns.last_context = Some(turn.context_used(&result));
                 if let Some(line) = turn.context_line(&result) {
                     self.show(SurfaceEvent::Notice(line));
                 }
-                if matches!(self.role, Role::Main) {
+                if self.forks.is_main() {
                     self.maybe_flush_at_threshold(&turn, &result, ctx);
                 }
             }
             Outcome::Resend(text) => {
                 tracing::info!("compaction swallowed the message; sending it again");
-                self.waiting.push_front(Outgoing {
+                self.turns.waiting.push_front(Outgoing {
                     text,
                     images: Vec::new(),
                     kind: TurnKind::Message,
@@ -124,7 +93,7 @@ impl MainSession {
                     tracing::info!(
                         "a line sent after an interrupt was aborted with it; sending it again"
                     );
-                    self.waiting.push_front(Outgoing {
+                    self.turns.waiting.push_front(Outgoing {
                         text: t.sent_text.clone(),
                         images: Vec::new(),
                         kind: TurnKind::Message,
@@ -143,52 +112,11 @@ impl MainSession {
             }
             Outcome::CommandDone => self.command_done(&turn, &result, ctx),
         }
-        self.last_result = Some(result);
+        self.turns.last_result = Some(result);
         self.flush(ctx);
-        if self.inflight.is_empty() && self.waiting.is_empty() {
+        if !self.turns.busy() {
             self.maybe_end_fork(ctx);
             self.arm_idle_release(ctx);
-        }
-    }
-
-    /// Saves the session id after a turn and records what the change means in the history.
-    pub(super) fn persist_session_id(&mut self, kind: TurnKind) {
-        let Some(id) = self.session_id.clone() else {
-            return;
-        };
-        let change = match self.id_file.save(&id) {
-            Ok(change) => change,
-            Err(e) => {
-                tracing::error!(cause = %e, "could not save the main session id");
-                if kind == TurnKind::Clear {
-                    // The CLI has cleared already; what is not true is that it lasts.
-                    self.show(SurfaceEvent::Notice(format!(
-                        "-# couldn't save {}: {} — the conversation is cleared for now, but a \
-                         restart would bring the old one back.",
-                        self.id_file.path().display(),
-                        e.cause()
-                    )));
-                }
-                return;
-            }
-        };
-        let record = |kind, parent: Option<&String>| RecordSession {
-            kind,
-            session_id: id.clone(),
-            parent: parent.cloned(),
-        };
-        match (&change, kind) {
-            (IdChange::Replaced { previous }, TurnKind::Clear) => self
-                .records
-                .do_send(record(EventKind::Cleared, Some(previous))),
-            (IdChange::Replaced { .. }, _) if self.fresh_after_failed_resume => {
-                self.fresh_after_failed_resume = false;
-                self.records.do_send(record(EventKind::Created, None));
-            }
-            _ => self.records.do_send(NoteSavedId {
-                session_id: id.clone(),
-                change,
-            }),
         }
     }
 }

@@ -19,29 +19,18 @@ impl MainSession {
         merged: &[Turn],
         result: &TurnResult,
     ) -> Option<f64> {
-        let before = match self.usage_base {
-            Some((generation, total)) if generation == self.generation => total,
-            _ => 0.0,
-        };
-        let cost_usd = result.total_cost_usd.map(|total| (total - before).max(0.0));
-        if let Some(total) = result.total_cost_usd {
-            self.usage_base = Some((self.generation, total));
-        }
+        let cost_usd = self.turns.turn_cost(self.process.generation, result);
         if turn.job.is_some() || merged.iter().any(|t| t.job.is_some()) {
             return cost_usd;
         }
         let Some(usage) = &self.config.usage else {
             return cost_usd;
         };
-        let kind = match self.role {
+        let kind = match self.forks.role {
             Role::Main => UsageKind::Conversation,
             Role::Fork(_) => UsageKind::Fork,
         };
-        let session = if result.session_id.is_empty() {
-            self.session_id.clone().unwrap_or_default()
-        } else {
-            result.session_id.clone()
-        };
+        let session = self.saved.id_of(&result.session_id);
         let u = &result.usage;
         let record = UsageRecord {
             ts: self
