@@ -1,7 +1,7 @@
 //! Text cut short for a reader: at most a number of characters (never inside one), ending in
 //! `…` when anything was left out. For names and lines in lists, logs and the run history;
-//! outside text the agent reads is cut by [`crate::agent::untrusted_fence::cut`], which says
-//! how much it left out.
+//! outside text the agent reads is cut by the untrusted fence instead, which says how much it
+//! left out.
 
 /// `text` cut after `max` characters, with `…` added when it was longer.
 pub fn cut(text: &str, max: usize) -> String {
