@@ -162,17 +162,28 @@ pub fn summary<'a>(s: &'a JobSettings, message: &'a str) -> &'a str {
     }
 }
 
-/// For each file the scheduler ignores (another file, earlier by name, holds its id), the words
-/// a listing shows beside it: `[ignored: duplicate id of routines/a.md]`.
+/// For each file the scheduler ignores (another file, earlier by name, holds its id), what a
+/// listing adds to its line: the mark, `  [ignored: duplicate id of routines/a.md]`, then on a
+/// line of its own the file to fix, `      ignored file: routines/b.md` (the item's line shows
+/// the same id and may show the same words as the file kept).
 pub fn ignored_marks(
     data: &DataDir,
     duplicates: Vec<Duplicate>,
 ) -> std::collections::HashMap<PathBuf, String> {
+    let shown = |path: &PathBuf| {
+        path.strip_prefix(data.root())
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    };
     duplicates
         .into_iter()
         .map(|d| {
-            let kept = d.kept.strip_prefix(data.root()).unwrap_or(&d.kept);
-            let mark = format!("[ignored: duplicate id of {}]", kept.display());
+            let mark = format!(
+                "  [ignored: duplicate id of {}]\n      ignored file: {}",
+                shown(&d.kept),
+                shown(&d.ignored)
+            );
             (d.ignored, mark)
         })
         .collect()

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! ollim-bot reminder add --delay 30 -m "take a break" [--foreground] [--max-chain 3] [...]
-//! ollim-bot reminder list               # a copy of another file's id: [ignored: duplicate id of …]
+//! ollim-bot reminder list               # a copy of another file's id: [ignored: duplicate id of …],
+//!                                       # then `ignored file: …` on a line of its own
 //! ollim-bot reminder cancel a1b2c3d4
 //! ollim-bot reminder history [a1b2c3d4] [--limit 20]
 //! ```
@@ -149,7 +150,7 @@ pub fn run(cmd: ReminderCommand, data: &DataDir, tz: Tz, now: DateTime<Utc>) -> 
                     summary(&r.settings, &r.message)
                 );
                 if let Some(mark) = ignored.get(path) {
-                    line.push_str(&format!("  {mark}"));
+                    line.push_str(mark);
                 }
                 println!("{line}");
             }

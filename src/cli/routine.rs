@@ -3,7 +3,8 @@
 //! ```text
 //! ollim-bot routine add --cron "30 8 * * 1-5" -m "Morning briefing" [--catch-up 30m|none] [...]
 //! ollim-bot routine add --cron "0 17 * * 5" -m "Weekly review" --background --session persistent
-//! ollim-bot routine list                # a copy of another file's id: [ignored: duplicate id of …]
+//! ollim-bot routine list                # a copy of another file's id: [ignored: duplicate id of …],
+//!                                       # then `ignored file: …` on a line of its own
 //! ollim-bot routine cancel a1b2c3d4
 //! ollim-bot routine run a1b2c3d4        # now, through the running bot
 //! ollim-bot routine pause a1b2c3d4      # `paused: true` in its file: listed, never fires
@@ -169,7 +170,7 @@ pub fn run(cmd: RoutineCommand, data: &DataDir, tz: Tz) -> anyhow::Result<()> {
                     summary(&r.settings, &r.message)
                 );
                 if let Some(mark) = ignored.get(path) {
-                    line.push_str(&format!("  {mark}"));
+                    line.push_str(mark);
                 }
                 println!("{line}");
             }

@@ -1,8 +1,9 @@
 //! Reaching Discord: the REST client (through `OLLIM_DISCORD_PROXY` when set, with serenity's own
 //! rate limiter off, since it would send its requests around the proxy), the owner lookup (the
-//! first call, retried through a Discord outage: 5 s, 10 s, 20 s, 40 s, 80 s), and startup
-//! failures explained so a new user can fix them.
+//! first call) and the gateway's address (`GET /gateway`), both retried through a Discord outage
+//! (5 s, 10 s, 20 s, 40 s, 80 s), and startup failures explained so a new user can fix them.
 
+use std::future::Future;
 use std::time::Duration;
 
 use serenity::all::{GatewayIntents, Http, HttpBuilder, UserId};
@@ -100,34 +101,56 @@ fn server_error(e: &serenity::Error) -> Option<serenity::http::StatusCode> {
     }
 }
 
+/// `call` until it answers, a Discord server error (an outage) waited out five times with
+/// growing waits, each logged; the last error, or any other, is returned. `what` names the call
+/// in the log.
+async fn through_outage<T, F, Fut>(what: &str, mut call: F) -> Result<T, serenity::Error>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, serenity::Error>>,
+{
+    let mut attempt = 0;
+    loop {
+        let e = match call().await {
+            Ok(answer) => return Ok(answer),
+            Err(e) => e,
+        };
+        match server_error(&e) {
+            Some(status) if attempt < OUTAGE_RETRIES => {
+                attempt += 1;
+                let wait = outage_wait(attempt);
+                tracing::warn!(
+                    call = what,
+                    "Discord API error ({status}) — retrying in {}s (attempt {attempt}/{OUTAGE_RETRIES})",
+                    wait.as_secs()
+                );
+                tokio::time::sleep(wait).await;
+            }
+            Some(status) => {
+                tracing::error!(
+                    call = what,
+                    "Discord API error ({status}) — giving up after {OUTAGE_RETRIES} retries. \
+                     Check https://discordstatus.com for outages."
+                );
+                return Err(e);
+            }
+            None => return Err(e),
+        }
+    }
+}
+
+/// The gateway's address (`GET /gateway`), an outage waited out as for the owner lookup. Left to
+/// serenity, a failed lookup falls back to Discord's public address, around a proxy and past
+/// a passing 503.
+pub async fn gateway_url(http: &Http) -> Result<String, StartupError> {
+    let gateway = through_outage("GET /gateway", || http.get_gateway()).await?;
+    Ok(gateway.url)
+}
+
 /// The application's owner (or its team's owner); this also proves the token works. Discord
 /// answering with a server error (an outage) is retried five times with growing waits.
 pub async fn owner(http: &Http) -> Result<UserId, StartupError> {
-    let mut attempt = 0;
-    let app = loop {
-        match http.get_current_application_info().await {
-            Ok(app) => break app,
-            Err(e) => match server_error(&e) {
-                Some(status) if attempt < OUTAGE_RETRIES => {
-                    attempt += 1;
-                    let wait = outage_wait(attempt);
-                    tracing::warn!(
-                        "Discord API error ({status}) — retrying in {}s (attempt {attempt}/{OUTAGE_RETRIES})",
-                        wait.as_secs()
-                    );
-                    tokio::time::sleep(wait).await;
-                }
-                Some(status) => {
-                    tracing::error!(
-                        "Discord API error ({status}) — giving up after {OUTAGE_RETRIES} retries. \
-                         Check https://discordstatus.com for outages."
-                    );
-                    return Err(e.into());
-                }
-                None => return Err(e.into()),
-            },
-        }
-    };
+    let app = through_outage("the owner lookup", || http.get_current_application_info()).await?;
     if let Some(owner) = app.owner {
         return Ok(owner.id);
     }

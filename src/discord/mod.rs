@@ -3,7 +3,7 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | [`connect`] | the REST client (optionally through `OLLIM_DISCORD_PROXY`), the owner lookup, startup errors |
+//! | [`connect`] | the REST client (optionally through `OLLIM_DISCORD_PROXY`), the owner and gateway lookups, startup errors |
 //! | [`ready`] | the one-time initialisation on the first READY |
 //! | [`inbound`] | DMs, approval reactions and button clicks from Discord |
 //! | [`outbox`] / [`delivery`] | everything posted in the DM channel, in order; streaming with throttled edits |
@@ -124,6 +124,7 @@ async fn serve(
     }
     let owner = connect::owner(&http).await?;
     tracing::info!(owner = %owner, "serving the application's owner");
+    let gateway_url = connect::gateway_url(&http).await?;
 
     let (init_tx, mut init_rx) = mpsc::channel::<InitRequest>(1);
     let (leave_tx, mut leave_rx) = mpsc::unbounded_channel::<Leave>();
@@ -171,6 +172,9 @@ async fn serve(
         .framework(framework)
         .await
         .map_err(connect::StartupError::from)?;
+    // The client asked for the address again and may have fallen back to Discord's public one:
+    // it connects to the one we waited for.
+    *client.ws_url.lock().await = gateway_url;
     let http = Arc::clone(&client.http);
     let shards = Arc::clone(&client.shard_manager);
     let mut gateway = tokio::spawn(async move { client.start().await });

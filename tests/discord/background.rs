@@ -3,7 +3,8 @@
 //! holds everything it did (a second reply while the interactive fork runs is quoted into it
 //! instead); a background embed's headings lose their emoji (title and field names, not the
 //! text) and its button still works after the bot restarts; an `always` job's report is
-//! announced with a silent line.
+//! announced with a silent line; a background file arrives with `[bg] …` words, from a job that
+//! never named `send_file`.
 
 use serde_json::json;
 
@@ -228,5 +229,57 @@ async fn an_always_report_is_announced_in_the_dm_without_a_notification() {
     // The update itself still waits for the conversation.
     let queued = std::fs::read_to_string(home.state("pending_updates.json")).unwrap_or_default();
     assert!(queued.contains("inbox is clear"), "{queued}");
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_background_file_arrives_with_bg_words_from_a_job_that_never_named_send_file() {
+    let mock = MockModelApi::start(|req| {
+        if let Some((_, output, _)) = req.tool_results().first() {
+            Reply::Text(format!("tool said: {output}"))
+        } else if req.latest_user_text().contains("[reminder-bg:c0000004]") {
+            Reply::ToolUse {
+                name: "mcp__discord__send_file".into(),
+                input: json!({"file_path": "notes/summary.txt", "message": "the week in one page"}),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    home.write("notes/summary.txt", "all quiet\n");
+    // Its frontmatter has no `allowed-tools`.
+    home.write(
+        "reminders/summary.md",
+        &reminder_in(3, "c0000004", "send the weekly summary"),
+    );
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let sent = fake
+        .wait_for("the uploaded file", LIMIT, |f| {
+            f.bot_messages(DM_CHANNEL_ID)
+                .into_iter()
+                .find(|m| !m.attachments.is_empty())
+        })
+        .await;
+    assert_eq!(sent.content, "[bg] the week in one page");
+    assert_eq!(
+        sent.attachments[0]["filename"], "summary.txt",
+        "{:?}",
+        sent.attachments
+    );
+    let request = mock
+        .agent_requests()
+        .into_iter()
+        .find(|r| r.latest_user_text().contains("[reminder-bg:c0000004]"))
+        .expect("the job reached the model");
+    assert!(
+        request
+            .tool_names()
+            .contains(&"mcp__discord__send_file".to_owned()),
+        "the job is offered send_file"
+    );
     assert!(bot.stop().await);
 }

@@ -1,5 +1,5 @@
 //! The bot's life on Discord: a gateway reconnect does not initialise twice, a Discord outage
-//! at start is waited out, the presence says "Watching your DMs", and startup failures a new
+//! at start is waited out (the owner lookup's and `GET /gateway`'s), the presence says "Watching your DMs", and startup failures a new
 //! user can fix (a bad token, the Message Content intent off, no owner) end the process with
 //! instructions.
 
@@ -183,5 +183,29 @@ async fn a_discord_outage_at_start_is_waited_out_and_the_bot_watches_the_dms() {
     let activity = &identify["presence"]["activities"][0];
     assert_eq!(activity["name"], "your DMs", "{identify}");
     assert_eq!(activity["type"], 3, "watching: {identify}");
+    assert!(bot.stop().await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_503_for_the_gateway_address_at_start_is_waited_out_and_a_dm_is_answered() {
+    let mock = MockModelApi::start(|_req| Reply::Text("hi from the gateway".into()))
+        .await
+        .unwrap();
+    let fake = FakeDiscord::start_with(Options {
+        gateway_unavailable_first: 1,
+        ..Options::default()
+    })
+    .await;
+    let home = Home::new();
+    // Starts only once the 503 has been waited out (5 s), connecting to the fake's gateway.
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let log = bot.log().join("\n");
+    assert!(
+        log.contains("Discord API error (503 Service Unavailable) — retrying in 5s (attempt 1/5)")
+            && log.contains("GET /gateway"),
+        "{log}"
+    );
+    fake.send_dm(OWNER_ID, "hello?").await;
+    said(&fake, "hi from the gateway").await;
     assert!(bot.stop().await);
 }

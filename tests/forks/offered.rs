@@ -69,6 +69,7 @@ async fn a_job_with_no_allowed_tools_is_offered_exactly_the_default_set() {
         "mcp__discord__follow_up_chain",
         "mcp__discord__ping_user",
         "mcp__discord__report_updates",
+        "mcp__discord__send_file",
     ]);
     assert_eq!(offered(&request), defaults);
     // The preamble lists the set, the default set being a restriction too.
@@ -82,6 +83,7 @@ async fn a_job_with_no_allowed_tools_is_offered_exactly_the_default_set() {
         "mcp__discord__ping_user",
         "mcp__discord__discord_embed",
         "mcp__discord__follow_up_chain",
+        "mcp__discord__send_file",
         "Bash(ollim-bot help)",
         "Bash(ollim-bot tasks *)",
         "Read(./**.md)",
@@ -120,9 +122,9 @@ async fn no_ping_and_blocked_take_their_tools_away() {
         offered(&silent),
         with_defaults(&["mcp__discord__report_updates"])
     );
-    assert!(!silent
-        .latest_user_text()
-        .contains("  - mcp__discord__ping_user"));
+    for gone in ["mcp__discord__ping_user", "mcp__discord__send_file"] {
+        assert!(!silent.latest_user_text().contains(&format!("  - {gone}")));
+    }
     rig.settle().await;
     let blocked = first_request(
         &rig,
@@ -133,7 +135,11 @@ async fn no_ping_and_blocked_take_their_tools_away() {
     .await;
     assert_eq!(
         offered(&blocked),
-        with_defaults(&["mcp__discord__discord_embed", "mcp__discord__ping_user"])
+        with_defaults(&[
+            "mcp__discord__discord_embed",
+            "mcp__discord__ping_user",
+            "mcp__discord__send_file"
+        ])
     );
 }
 
@@ -300,10 +306,10 @@ async fn no_background_fork_is_offered_the_clis_scheduling_even_when_named() {
     assert_eq!(built_ins(&tools), set(&["Bash", "Read", "Glob", "Grep"]));
 }
 
-/// A job that names `send_file` may send a file from the data directory, never one outside it;
-/// a job that does not name it is not offered it.
+/// A background job may send a file from the data directory, never one outside it; it need not
+/// name `send_file`, but a job that may not ping is not offered it.
 #[actix_rt::test]
-async fn a_background_fork_sends_only_data_directory_files_and_only_when_allowed() {
+async fn a_background_fork_sends_only_data_directory_files_and_only_when_it_may_ping() {
     fn script(req: &ModelRequest) -> Reply {
         let result = crate::rig::tool_result_text(req);
         if result.contains("only files inside the data directory") {
@@ -379,7 +385,10 @@ async fn a_background_fork_sends_only_data_directory_files_and_only_when_allowed
         .unwrap();
     assert_eq!(sent, [inside]);
 
-    // Not named: not offered.
+    // Not named: offered all the same, as a way back like `discord_embed`; a job that may not
+    // ping is not offered it.
     let plain = first_request(&rig, "e1000007", 2, "").await;
-    assert!(!offered(&plain).contains("mcp__discord__send_file"));
+    assert!(offered(&plain).contains("mcp__discord__send_file"));
+    let silent = first_request(&rig, "e1000008", 3, "allow-ping: false\n").await;
+    assert!(!offered(&silent).contains("mcp__discord__send_file"));
 }

@@ -96,7 +96,10 @@ fn the_lists_mark_the_copy_the_scheduler_ignores_naming_the_file_it_runs() {
         walk.ends_with("[ignored: duplicate id of routines/0-copy.md]"),
         "{routines:?}"
     );
-    let marked: Vec<_> = routines.iter().filter(|l| l.contains("ignored")).collect();
+    let marked: Vec<_> = routines
+        .iter()
+        .filter(|l| l.contains("[ignored:"))
+        .collect();
     assert_eq!(
         marked.len(),
         1,
@@ -113,12 +116,40 @@ fn the_lists_mark_the_copy_the_scheduler_ignores_naming_the_file_it_runs() {
         copy.ends_with("[ignored: duplicate id of reminders/a-oven.md]"),
         "{reminders:?}"
     );
-    let marked: Vec<_> = reminders.iter().filter(|l| l.contains("ignored")).collect();
+    let marked: Vec<_> = reminders
+        .iter()
+        .filter(|l| l.contains("[ignored:"))
+        .collect();
     assert_eq!(
         marked.len(),
         1,
         "only the ignored file is marked: {reminders:?}"
     );
+}
+
+/// The two lines of one id read alike (`toast` and `oven` could say the same): the line after
+/// the marked one names the file to fix, the one the scheduler ignores.
+#[test]
+fn the_lists_name_the_ignored_file_on_a_line_of_its_own() {
+    let tmp = fresh_dir("duplicate_ids_named");
+    let data = duplicated(tmp.path());
+    for (kind, ignored) in [
+        ("routine", "routines/walk.md"),
+        ("reminder", "reminders/b-copy.md"),
+    ] {
+        let lines = listed(data.root(), kind);
+        let at = lines
+            .iter()
+            .position(|l| l.contains("[ignored:"))
+            .unwrap_or_else(|| panic!("a marked line: {lines:?}"));
+        assert_eq!(
+            lines.get(at + 1).map(String::as_str),
+            Some(format!("      ignored file: {ignored}").as_str()),
+            "{lines:?}"
+        );
+        let naming: Vec<_> = lines.iter().filter(|l| l.contains(ignored)).collect();
+        assert_eq!(naming.len(), 1, "named once: {lines:?}");
+    }
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //! an empty environment ([`apply`]) and gets back only what the CLI and the commands it runs
 //! need ([`passes`]): `PATH`, `HOME` and the user's names, locale and time zone, the terminal,
 //! proxies and CA bundles, the CLI's own credentials and settings (`ANTHROPIC_*`, `CLAUDE_*`,
-//! `DISABLE_*`, `ENABLE_*`, `MCP_*`, the Bedrock and Vertex variables) and the `OLLIM_*`
+//! `DISABLE_*`, `ENABLE_*`, `MCP_*`, the Bedrock and Vertex variables, Google's
+//! application-default credentials among them) and the `OLLIM_*`
 //! variables our own command line reads when the agent runs `ollim-bot …`. A name that ends in
 //! `_SECRET`, is one of the bot's own secrets ([`WITHHELD`]) or a webhook spec's `secret-env`
 //! ([`crate::base::redaction::is_secret_name`]) never passes, whatever its prefix.
@@ -20,7 +21,7 @@ use std::ffi::OsString;
 use crate::base::redaction::WITHHELD;
 
 /// Variables passed by exact name.
-const EXACT: [&str; 39] = [
+const EXACT: [&str; 43] = [
     "PATH",
     "HOME",
     "USER",
@@ -54,7 +55,15 @@ const EXACT: [&str; 39] = [
     "NODE_EXTRA_CA_CERTS",
     "REQUESTS_CA_BUNDLE",
     "CURL_CA_BUNDLE",
+    // Vertex: the region, and Google's application-default credentials the CLI signs in with
+    // (a service-account key file's path, or gcloud's configuration directory) and the
+    // project they name. (`CLAUDE_CODE_USE_VERTEX` and `ANTHROPIC_VERTEX_PROJECT_ID` pass by
+    // prefix.) A path is not a secret: the key is in the file, where the CLI reads it.
     "CLOUD_ML_REGION",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "GOOGLE_CLOUD_PROJECT",
+    "GCLOUD_PROJECT",
+    "CLOUDSDK_CONFIG",
     // The CLI reads these itself: running as root in a sandbox (`--dangerously-skip-permissions`
     // is refused to root without it) and Node's TLS and proxy settings.
     "IS_SANDBOX",
@@ -64,8 +73,9 @@ const EXACT: [&str; 39] = [
     "NODE_TLS_REJECT_UNAUTHORIZED",
 ];
 
-/// Variables passed by prefix: locale, the CLI's own credentials and settings.
-const PREFIXES: [&str; 11] = [
+/// Variables passed by prefix: locale, the CLI's own credentials and settings (Bedrock's among
+/// them).
+const PREFIXES: [&str; 12] = [
     "LC_",
     "ANTHROPIC_",
     "CLAUDE_",
@@ -77,6 +87,8 @@ const PREFIXES: [&str; 11] = [
     "BASH_MAX_",
     "AWS_",
     "OTEL_",
+    // Vertex: a model's own region (`VERTEX_REGION_CLAUDE_3_5_HAIKU`).
+    "VERTEX_REGION_",
 ];
 
 /// Our own variables that `ollim-bot …` reads when the agent runs it.
@@ -205,6 +217,32 @@ mod tests {
         ] {
             assert!(passes(passed), "{passed}");
         }
+    }
+
+    #[test]
+    fn vertex_users_credentials_project_and_regions_pass() {
+        for passed in [
+            "CLAUDE_CODE_USE_VERTEX",
+            "ANTHROPIC_VERTEX_PROJECT_ID",
+            "CLOUD_ML_REGION",
+            "VERTEX_REGION_CLAUDE_3_5_HAIKU",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "GOOGLE_CLOUD_PROJECT",
+            "GCLOUD_PROJECT",
+            "CLOUDSDK_CONFIG",
+        ] {
+            assert!(passes(passed), "{passed}");
+        }
+        let key = "/home/me/.config/gcloud/claude-sa.json";
+        let vars = [
+            ("GOOGLE_APPLICATION_CREDENTIALS", key),
+            ("GOOGLE_OTHER", "x"),
+        ]
+        .map(|(k, v)| (OsString::from(k), OsString::from(v)));
+        assert_eq!(
+            allowed(vars),
+            BTreeMap::from([("GOOGLE_APPLICATION_CREDENTIALS".to_owned(), key.to_owned())])
+        );
     }
 
     #[test]

@@ -6,11 +6,25 @@
 //! - `'…'` keeps everything inside literally;
 //! - `"…"` keeps everything but `\"` and `\\`, which lose their backslash;
 //! - outside quotes, `\` keeps the next character literally;
-//! - adjacent pieces join (`a'b c'"d"` is one word `ab cd`), and `''` is an empty word.
+//! - adjacent pieces join (`a'b c'"d"` is one word `ab cd`), and `''` is an empty word;
+//! - *(as a shell, beyond `shlex`)* an unquoted `~` that starts a word and is the whole word or
+//!   followed by `/` is the owner's home: `~/p` is `$HOME/p`. Quoted or escaped (`'~/p'`,
+//!   `"~/p"`, `\~/p`), inside a word (`a~/b`) or naming a user (`~jo`) it stays text, and so
+//!   it does when there is no home to put in.
 //!
-//! Nothing else is special: `;`, `|`, `&`, `<`, `>`, `$`, `*`, `~`, `#` and backticks are text,
+//! Nothing else is special: `;`, `|`, `&`, `<`, `>`, `$`, `*`, `#` and backticks are text,
 //! so `echo a; rm b` is `echo` with the arguments `a;`, `rm` and `b`. A quote left open or a
 //! backslash with nothing after it is an error.
+
+use std::path::PathBuf;
+
+/// The owner's home, what `~` stands for: `HOME` of the bot's environment (`None` when unset or
+/// empty).
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
 
 /// Why a command line could not be split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -23,12 +37,12 @@ pub enum SplitError {
     TrailingBackslash,
 }
 
-/// The words of `text`, in order (empty for blank text).
-pub fn split(text: &str) -> Result<Vec<String>, SplitError> {
+/// The words of `text`, in order (empty for blank text), a leading `~` expanded to `home`.
+pub fn split(text: &str, home: Option<&str>) -> Result<Vec<String>, SplitError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
-    let mut chars = text.chars();
+    let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             c if c.is_whitespace() => {
@@ -72,6 +86,10 @@ pub fn split(text: &str) -> Result<Vec<String>, SplitError> {
                     None => return Err(SplitError::TrailingBackslash),
                 }
             }
+            '~' if !in_word && chars.peek().is_none_or(|&n| n == '/' || n.is_whitespace()) => {
+                in_word = true;
+                word.push_str(home.unwrap_or("~"));
+            }
             c => {
                 in_word = true;
                 word.push(c);
@@ -89,7 +107,41 @@ mod tests {
     use super::*;
 
     fn words(text: &str) -> Vec<String> {
-        split(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+        split(text, None).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+    }
+
+    fn homed(text: &str) -> Vec<String> {
+        split(text, Some("/home/me")).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+    }
+
+    #[test]
+    fn an_unquoted_leading_tilde_is_the_home() {
+        assert_eq!(
+            homed("git -C ~/my-project log ~ ~/ ~/a~/b"),
+            [
+                "git",
+                "-C",
+                "/home/me/my-project",
+                "log",
+                "/home/me",
+                "/home/me/",
+                "/home/me/a~/b"
+            ]
+        );
+        // Each word on its own, whatever came before it.
+        assert_eq!(homed("\t~/x\t~"), ["/home/me/x", "/home/me"]);
+        // The rest of the word is split as ever.
+        assert_eq!(homed("~/'a b'\"c\""), ["/home/me/a bc"]);
+    }
+
+    #[test]
+    fn a_quoted_escaped_inner_or_named_tilde_stays_text() {
+        assert_eq!(
+            homed(r#"'~/x' "~/x" \~/x a~/b ~user ~+ ~- x=~/y ~'/x' ~\/x"#),
+            ["~/x", "~/x", "~/x", "a~/b", "~user", "~+", "~-", "x=~/y", "~/x", "~/x"]
+        );
+        // No home to put in: `~` is text.
+        assert_eq!(words("ls ~/x ~"), ["ls", "~/x", "~"]);
     }
 
     #[test]
@@ -128,9 +180,21 @@ mod tests {
 
     #[test]
     fn open_quotes_and_a_trailing_backslash_are_errors() {
-        assert_eq!(split("echo 'open"), Err(SplitError::UnclosedQuote('\'')));
-        assert_eq!(split("echo \"open"), Err(SplitError::UnclosedQuote('"')));
-        assert_eq!(split("echo \"open\\"), Err(SplitError::UnclosedQuote('"')));
-        assert_eq!(split("echo end\\"), Err(SplitError::TrailingBackslash));
+        assert_eq!(
+            split("echo 'open", None),
+            Err(SplitError::UnclosedQuote('\''))
+        );
+        assert_eq!(
+            split("echo \"open", None),
+            Err(SplitError::UnclosedQuote('"'))
+        );
+        assert_eq!(
+            split("echo \"open\\", None),
+            Err(SplitError::UnclosedQuote('"'))
+        );
+        assert_eq!(
+            split("echo end\\", None),
+            Err(SplitError::TrailingBackslash)
+        );
     }
 }

@@ -4,7 +4,8 @@
 //! its words — and the check every gate passes wherever it comes from (a file, `--gate`):
 //! like a `Bash(...)` tool pattern it may not hold `;`, `&`, `|` or a redirection (`<`, `>`),
 //! nor a line break. There is no shell: the first word is the program, the rest its arguments,
-//! split as a shell splits words ([`crate::base::shell_words`]: `'…'`, `"…"` and `\` quoting); no
+//! split as a shell splits words ([`crate::base::shell_words`]: `'…'`, `"…"` and `\` quoting, and
+//! a leading unquoted `~` or `~/` is the owner's home, as in a skill's `` !`command` ``); no
 //! variables, globs or pipes. Running it is the job runner's (`job_runner::gate`).
 
 use std::fmt;
@@ -53,8 +54,14 @@ impl From<SplitError> for GateError {
 }
 
 impl Gate {
-    /// Checks and splits `text` into a gate.
+    /// Checks and splits `text` into a gate, `~` being `HOME` of this process's environment.
     pub fn parse(text: &str) -> Result<Gate, GateError> {
+        let home = shell_words::home();
+        Self::parse_in(text, home.as_deref().and_then(|h| h.to_str()))
+    }
+
+    /// Checks and splits `text` into a gate, `~` being `home` (`None`: `~` stays text).
+    pub fn parse_in(text: &str, home: Option<&str>) -> Result<Gate, GateError> {
         let raw = text.trim();
         if let Some(c) = raw.chars().find(|c| FORBIDDEN.contains(c)) {
             return Err(GateError::Operator(c));
@@ -62,7 +69,7 @@ impl Gate {
         if raw.contains(['\n', '\r']) {
             return Err(GateError::Newline);
         }
-        let argv = shell_words::split(raw)?;
+        let argv = shell_words::split(raw, home)?;
         if argv.is_empty() {
             return Err(GateError::Empty);
         }
@@ -116,6 +123,20 @@ mod tests {
             ["-s", "inbox.txt"]
         );
         assert_eq!(Gate::parse("echo ''").unwrap().args(), [""]);
+    }
+
+    #[test]
+    fn a_leading_tilde_is_the_home_as_in_skill_commands() {
+        let g = Gate::parse_in("test -d ~/inbox '~/x' a~/b", Some("/home/me")).unwrap();
+        assert_eq!(g.args(), ["-d", "/home/me/inbox", "~/x", "a~/b"]);
+        // What the file holds is kept as written.
+        assert_eq!(g.as_str(), "test -d ~/inbox '~/x' a~/b");
+        assert_eq!(
+            Gate::parse_in("~/bin/check", Some("/home/me"))
+                .unwrap()
+                .program(),
+            "/home/me/bin/check"
+        );
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub struct Options {
     pub ack_deadline_ms: u64,
     /// The first this many application-info calls answer 503 Service Unavailable (an outage).
     pub unavailable_first: u32,
+    /// The first this many `GET /gateway` (or `/gateway/bot`) calls answer 503.
+    pub gateway_unavailable_first: u32,
 }
 
 impl Default for Options {
@@ -69,6 +71,7 @@ impl Default for Options {
             heartbeat_interval_ms: 41_250,
             ack_deadline_ms: 3_000,
             unavailable_first: 0,
+            gateway_unavailable_first: 0,
         }
     }
 }

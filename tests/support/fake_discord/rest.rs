@@ -200,6 +200,10 @@ fn api(
     use rest_interactions as i;
     use rest_messages as m;
     Ok(match (method, segs) {
+        ("GET", ["gateway"] | ["gateway", "bot"]) if state.opts.gateway_unavailable_first > 0 => {
+            state.opts.gateway_unavailable_first -= 1;
+            fail(503, 0, "upstream connect error")
+        }
         ("GET", ["gateway"] | ["gateway", "bot"]) => ok(objects::gateway(&state.gateway_url)),
         ("GET", ["oauth2", "applications", "@me"] | ["applications", "@me"])
             if state.opts.unavailable_first > 0 =>

@@ -158,6 +158,9 @@ pub struct JobPromptContext<'a> {
     pub skills: &'a [Skill],
     /// The data directory: where `` !`command` `` markers run.
     pub data_dir: &'a Path,
+    /// The owner's home ([`crate::base::shell_words::home`]): what a leading `~` in a
+    /// `` !`command` `` stands for (`None`: it stays `~`).
+    pub home: Option<&'a Path>,
     /// Bounds on command expansion.
     pub limits: CommandLimits,
     /// For an overdue reminder (or a routine run late for a missed time), when it was due.
@@ -196,7 +199,8 @@ pub fn with_gate_output(prompt: String, output: Option<&str>) -> String {
 pub async fn assemble_job_prompt(job: &Job, ctx: &JobPromptContext<'_>) -> String {
     let settings = job.settings();
     let requested = settings.skills.as_deref().unwrap_or(&[]);
-    let skills = build_skills_section(requested, ctx.skills, ctx.data_dir, &ctx.limits).await;
+    let skills =
+        build_skills_section(requested, ctx.skills, ctx.data_dir, ctx.home, &ctx.limits).await;
     // A job bound to a subagent is told to hand its work over, before its skills (SPEC §17).
     let skills = match settings.subagent.as_deref() {
         Some(name) => format!(

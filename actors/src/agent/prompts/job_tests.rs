@@ -117,6 +117,7 @@ fn context<'a>(items: &'a [ScheduledItem], dir: &'a Path) -> JobPromptContext<'a
         },
         skills: &[],
         data_dir: dir,
+        home: None,
         limits: CommandLimits::default(),
         late_since: None,
         interrupted_since: None,
@@ -321,4 +322,50 @@ async fn a_job_bound_to_a_subagent_is_told_to_hand_its_work_over() {
     let plain = Job::Routine(routine("r1", settings(true)));
     let text = assemble_job_prompt(&plain, &context(&[], &dir)).await;
     assert!(!text.contains("REQUIRED SUBAGENT"), "{text}");
+}
+
+/// Runs `git` in `dir` with a fixed identity, for a repository a test makes.
+fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-C"])
+        .arg(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+#[tokio::test]
+async fn a_skill_command_reads_a_repository_under_the_owners_home() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    std::fs::write(repo.join("a.txt"), "a").unwrap();
+    git(&repo, &["add", "a.txt"]);
+    git(&repo, &["commit", "-q", "-m", "water the ferns"]);
+    let data = tempfile::tempdir().unwrap();
+    let skills = [crate::jobs::skills::Skill {
+        name: "repo-glance".into(),
+        description: String::new(),
+        allowed_tools: None,
+        instructions: "Last commit: !`git -C ~/repo log -1 --format=%s`".into(),
+    }];
+    let job = Job::Routine(routine(
+        "r1",
+        crate::jobs::JobSettings {
+            skills: Some(vec!["repo-glance".into()]),
+            ..settings(false)
+        },
+    ));
+    let mut ctx = context(&[], data.path());
+    ctx.skills = &skills;
+    ctx.home = Some(home.path());
+    let prompt = assemble_job_prompt(&job, &ctx).await;
+    assert!(
+        prompt.contains("### repo-glance\nLast commit: water the ferns\n"),
+        "{prompt}"
+    );
 }

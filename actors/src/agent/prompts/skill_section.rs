@@ -4,7 +4,8 @@
 //! `` !`command` `` marker in them is replaced by that command's output, run in the data
 //! directory when the job fires. There is no shell: the command is split into words as a shell
 //! would split them ([`crate::base::shell_words`]) and the first word is run as the program, so `;`,
-//! `|`, `>` and `$VAR` are plain arguments (a skill that wants a shell writes `sh -c '…'`).
+//! `|`, `>` and `$VAR` are plain arguments (a skill that wants a shell writes `sh -c '…'`); as in
+//! a shell, an unquoted `~` or `~/` starting a word is the owner's home (`git -C ~/repo log`).
 //! Each command is bounded in time and output, all commands of one prompt share a total time
 //! limit, and failures are written into the text as `[command …]` markers rather than stopping
 //! the job: `[command parse error: …]` when the text cannot be split (an open quote),
@@ -50,17 +51,19 @@ const STDERR_CAP: usize = 4096;
 const TRUNCATED: &str = "\n[...truncated]";
 
 /// Builds the `SKILL INSTRUCTIONS:` block for the skills named in `requested`, looked up in
-/// `library`; empty when none are requested. Commands run with `cwd` as working directory.
+/// `library`; empty when none are requested. Commands run with `cwd` as working directory, and
+/// a leading `~` in their words is `home` (`None`: it stays `~`).
 pub async fn build_skills_section(
     requested: &[String],
     library: &[Skill],
     cwd: &Path,
+    home: Option<&Path>,
     limits: &CommandLimits,
 ) -> String {
     if requested.is_empty() {
         return String::new();
     }
-    let mut expander = Expander::new(cwd, limits);
+    let mut expander = Expander::new(cwd, home, limits);
     let mut out = String::from("SKILL INSTRUCTIONS:\n\n");
     for name in requested {
         out.push_str(&format!("### {name}\n"));
@@ -79,22 +82,30 @@ pub async fn build_skills_section(
 }
 
 /// Replaces every `` !`command` `` marker in `text` by the command's output.
-pub async fn expand_commands(text: &str, cwd: &Path, limits: &CommandLimits) -> String {
-    Expander::new(cwd, limits).expand(text).await
+pub async fn expand_commands(
+    text: &str,
+    cwd: &Path,
+    home: Option<&Path>,
+    limits: &CommandLimits,
+) -> String {
+    Expander::new(cwd, home, limits).expand(text).await
 }
 
 /// Runs markers for one prompt: remembers results of repeated commands and the time used.
 struct Expander<'a> {
     cwd: &'a Path,
+    /// What a leading `~` stands for (a home that is not Unicode is not put in).
+    home: Option<&'a str>,
     limits: &'a CommandLimits,
     deadline: Instant,
     results: HashMap<String, String>,
 }
 
 impl<'a> Expander<'a> {
-    fn new(cwd: &'a Path, limits: &'a CommandLimits) -> Self {
+    fn new(cwd: &'a Path, home: Option<&'a Path>, limits: &'a CommandLimits) -> Self {
         Self {
             cwd,
+            home: home.and_then(Path::to_str),
             limits,
             deadline: Instant::now() + limits.total,
             results: HashMap::new(),
@@ -127,7 +138,9 @@ impl<'a> Expander<'a> {
             return format!("[command skipped (time limit for this prompt reached): {command}]");
         }
         let limit = left.min(self.limits.per_command);
-        match tokio::time::timeout(limit, run_capped(command, self.cwd, self.limits)).await {
+        match tokio::time::timeout(limit, run_capped(command, self.cwd, self.home, self.limits))
+            .await
+        {
             Ok(text) => text,
             Err(_) if limit < self.limits.per_command => {
                 tracing::warn!(command, "skill command cut off: prompt time limit reached");
@@ -158,8 +171,13 @@ fn next_marker(text: &str) -> Option<(&str, &str, &str)> {
 }
 
 /// Runs one command to completion and renders its output or a failure marker.
-async fn run_capped(command: &str, cwd: &Path, limits: &CommandLimits) -> String {
-    let argv = match crate::base::shell_words::split(command) {
+async fn run_capped(
+    command: &str,
+    cwd: &Path,
+    home: Option<&str>,
+    limits: &CommandLimits,
+) -> String {
+    let argv = match crate::base::shell_words::split(command, home) {
         Ok(argv) if !argv.is_empty() => argv,
         Ok(_) => {
             tracing::warn!(command, "skill command has no program to run");

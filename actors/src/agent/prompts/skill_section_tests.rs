@@ -19,7 +19,7 @@ fn quick(per_command_ms: u64, total_ms: u64, max_output_chars: usize) -> Command
 
 async fn expand(text: &str, limits: CommandLimits) -> String {
     let dir = std::env::temp_dir();
-    expand_commands(text, &dir, &limits).await
+    expand_commands(text, &dir, None, &limits).await
 }
 
 #[tokio::test]
@@ -56,7 +56,7 @@ async fn commands_run_without_a_shell() {
     // `;`, `|`, `>` and `$HOME` reach the program as plain arguments.
     let dir = tempfile::tempdir().unwrap();
     let text = "!`echo a; echo b | tr a-z A-Z > out.txt $HOME`";
-    let out = expand_commands(text, dir.path(), &CommandLimits::default()).await;
+    let out = expand_commands(text, dir.path(), None, &CommandLimits::default()).await;
     assert_eq!(out, "a; echo b | tr a-z A-Z > out.txt $HOME");
     assert!(
         !dir.path().join("out.txt").exists(),
@@ -120,7 +120,7 @@ async fn endless_output_is_cut_without_waiting_for_the_timeout() {
 async fn repeated_command_runs_once() {
     let dir = tempfile::tempdir().unwrap();
     let text = "!`sh -c 'echo x >> runs; wc -l < runs'` !`sh -c 'echo x >> runs; wc -l < runs'`";
-    let out = expand_commands(text, dir.path(), &CommandLimits::default()).await;
+    let out = expand_commands(text, dir.path(), None, &CommandLimits::default()).await;
     assert_eq!(out.split_whitespace().collect::<Vec<_>>(), ["1", "1"]);
 }
 
@@ -128,7 +128,13 @@ async fn repeated_command_runs_once() {
 async fn commands_run_in_the_given_directory() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("marker.txt"), "found it").unwrap();
-    let out = expand_commands("!`cat marker.txt`", dir.path(), &CommandLimits::default()).await;
+    let out = expand_commands(
+        "!`cat marker.txt`",
+        dir.path(),
+        None,
+        &CommandLimits::default(),
+    )
+    .await;
     assert_eq!(out, "found it");
 }
 
@@ -137,7 +143,8 @@ async fn section_lists_each_requested_skill_in_order() {
     let library = [skill("b", "Second."), skill("a", "First: !`echo 1`")];
     let requested = ["a".to_owned(), "b".to_owned()];
     let dir = std::env::temp_dir();
-    let text = build_skills_section(&requested, &library, &dir, &CommandLimits::default()).await;
+    let text =
+        build_skills_section(&requested, &library, &dir, None, &CommandLimits::default()).await;
     assert_eq!(
         text,
         "SKILL INSTRUCTIONS:\n\n### a\nFirst: 1\n\n### b\nSecond.\n\n"
@@ -149,7 +156,8 @@ async fn unknown_skill_is_noted_not_fatal() {
     let library = [skill("known", "Known.")];
     let requested = ["ghost".to_owned(), "known".to_owned()];
     let dir = std::env::temp_dir();
-    let text = build_skills_section(&requested, &library, &dir, &CommandLimits::default()).await;
+    let text =
+        build_skills_section(&requested, &library, &dir, None, &CommandLimits::default()).await;
     assert!(text
         .contains("### ghost\n[skill not found: skills/ghost/SKILL.md is missing or invalid]\n\n"));
     assert!(text.ends_with("### known\nKnown.\n\n"));
@@ -159,6 +167,27 @@ async fn unknown_skill_is_noted_not_fatal() {
 async fn no_requested_skills_means_no_section() {
     let dir = std::env::temp_dir();
     let library = [skill("a", "A.")];
-    let text = build_skills_section(&[], &library, &dir, &CommandLimits::default()).await;
+    let text = build_skills_section(&[], &library, &dir, None, &CommandLimits::default()).await;
     assert_eq!(text, "");
+}
+
+#[tokio::test]
+async fn a_leading_tilde_is_the_given_home_and_a_quoted_one_is_not() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("note.txt"), "from home").unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let out = expand_commands(
+        "!`cat ~/note.txt` | !`cat '~/note.txt'`",
+        cwd.path(),
+        Some(home.path()),
+        &CommandLimits::default(),
+    )
+    .await;
+    assert!(
+        out.starts_with("from home | [command failed (exit 1): cat '~/note.txt'"),
+        "{out}"
+    );
+    // Without a home `~` is text, as before.
+    let out = expand_commands("!`echo ~/x`", cwd.path(), None, &CommandLimits::default()).await;
+    assert_eq!(out, "~/x");
 }

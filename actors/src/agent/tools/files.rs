@@ -3,7 +3,10 @@
 //! checked and read here, when the tool is called — it exists, is a regular file, fits
 //! Discord's 25 MB, and for a background fork lies inside the data directory and pinging is
 //! allowed — so what was checked is what is sent. The backend delivers it (a background fork
-//! through its ping path: a file reaches the user like a ping does).
+//! through its ping path: a file reaches the user like a ping does). A background fork need
+//! not name the tool in its `allowed-tools`: like `discord_embed` it is one of its ways back
+//! ([`super::BG_REPLY_TOOLS`]), and like a ping its words go out as `[bg] …` (`[bg]` alone
+//! when it sent none).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -124,6 +127,14 @@ async fn read_checked(path: &Path, inside: Option<&Path>) -> Result<SentFile, Re
     })
 }
 
+/// The words a background fork's file goes out with: `[bg] ` before its message, as a ping's.
+fn background_caption(message: Option<&str>) -> String {
+    match message {
+        Some(text) => format!("[bg] {text}"),
+        None => "[bg]".to_owned(),
+    }
+}
+
 /// `26214401` → `25.0`.
 fn megabytes(bytes: u64) -> String {
     format!("{:.1}", bytes as f64 / (1024.0 * 1024.0))
@@ -152,7 +163,10 @@ impl DiscordTools {
             Ok(file) => file,
             Err(refusal) => return refuse(tool, refusal),
         };
-        file.caption = caption;
+        file.caption = match self.kind.background() {
+            Some(_) => Some(background_caption(caption.as_deref())),
+            None => caption,
+        };
         file.critical = critical;
         tracing::info!(file = %file.path.display(), bytes = file.bytes.0.len(), "agent sends a file");
         let result = self.backend.send_file(file).await;
@@ -227,5 +241,56 @@ mod tests {
         let file = read_checked(&ok, Some(&data)).await.unwrap();
         assert_eq!(file.name, "ok.txt");
         assert_eq!(file.bytes.0.as_slice(), b"hello");
+    }
+
+    /// The one file the backend received.
+    fn only_file(backend: &super::super::recording_backend::Recording) -> SentFile {
+        use super::super::recording_backend::BackendCall;
+        match backend.calls().as_slice() {
+            [BackendCall::SendFile(file)] => file.clone(),
+            other => panic!("expected one file, got {other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_background_forks_file_goes_out_with_the_bg_prefix_without_being_named() {
+        use super::super::recording_backend::{call, workspace, Recording};
+        use super::super::{BackgroundRules, SessionKind};
+        use serde_json::json;
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("summary.txt"), "all quiet").unwrap();
+        // The default rules: the job's `allowed-tools` name nothing.
+        let background = || SessionKind::Background(BackgroundRules::default());
+        for (args, caption) in [
+            (
+                json!({"file_path": "summary.txt", "message": "today's summary"}),
+                "[bg] today's summary",
+            ),
+            (json!({"file_path": "summary.txt"}), "[bg]"),
+        ] {
+            let (tools, backend) = Recording::tools_in(background(), workspace(tmp.path()));
+            let output = call(&tools, "send_file", args).await;
+            assert_eq!(output, ToolOutput::ok("File sent."));
+            assert_eq!(only_file(&backend).caption.as_deref(), Some(caption));
+        }
+        // The conversation's files carry its words as they are.
+        let (tools, backend) = Recording::tools_in(SessionKind::Main, workspace(tmp.path()));
+        call(
+            &tools,
+            "send_file",
+            json!({"file_path": "summary.txt", "message": "here"}),
+        )
+        .await;
+        assert_eq!(only_file(&backend).caption.as_deref(), Some("here"));
+        // `allow-ping: false` still takes it away, critical or not.
+        let silent = SessionKind::Background(BackgroundRules {
+            allow_ping: false,
+            ..BackgroundRules::default()
+        });
+        let (tools, backend) = Recording::tools_in(silent, workspace(tmp.path()));
+        let args = json!({"file_path": "summary.txt", "critical": true});
+        let output = call(&tools, "send_file", args).await;
+        assert_ne!(output, ToolOutput::ok("File sent."));
+        assert!(backend.calls().is_empty());
     }
 }

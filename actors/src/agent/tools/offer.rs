@@ -24,12 +24,14 @@ pub use super::unclassified::{note_init_tools, unclassified};
 
 /// A background fork's ways back to the user (SPEC §6): on every fork's allow list, whatever
 /// the job declares or `tool-policy.yaml` says; `allow-ping` and `update-main-session` decide
-/// which of them it is offered (the table below).
-pub const BG_REPLY_TOOLS: [&str; 4] = [
+/// which of them it is offered (the table below). *(ours)* `send_file` is one of them: a file
+/// reaches the owner as a ping or an embed does, through the same checks.
+pub const BG_REPLY_TOOLS: [&str; 5] = [
     "mcp__discord__report_updates",
     "mcp__discord__ping_user",
     "mcp__discord__discord_embed",
     "mcp__discord__follow_up_chain",
+    "mcp__discord__send_file",
 ];
 
 /// The original's default background tools (SPEC §17): the bot's help and task commands,
@@ -62,8 +64,6 @@ pub enum Offer {
     WhenReporting,
     /// Background: on a chain reminder with checks left, reporting not `blocked`.
     WhenChainContinues,
-    /// Background: when the allowed set names it and the job may ping.
-    WhenAllowedAndPinging,
 }
 
 /// A tool the table classifies.
@@ -126,10 +126,7 @@ const fn discord(tool: ToolName, main: Offer, interactive: Offer, background: Of
     }
 }
 
-use Offer::{
-    Always, Never, WhenAllowed, WhenAllowedAndPinging, WhenChainContinues, WhenPinging,
-    WhenReporting,
-};
+use Offer::{Always, Never, WhenAllowed, WhenChainContinues, WhenPinging, WhenReporting};
 
 /// The table.
 pub const TABLE: [Row; 45] = [
@@ -186,7 +183,7 @@ pub const TABLE: [Row; 45] = [
     discord(ToolName::AddReminder, Always, Always, WhenAllowed),
     discord(ToolName::ListReminders, Always, Always, WhenAllowed),
     discord(ToolName::CancelReminder, Always, Always, WhenAllowed),
-    discord(ToolName::SendFile, Always, Always, WhenAllowedAndPinging),
+    discord(ToolName::SendFile, Always, Always, WhenPinging),
     discord(ToolName::UpdateNames, Always, Always, Never),
 ];
 
@@ -255,7 +252,6 @@ impl BackgroundRules {
             WhenChainContinues => {
                 !self.reporting_blocked() && self.chain.is_some_and(|c| c.can_follow_up())
             }
-            WhenAllowedAndPinging => self.allow_ping && self.names(tool),
         }
     }
 }

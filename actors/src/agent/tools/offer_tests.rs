@@ -120,7 +120,8 @@ fn a_default_background_job_lists_its_ways_back_and_the_reminder_tools() {
             ReportUpdates,
             AddReminder,
             ListReminders,
-            CancelReminder
+            CancelReminder,
+            SendFile
         ]
     );
 }
@@ -182,11 +183,14 @@ fn interactive_fork_tools_never_reach_a_background_job_even_when_named() {
 }
 
 #[test]
-fn files_reach_a_background_job_only_when_named_and_reminder_tools_only_when_allowed() {
-    let plain = job(true, UpdateMode::OnPing, None).listed_tools();
-    assert!(plain.contains(&AddReminder) && !plain.contains(&SendFile));
-    let named = job_with(true, UpdateMode::OnPing, None, &["mcp__discord__send_file"]);
-    assert!(named.listed_tools().contains(&SendFile));
+fn files_reach_a_background_job_that_may_ping_and_reminder_tools_only_when_allowed() {
+    // A way back like `discord_embed`: offered without being named.
+    let plain = job(true, UpdateMode::OnPing, None);
+    assert!(plain.listed_tools().contains(&AddReminder));
+    assert!(plain.listed_tools().contains(&SendFile));
+    assert!(plain
+        .effective_allowed()
+        .contains(&"mcp__discord__send_file".to_owned()));
     // A set without the default reminder tools (tool-policy.yaml's override) is not offered them.
     let replaced = SessionKind::Background(BackgroundRules {
         allowed: strings(&BG_REPLY_TOOLS),
@@ -301,6 +305,7 @@ fn the_effective_set_is_the_declared_set_less_what_the_settings_take() {
         "mcp__discord__report_updates",
         "mcp__discord__ping_user",
         "mcp__discord__discord_embed",
+        "mcp__discord__send_file",
     ]);
     on_ping.extend(strings(&DEFAULT_BG_TOOLS));
     assert_eq!(

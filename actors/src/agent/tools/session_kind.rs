@@ -21,7 +21,8 @@ pub enum SessionKind {
 /// A background job's settings that change what the tools may do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BackgroundRules {
-    /// `allow-ping`: false removes `ping_user` and `discord_embed`, critical included.
+    /// `allow-ping`: false removes `ping_user`, `discord_embed` and `send_file`, critical
+    /// included.
     pub allow_ping: bool,
     /// `update-main-session`: `blocked` removes `report_updates` and `follow_up_chain`.
     pub update_mode: UpdateMode,
@@ -116,7 +117,8 @@ mod tests {
     #[test]
     fn a_default_job_declares_the_reply_tools_and_the_default_set() {
         let allowed = BackgroundRules::default().allowed;
-        assert_eq!(allowed[..4], BG_REPLY_TOOLS);
-        assert_eq!(allowed[4..], DEFAULT_BG_TOOLS);
+        let (reply, default) = allowed.split_at(BG_REPLY_TOOLS.len());
+        assert_eq!(reply, BG_REPLY_TOOLS);
+        assert_eq!(default, DEFAULT_BG_TOOLS);
     }
 }

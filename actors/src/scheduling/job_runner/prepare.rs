@@ -196,6 +196,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
     let tools = rules
         .as_ref()
         .map(|rules| SessionKind::Background(rules.clone()).effective_allowed());
+    let home = crate::base::shell_words::home();
     let ctx = JobPromptContext {
         background: BackgroundContext {
             now: run.fired_at,
@@ -214,6 +215,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
         },
         skills: &skills,
         data_dir: inputs.data_dir.root(),
+        home: home.as_deref(),
         limits: inputs.limits,
         late_since: run.late_since,
         interrupted_since: run.reopened.as_ref().and_then(|r| r.interrupted_since),
