@@ -48,6 +48,14 @@ fn processes() -> HashMap<u32, (u32, String)> {
     out
 }
 
+/// Whether `pid` is running (not gone, not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rfind(')')
+            .is_some_and(|close| stat[close + 1..].split_whitespace().next() != Some("Z"))
+    })
+}
+
 /// Whether `pid` runs with `HOME=home` (the rig's CLIs do; other tests' have their own HOME).
 fn has_home(pid: u32, home: &Path) -> bool {
     let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
@@ -57,9 +65,24 @@ fn has_home(pid: u32, home: &Path) -> bool {
     env.split(|b| *b == 0).any(|v| v == want.as_bytes())
 }
 
-/// The `claude` processes of this rig: descendants of this test process whose HOME is the
-/// rig's, each CLI once (a `claude` whose parent is a `claude` is part of its parent's CLI).
-fn rig_clis(home: &Path) -> usize {
+/// What `pid` runs, shortened: its arguments that say which kind of CLI it is.
+fn described(pid: u32) -> String {
+    let args = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let args: Vec<String> = args
+        .split(|b| *b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .filter(|a| a.starts_with("--") && !a.starts_with("--mcp-config"))
+        .collect();
+    format!("{pid}: {}", args.join(" "))
+}
+
+/// The `claude` processes of this rig running at one moment: descendants of this test process
+/// whose HOME is the rig's, each CLI once (a `claude` whose parent is a `claude` is part of its
+/// parent's CLI). Reading /proc takes a while: a CLI seen early in the scan may have exited by
+/// the time a newer one is seen, so every one seen is looked at again after the scan; those
+/// still running then were all running at once (each from when it was seen, which is before
+/// any second look, until its second look).
+fn rig_clis(home: &Path) -> Vec<u32> {
     let all = processes();
     let me = std::process::id();
     let is_cli = |pid: u32| all.get(&pid).is_some_and(|(_, comm)| comm == CLI_COMM);
@@ -77,14 +100,23 @@ fn rig_clis(home: &Path) -> usize {
         .filter(|(pid, (ppid, comm))| {
             comm == CLI_COMM && !is_cli(*ppid) && descends(**pid) && has_home(**pid, home)
         })
-        .count()
+        .map(|(pid, _)| *pid)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter(|pid| alive(*pid))
+        .collect()
 }
 
-/// Samples [`rig_clis`] every few milliseconds until stopped; answers the most seen at once
-/// and the number of samples.
+/// What the sampler saw: the most CLIs at once (described), and how many looks.
+struct Seen {
+    most: Vec<String>,
+    samples: usize,
+}
+
+/// Samples [`rig_clis`] every few milliseconds until stopped.
 struct Sampler {
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<(usize, usize)>,
+    thread: JoinHandle<Seen>,
 }
 
 impl Sampler {
@@ -92,18 +124,24 @@ impl Sampler {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
-            let (mut most, mut samples) = (0, 0);
+            let mut seen = Seen {
+                most: Vec::new(),
+                samples: 0,
+            };
             while !flag.load(Ordering::SeqCst) {
-                most = most.max(rig_clis(&home));
-                samples += 1;
+                let now = rig_clis(&home);
+                if now.len() > seen.most.len() {
+                    seen.most = now.into_iter().map(described).collect();
+                }
+                seen.samples += 1;
                 std::thread::sleep(StdDuration::from_millis(5));
             }
-            (most, samples)
+            seen
         });
         Self { stop, thread }
     }
 
-    fn finish(self) -> (usize, usize) {
+    fn finish(self) -> Seen {
         self.stop.store(true, Ordering::SeqCst);
         self.thread.join().unwrap()
     }
@@ -162,7 +200,11 @@ async fn a_burst_of_ten_jobs_with_reflections_never_runs_more_clis_than_the_limi
     })
     .await;
     assert!(conversation_running(&rig).await);
-    assert_eq!(rig_clis(&rig.home), 1, "only the conversation's CLI so far");
+    assert_eq!(
+        rig_clis(&rig.home).len(),
+        1,
+        "only the conversation's CLI so far"
+    );
 
     for n in 1..=JOBS {
         rig.write(
@@ -190,11 +232,14 @@ async fn a_burst_of_ten_jobs_with_reflections_never_runs_more_clis_than_the_limi
     };
     // The reflection's CLI may still be closing after its answer reached the runner.
     let closing = tokio::time::Instant::now() + StdDuration::from_secs(30);
-    while rig_clis(&rig.home) > 1 && tokio::time::Instant::now() < closing {
+    while rig_clis(&rig.home).len() > 1 && tokio::time::Instant::now() < closing {
         tokio::time::sleep(StdDuration::from_millis(50)).await;
     }
-    let (most, samples) = sampler.finish();
-    println!("at most {most} CLIs at once over {samples} samples");
+    let Seen { most, samples } = sampler.finish();
+    println!(
+        "at most {} CLIs at once over {samples} samples: {most:#?}",
+        most.len()
+    );
 
     assert_eq!(runs.reflections, JOBS as u64, "{runs:?}");
     assert_eq!(rig.reflection_requests().len(), JOBS, "one model turn each");
@@ -207,11 +252,12 @@ async fn a_burst_of_ten_jobs_with_reflections_never_runs_more_clis_than_the_limi
         "the tree was looked at throughout ({samples} samples)"
     );
     assert!(
-        most > 1,
-        "background CLIs were seen beside the conversation's ({most} at most)"
+        most.len() > 1,
+        "background CLIs were seen beside the conversation's: {most:#?}"
     );
     assert!(
-        most <= LIMIT + 1,
-        "{most} CLIs ran at once: more than bg_fork_limit {LIMIT} + the conversation's"
+        most.len() <= LIMIT + 1,
+        "{} CLIs ran at once, more than bg_fork_limit {LIMIT} + the conversation's: {most:#?}",
+        most.len()
     );
 }
