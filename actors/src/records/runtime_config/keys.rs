@@ -33,7 +33,7 @@ pub enum Key {
     AutoUpdateInterval,
     /// `auto_update_hour`: the hour (0-23) at which updates are applied.
     AutoUpdateHour,
-    /// `bg_fork_limit` *(ours)*: background forks running at once; later ones wait.
+    /// `bg_fork_limit` *(ours)*: background CLIs (forks, reflections) running at once; later ones wait.
     BgForkLimit,
     /// `catch_up_window` *(ours)*: minutes a missed routine time may still run late.
     CatchUpWindow,

@@ -144,7 +144,7 @@ impl RuntimeConfig {
         chrono::Duration::minutes(i64::try_from(self.failure_alert_cooldown_mins).unwrap_or(0))
     }
 
-    /// Background forks that may run at once (at least one).
+    /// Background CLIs (forks, reflections) that may run at once (at least one).
     pub fn bg_fork_limit(&self) -> usize {
         usize::try_from(self.bg_fork_limit).unwrap_or(1).max(1)
     }

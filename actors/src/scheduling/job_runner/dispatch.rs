@@ -5,7 +5,7 @@
 use actix::prelude::*;
 
 use super::foreground::InLine;
-use super::queue::Waiting;
+use super::queue::{Next, Waiting};
 use super::records::{self, fork_end, miss_records, open_entry, turn_end};
 use super::{
     catch_up, prepare, ActiveState, BackgroundSetup, Delivery, JobRunner, RunError, RunJob,
@@ -295,7 +295,7 @@ impl JobRunner {
 
     /// Starts the fork for `fired`, branching from the saved main session; when its actor
     /// stops, its run closes, its slot frees and the next job in line starts — and then, when
-    /// the job reflects, its reflection is written (holding no slot).
+    /// the job reflects, its reflection waits for a slot behind any waiting job.
     fn start_fork(
         &mut self,
         setup: BackgroundSetup,
@@ -351,7 +351,7 @@ impl JobRunner {
         }));
     }
 
-    /// Starts waiting jobs while slots are free.
+    /// Starts waiting jobs while slots are free, then waiting reflections.
     pub(super) fn pump(&mut self, ctx: &mut Context<Self>) {
         let Delivery::Conversation { main, forks } = self.config.delivery.clone() else {
             return;
@@ -359,7 +359,14 @@ impl JobRunner {
         if self.stopping {
             return;
         }
-        while let Some(Waiting { run, ticket }) = self.slots.next(self.settings.bg_fork_limit()) {
+        while let Some(next) = self.slots.next(self.settings.bg_fork_limit()) {
+            let Waiting { run, ticket } = match next {
+                Next::Job(waiting) => *waiting,
+                Next::Reflection(ask) => {
+                    self.start_reflection(ask, ctx);
+                    continue;
+                }
+            };
             tracing::info!(job = %run.job.id(), "a background slot is free; the job starts");
             if let Some(active) = self.active.get_mut(&ticket.run) {
                 active.state = ActiveState::Running;

@@ -259,10 +259,12 @@ pub struct RunCounts {
     pub failed: u64,
     /// Late routines recorded as missed, not run.
     pub missed: u64,
-    /// Background slots in use now (preparing or running).
+    /// Background slots in use now (a job preparing or running, a reflection being written).
     pub slots_busy: u64,
     /// Background jobs waiting for a slot now.
     pub waiting: u64,
+    /// Reflections waiting for a slot now (behind every waiting job).
+    pub reflections_waiting: u64,
     /// Reflections due: background forks of `reflect: true` jobs that have ended.
     pub reflections: u64,
     /// Reflections written, or given up (the run could not be closed, the bot is stopping).
@@ -315,7 +317,7 @@ pub struct ActiveJob {
 /// The answer to [`Activity`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ActivityReport {
-    /// Background forks that may run at once (`bg_fork_limit`).
+    /// Background CLIs (forks and reflections) that may run at once (`bg_fork_limit`).
     pub limit: usize,
     /// Jobs running (background forks, and foreground jobs in the conversation).
     pub running: Vec<ActiveJob>,

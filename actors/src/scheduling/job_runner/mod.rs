@@ -7,7 +7,8 @@
 //! the run log ([`crate::records::runs`]) — before a reminder's file is deleted, so a crash from here on
 //! leaves a record the next start acts on ([`recovery`]); then a foreground job is prepared and
 //! goes to the main session as a [`FireJob`] turn, and a background job takes one of
-//! `bg_fork_limit` slots or waits in line in fire order ([`queue`]). Preparing ([`prepare`]),
+//! `bg_fork_limit` slots or waits in line in fire order ([`queue`]; a reflection after a
+//! background run takes a slot too, behind any waiting job: [`reflections`]). Preparing ([`prepare`]),
 //! when the job starts: the skills it names are read ([`skill_refs`]; one missing or broken →
 //! the run is recorded `skipped`, no model is asked, and for a routine or reminder a pending
 //! update says which job was blocked and why), so is its subagent, a background job's tool set
@@ -305,6 +306,7 @@ impl Handler<Runs> for JobRunner {
         let mut counts = self.counts;
         counts.slots_busy = self.slots.busy() as u64;
         counts.waiting = self.slots.waiting() as u64;
+        counts.reflections_waiting = self.slots.reflections_waiting() as u64;
         MessageResult(counts)
     }
 }
@@ -344,5 +346,6 @@ impl Handler<Stopping> for JobRunner {
 
     fn handle(&mut self, _msg: Stopping, _ctx: &mut Self::Context) {
         self.stopping = true;
+        self.drop_waiting_reflections();
     }
 }

@@ -1,8 +1,11 @@
 //! The runner's side of reflections ([`crate::scheduling::reflection`]): a background fork of a
 //! `reflect: true` job is counted as due when it ends; once its run is closed (slot freed, the
-//! next job in line started) its line goes to the [`Reflector`], and the reflection is counted
-//! done when it answers — or at once when there will be none (the run log could not close the
-//! run, the bot is stopping: a reflection started then would only be killed). [`super::RunCounts::idle`] waits for them too.
+//! next job in line started) its line waits for a background slot of its own ([`super::queue`]:
+//! jobs waiting go first, one reflection holds a slot at a time), then goes to the
+//! [`Reflector`], whose model is a CLI process like a fork's. The reflection is counted done,
+//! and its slot freed, when the reflector answers — or it is counted done at once when there
+//! will be none (the run log could not close the run, the bot is stopping: a reflection
+//! started then would only be killed). [`super::RunCounts::idle`] waits for them too.
 
 use actix::prelude::*;
 
@@ -42,36 +45,62 @@ impl JobRunner {
         }
     }
 
-    /// Hands the closed run to the reflector (when its job reflects).
+    /// Puts the closed run in line for the reflector (when its job reflects).
     pub(super) fn reflect(
         &mut self,
         subject: Option<Subject>,
         closed: Option<Closed>,
         ctx: &mut Context<Self>,
     ) {
-        let (Some(subject), Some(closed), Some(reflector), false) = (
+        let (Some(subject), Some(closed), true, false) = (
             subject.clone(),
             closed,
-            self.reflector.clone(),
+            self.reflector.is_some(),
             self.stopping,
         ) else {
             return self.reflection_dropped(subject);
         };
-        let run = closed.record.run.clone();
-        let ask = Reflect {
+        self.slots.wait_reflection(Reflect {
             subject,
             record: closed.record,
             reports: closed.reports,
+        });
+        self.pump(ctx);
+    }
+
+    /// Writes `ask` in the slot taken for it; the slot frees when the reflector answers.
+    pub(super) fn start_reflection(&mut self, ask: Reflect, ctx: &mut Context<Self>) {
+        let run = ask.record.run.clone();
+        let Some(reflector) = self.reflector.clone() else {
+            // Only queued with a reflector; never reached.
+            self.counts.reflections_done += 1;
+            self.slots.reflected();
+            return;
         };
+        tracing::debug!(%run, "a background slot is free; the reflection starts");
         ctx.spawn(
             async move { reflector.send(ask).await }
                 .into_actor(self)
-                .map(move |answer, act, _ctx| {
+                .map(move |answer, act, ctx| {
                     act.counts.reflections_done += 1;
+                    act.slots.reflected();
                     if let Err(e) = answer {
                         tracing::error!(%run, cause = %e, "the reflector has stopped; no reflection");
                     }
+                    act.pump(ctx);
                 }),
         );
+    }
+
+    /// The bot is stopping: reflections still waiting for a slot will not be written.
+    pub(super) fn drop_waiting_reflections(&mut self) {
+        let dropped = self.slots.drop_reflections();
+        if !dropped.is_empty() {
+            tracing::info!(
+                count = dropped.len(),
+                "the bot is stopping; waiting reflections are not written"
+            );
+        }
+        self.counts.reflections_done += dropped.len() as u64;
     }
 }

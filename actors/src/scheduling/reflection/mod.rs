@@ -14,9 +14,11 @@
 //! model fails, times out (60 s) or writes nothing, the file still gets our facts and a note
 //! saying why there is no trace. The reflection's own cost is the file's last line.
 //!
-//! The [`Reflector`] actor runs one reflection at a time (the rest wait in its mailbox): it
-//! never holds a background slot — the job runner closes the run and frees the slot before
-//! asking — so the next job in line never waits for it. Failures are logged, never told to
+//! The [`Reflector`] actor runs one reflection at a time. Its model is a CLI process like a
+//! fork's, so it counts against `bg_fork_limit`: the job runner closes the run and frees the
+//! fork's slot first (the next job in line starts then), and asks for the reflection only once
+//! a slot is free again and no job waits for one; the reflection holds that slot until it is
+//! written ([`crate::scheduling::job_runner`]'s queue). Failures are logged, never told to
 //! the owner. Reflections are kept (the docs prune nothing); `memory search` is to read them (SPEC §18).
 
 pub mod model;
