@@ -13,6 +13,7 @@ use ollim_actors::conversation::main_session::PressButton;
 use ollim_actors::conversation::main_session::{ResumeFromReply, Say};
 use ollim_actors::google::account::{GoogleClick, PasteRedirect, PressGoogleButton};
 use ollim_actors::google::consent::looks_like_redirect;
+use ollim_actors::records::sessions::records::InquiryLive;
 use ollim_actors::records::sessions::ForkLookup;
 use ollim_actors::scheduling::routines_view::{self, RoutineClick};
 use serenity::all::{
@@ -258,8 +259,8 @@ async fn on_button(ctx: &Context, click: &ComponentInteraction, data: &Data) {
 }
 
 /// An `agent:` button runs once: its prompt is taken on the click (a second tap finds it used),
-/// the button is greyed out on the message, used or expired alike, and a click that started a
-/// turn shows "typing…" as a DM does.
+/// the button is greyed out on the message, used or expired alike (not when the click was
+/// refused and the prompt kept), and a click that started a turn shows "typing…" as a DM does.
 async fn agent_button(
     ctx: &Context,
     click: &ComponentInteraction,
@@ -269,6 +270,21 @@ async fn agent_button(
     let reply = conversation_button(custom_id.clone(), data).await;
     if reply.is_empty() {
         data.outbox.do_send(Typing);
+    }
+    // A click that was refused (a fork button while a fork is open) kept its prompt: the
+    // button stays usable.
+    let kept = match ButtonClick::parse(&custom_id) {
+        Some(ButtonClick::Agent { inquiry_id }) => matches!(
+            data.handles
+                .session_records
+                .send(InquiryLive { id: inquiry_id })
+                .await,
+            Ok(Ok(true))
+        ),
+        _ => false,
+    };
+    if kept {
+        return reply;
     }
     if let Some(rows) = super::render::with_button_disabled(&click.message.components, &custom_id) {
         let edit = EditMessage::new().components(rows);

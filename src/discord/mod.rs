@@ -24,6 +24,7 @@
 mod answer;
 mod approvals;
 mod attachments;
+mod button_expiry;
 mod commands;
 mod connect;
 mod data;

@@ -7,14 +7,17 @@
 //! of which messages background forks sent, `state/fork_messages.json` ([`LookupForkMessage`]
 //! from the message handler, for replies that resume a fork), with which of those forks are still
 //! running ([`UntilSettled`]: a reply resumes a fork's session once its process has exited and
-//! its transcript holds what the owner saw). The delivery task reports what it posted back to
-//! the actor.
+//! its transcript holds what the owner saw), and *(ours, issue 37)* which messages carry
+//! `agent:` buttons, `state/agent_buttons.json` ([`AgentButtonsPosted`]), greyed out on start
+//! and every [`button_expiry::SWEEP`] once their 7 days are over. The delivery task reports what
+//! it posted back to the actor.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use actix::prelude::*;
 use ollim_actors::agent::permissions::{ApprovalAnswer, ApprovalRequest};
+use ollim_actors::base::clock::SharedClock;
 use ollim_actors::base::data_dir::DataDir;
 use ollim_actors::conversation::surface::SurfaceEvent;
 use ollim_actors::records::sessions::{ForkLookup, ForkMessages, MainSessionFile};
@@ -22,6 +25,7 @@ use serenity::all::{ChannelId, Http, MessageId};
 use tokio::sync::{mpsc, oneshot};
 
 use super::approvals::{Closed, OpenApprovals};
+use super::button_expiry::{self, ButtonMessages};
 use super::delivery::{Delivery, Job};
 use super::reauth::SignInLost;
 
@@ -34,6 +38,10 @@ pub struct Outbox {
     fork_messages: ForkMessages,
     /// The main session's id, read as the parent of a recorded fork message.
     main_id: MainSessionFile,
+    /// `state/agent_buttons.json`: this actor is its one writer.
+    button_messages: ButtonMessages,
+    /// When messages were posted and when their buttons expire.
+    clock: SharedClock,
     /// Background sessions that posted since the start and whose fork still runs, with the
     /// replies waiting for it to end.
     running: HashMap<String, Vec<oneshot::Sender<()>>>,
@@ -68,14 +76,28 @@ impl Outbox {
             Outbox {
                 jobs,
                 approvals: OpenApprovals::default(),
-                fork_messages: ForkMessages::in_data_dir(&config.data_dir, clock),
+                fork_messages: ForkMessages::in_data_dir(&config.data_dir, clock.clone()),
                 main_id: MainSessionFile::in_data_dir(&config.data_dir),
+                button_messages: ButtonMessages::in_data_dir(&config.data_dir),
+                clock,
                 running: HashMap::new(),
                 reauth: config.reauth,
                 owner_lines: crate::drain::Sent::default(),
                 replies: 0,
             }
         })
+    }
+
+    /// Has the delivery task grey out the `agent:` buttons whose 7 days are over.
+    fn grey_expired_buttons(&mut self) {
+        match self.button_messages.take_expired(self.clock.now()) {
+            Ok(expired) => {
+                for id in expired.into_iter().filter(|id| *id != 0) {
+                    self.queue(Job::GreyAgentButtons(MessageId::new(id)));
+                }
+            }
+            Err(e) => tracing::warn!(cause = %e, "could not read which messages carry buttons"),
+        }
     }
 
     fn queue(&self, job: Job) {
@@ -91,8 +113,10 @@ impl Outbox {
 impl Actor for Outbox {
     type Context = Context<Self>;
 
-    fn started(&mut self, _ctx: &mut Self::Context) {
+    fn started(&mut self, ctx: &mut Self::Context) {
         tracing::info!(actor = "outbox", "outbox started");
+        self.grey_expired_buttons();
+        ctx.run_interval(button_expiry::SWEEP, |act, _ctx| act.grey_expired_buttons());
     }
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
@@ -267,6 +291,26 @@ pub struct ForkMessagePosted {
 pub struct BackgroundSettled {
     /// The background session.
     pub fork_session: String,
+}
+
+/// The delivery task posted `message_id` with `agent:` buttons.
+#[derive(Debug, Clone, Copy, Message)]
+#[rtype(result = "()")]
+pub struct AgentButtonsPosted {
+    /// The message.
+    pub message_id: u64,
+}
+
+impl Handler<AgentButtonsPosted> for Outbox {
+    type Result = ();
+    fn handle(&mut self, msg: AgentButtonsPosted, _ctx: &mut Self::Context) {
+        if let Err(e) = self
+            .button_messages
+            .record(msg.message_id, self.clock.now())
+        {
+            tracing::warn!(cause = %e, "could not note a message's buttons; they grey out only when tapped");
+        }
+    }
 }
 
 /// Asks whether the background fork of `fork_session` still runs: `None` when it does not (or

@@ -30,6 +30,19 @@ fn style(s: ButtonStyle) -> DiscordStyle {
 /// `agent:` button); `None` when the message has no such enabled button. Rows of other
 /// components are left out (our messages carry only buttons).
 pub fn with_button_disabled(rows: &[ActionRow], custom_id: &str) -> Option<Vec<CreateActionRow>> {
+    disabling(rows, |id| id == custom_id)
+}
+
+/// A message's button rows again with every `agent:` button greyed out (past their 7 days);
+/// `None` when it has no enabled one.
+pub fn with_agent_buttons_disabled(rows: &[ActionRow]) -> Option<Vec<CreateActionRow>> {
+    disabling(rows, |id| {
+        matches!(ButtonClick::parse(id), Some(ButtonClick::Agent { .. }))
+    })
+}
+
+/// The rows with the enabled buttons whose custom id `hits` greyed out; `None` when none is.
+fn disabling(rows: &[ActionRow], hits: impl Fn(&str) -> bool) -> Option<Vec<CreateActionRow>> {
     let mut found = false;
     let rows = rows
         .iter()
@@ -43,7 +56,7 @@ pub fn with_button_disabled(rows: &[ActionRow], custom_id: &str) -> Option<Vec<C
                 })
                 .map(|b| {
                     let hit = !b.disabled
-                        && matches!(&b.data, ButtonKind::NonLink { custom_id: id, .. } if id == custom_id);
+                        && matches!(&b.data, ButtonKind::NonLink { custom_id: id, .. } if hits(id));
                     found |= hit;
                     CreateButton::from(b.clone()).disabled(b.disabled || hit)
                 })

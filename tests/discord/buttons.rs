@@ -138,3 +138,79 @@ async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
     );
     assert!(bot.stop().await);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agent_buttons_past_their_seven_days_grey_out_without_a_tap() {
+    let mock = MockModelApi::start(|req| {
+        if !req.tool_results().is_empty() {
+            Reply::Text("pick one".into())
+        } else if req.latest_user_text().contains("what next") {
+            Reply::ToolUse {
+                name: "mcp__discord__discord_embed".into(),
+                input: json!({
+                    "title": "Next step",
+                    "buttons": [
+                        {"label": "Draft it", "action": "agent:draft the email to Jo"},
+                        {"label": "Later", "action": "dismiss"}
+                    ]
+                }),
+            }
+        } else {
+            Reply::Text("hi".into())
+        }
+    })
+    .await
+    .unwrap();
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    fake.send_dm(OWNER_ID, "what next").await;
+    let embed = fake
+        .wait_for("the embed", LIMIT, |f| {
+            f.bot_messages(DM_CHANNEL_ID)
+                .into_iter()
+                .find(|m| m.embeds.to_string().contains("Next step"))
+        })
+        .await;
+    said(&fake, "pick one").await;
+    let id_of = |i: usize| {
+        embed.components[0]["components"][i]["custom_id"]
+            .as_str()
+            .expect("a button")
+            .to_owned()
+    };
+    let (draft, later) = (id_of(0), id_of(1));
+    let path = home.state("agent_buttons.json");
+    let key = embed.id.to_string();
+    let recorded = fake
+        .wait_for("the message's buttons recorded", LIMIT, |_| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            let stored: Value = serde_json::from_str(&text).ok()?;
+            stored.get(&key).is_some().then_some(stored)
+        })
+        .await;
+    assert!(bot.stop().await);
+    assert!(
+        !greyed(&fake, embed.id, &draft),
+        "fresh buttons stay usable"
+    );
+
+    // Eight days later, as the bot starts again: its buttons grey out, nobody tapping them.
+    let mut backdated = recorded;
+    backdated[&key] = json!(chrono::Utc::now().timestamp() - 8 * 24 * 3600);
+    std::fs::write(&path, backdated.to_string()).expect("backdate");
+    let bot = Bot::start(&home, &mock, &fake).await;
+    fake.wait_for("the expired button greyed out", LIMIT, |f| {
+        greyed(f, embed.id, &draft).then_some(())
+    })
+    .await;
+    assert!(
+        !greyed(&fake, embed.id, &later),
+        "only the agent's buttons expire"
+    );
+    assert!(fake
+        .requests()
+        .iter()
+        .all(|r| !r.path.contains("/interactions/")));
+    assert!(bot.stop().await);
+}

@@ -11,6 +11,7 @@ mod broken_jobs;
 mod budget;
 mod chain;
 mod foreground_line;
+mod fork_buttons;
 mod fork_limit;
 mod fork_model;
 mod idle_release;

@@ -198,12 +198,21 @@ impl DataDir {
     /// Commits `path` (added, changed or removed) with `message`. Files under `state/`
     /// are never committed. Failures are logged; they never stop the caller.
     pub fn commit(&self, path: &Path, message: &str) {
+        if let Err(e) = self.try_commit(path, message) {
+            e.log();
+        }
+    }
+
+    /// [`DataDir::commit`], telling the caller whether the change is now in the history: `Ok`
+    /// when it was committed or there was nothing to record (unchanged, under `state/`, outside
+    /// the directory, no repository), [`CommitError`] when git could not record it.
+    pub fn try_commit(&self, path: &Path, message: &str) -> Result<(), CommitError> {
         let Ok(rel) = path.strip_prefix(&self.root) else {
             tracing::debug!(file = %path.display(), "not inside the data directory; not committed");
-            return;
+            return Ok(());
         };
         if rel.starts_with("state") || !self.root.join(".git").exists() {
-            return;
+            return Ok(());
         }
         let rel = rel.to_string_lossy();
         let _lock = self.git_lock();
@@ -211,17 +220,16 @@ impl DataDir {
         // failed) leaves nothing to record.
         if std::fs::symlink_metadata(path).is_err() && !self.is_tracked(&rel) {
             tracing::debug!(file = %rel, "removed file was never committed; nothing to record");
-            return;
+            return Ok(());
         }
-        if run_git(&self.root, &["add", "-A", "--", &rel]).is_none() {
-            return;
-        }
-        // Nothing staged for this path (content unchanged): nothing to commit.
-        let staged = git_output(&self.root, &["diff", "--cached", "--quiet", "--", &rel])
-            .map(|out| !out.status.success())
-            .unwrap_or(false);
-        if staged {
-            run_git(
+        git_checked(&self.root, &["add", "-A", "--", &rel])?;
+        // Nothing staged for this path (content unchanged): nothing to commit. `--quiet`
+        // exits 1 for a difference; anything else is git failing.
+        let diff = ["diff", "--cached", "--quiet", "--", &rel];
+        let out = git_output(&self.root, &diff).map_err(|e| CommitError::spawn(&diff, e))?;
+        match out.status.code() {
+            Some(0) => Ok(()),
+            Some(1) => git_checked(
                 &self.root,
                 &[
                     "-c",
@@ -235,9 +243,86 @@ impl DataDir {
                     "--",
                     &rel,
                 ],
-            );
+            ),
+            _ => Err(CommitError::failed(&diff, &out)),
         }
     }
+}
+
+/// Why git could not record a change in the data directory.
+#[derive(Debug, thiserror::Error)]
+pub enum CommitError {
+    /// Git did not run (not installed, or the system refused).
+    #[error("git did not run: {source}")]
+    Spawn {
+        /// The git command.
+        command: String,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// Git ran and failed.
+    #[error("git {command} failed: {said}")]
+    Failed {
+        /// The git subcommand (`add`, `commit`, …).
+        command: String,
+        /// The last line git printed on stderr (or its exit status).
+        said: String,
+    },
+}
+
+impl CommitError {
+    fn spawn(args: &[&str], source: io::Error) -> Self {
+        CommitError::Spawn {
+            command: subcommand(args),
+            source,
+        }
+    }
+
+    fn failed(args: &[&str], out: &Output) -> Self {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let said = stderr
+            .lines()
+            .map(str::trim)
+            .rfind(|l| !l.is_empty())
+            .map_or_else(|| out.status.to_string(), str::to_owned);
+        CommitError::Failed {
+            command: subcommand(args),
+            said,
+        }
+    }
+
+    /// Logs the failure as `run_git` always has (a missing git once).
+    fn log(&self) {
+        match self {
+            CommitError::Spawn { source, .. } if source.kind() == io::ErrorKind::NotFound => {
+                if !GIT_MISSING_WARNED.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
+                        "git is not installed: data-directory changes will not be committed"
+                    );
+                }
+            }
+            CommitError::Spawn { command, source } => {
+                tracing::warn!(%command, cause = %source, "could not run git in the data directory");
+            }
+            CommitError::Failed { command, said } => {
+                tracing::warn!(%command, stderr = %said, "git command failed in the data directory");
+            }
+        }
+    }
+}
+
+/// The git subcommand in `args` (past any `-c key=value`).
+fn subcommand(args: &[&str]) -> String {
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if *arg == "-c" {
+            rest.next();
+        } else {
+            return (*arg).to_owned();
+        }
+    }
+    String::new()
 }
 
 /// Runs git in `dir` and returns what it said, retrying while another git process holds
@@ -266,31 +351,19 @@ fn git_output(dir: &Path, args: &[&str]) -> io::Result<Output> {
     Ok(out)
 }
 
+/// Runs git in `dir`; [`CommitError`] when git is missing or fails.
+fn git_checked(dir: &Path, args: &[&str]) -> Result<(), CommitError> {
+    let out = git_output(dir, args).map_err(|e| CommitError::spawn(args, e))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(CommitError::failed(args, &out))
+    }
+}
+
 /// Runs git in `dir`; `None` (logged) when git is missing or fails.
 fn run_git(dir: &Path, args: &[&str]) -> Option<()> {
-    match git_output(dir, args) {
-        Ok(out) if out.status.success() => Some(()),
-        Ok(out) => {
-            tracing::warn!(
-                args = ?args,
-                stderr = %String::from_utf8_lossy(&out.stderr).trim(),
-                "git command failed in the data directory"
-            );
-            None
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            if !GIT_MISSING_WARNED.swap(true, Ordering::Relaxed) {
-                tracing::warn!(
-                    "git is not installed: data-directory changes will not be committed"
-                );
-            }
-            None
-        }
-        Err(e) => {
-            tracing::warn!(cause = %e, "could not run git in the data directory");
-            None
-        }
-    }
+    git_checked(dir, args).map_err(|e| e.log()).ok()
 }
 
 /// A create that lost the race to another process that made the same thing is not a failure.

@@ -7,7 +7,9 @@
 //! console) comes back as `PressButton` to the main session, which reads everything it needs
 //! from the custom id and the inquiries file — nothing lives only in memory. The click takes the
 //! prompt out of the file, so an `agent:` button runs once: a double tap, or a tap on a used or
-//! expired button, gets [`USED_OR_EXPIRED`] (Discord also greys the button out). Google's buttons
+//! expired button, gets [`USED_OR_EXPIRED`] (Discord also greys the button out). A click whose
+//! fork is refused (another fork is open) puts the prompt back, so the button works once that
+//! fork has closed (Discord leaves it as it is). Google's buttons
 //! (`task_done:`, `task_del:`, `event_del:`) are not the conversation's: the surfaces send them to
 //! the Google account.
 
@@ -15,7 +17,7 @@ use actix::prelude::*;
 
 use crate::agent::tools::{ButtonAction, ButtonClick, Embed, Peer, Refusal};
 use crate::records::sessions::records::{RegisterInquiry, TakeInquiry};
-use crate::records::sessions::SessionRecords;
+use crate::records::sessions::{Inquiry, SessionRecords};
 
 /// The custom ids for `embed`'s buttons, registering `agent:` prompts as inquiries. A prompt
 /// that cannot be stored gets a `dismiss` button instead (logged); records that have stopped
@@ -54,7 +56,7 @@ pub const USED_OR_EXPIRED: &str =
     "-# this button was already used or has expired (buttons last 7 days) — just ask me instead.";
 
 /// What a click asks the conversation to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ClickPlan {
     /// Run this prompt in the conversation (`[button] …`).
     Prompt(String),
@@ -64,6 +66,8 @@ pub enum ClickPlan {
         session: String,
         /// What the button asked.
         prompt: String,
+        /// The inquiry taken, under its id, to put back if the fork is refused.
+        taken: (String, Inquiry),
     },
     /// Answer the user with this line and do nothing else.
     Reply(String),
@@ -101,6 +105,7 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
         ) => ClickPlan::Fork(c),
         Some(ButtonClick::Snooze { choice, id }) => ClickPlan::Snooze { choice, id },
         Some(ButtonClick::Agent { inquiry_id }) => {
+            let id = inquiry_id.clone();
             let taken = match records.send(TakeInquiry { id: inquiry_id }).await {
                 Ok(taken) => taken,
                 Err(e) => {
@@ -111,10 +116,11 @@ pub async fn plan(custom_id: &str, records: &Addr<SessionRecords>) -> ClickPlan 
                 }
             };
             match taken {
-                Ok(Some(inq)) => match inq.fork_session_id {
+                Ok(Some(inq)) => match inq.fork_session_id.clone() {
                     Some(session) => ClickPlan::ResumeFork {
                         session,
-                        prompt: inq.prompt,
+                        prompt: inq.prompt.clone(),
+                        taken: (id, inq),
                     },
                     None => ClickPlan::Prompt(inq.prompt),
                 },
@@ -166,13 +172,20 @@ mod tests {
         // A new process (nothing in memory) reads the click from disk alone.
         let later = ManualClock::new(chrono::Utc::now());
         let records = SessionRecords::in_data_dir(&data, later.shared(), zone).start();
+        let ClickPlan::ResumeFork {
+            session,
+            prompt,
+            taken: (taken_id, taken),
+        } = plan(&ids[0], &records).await
+        else {
+            panic!("a fork's button resumes it");
+        };
         assert_eq!(
-            plan(&ids[0], &records).await,
-            ClickPlan::ResumeFork {
-                session: "sess-1".into(),
-                prompt: "draft the email to Jo".into()
-            }
+            (session.as_str(), prompt.as_str()),
+            ("sess-1", "draft the email to Jo")
         );
+        assert_eq!(ids[0], format!("act:agent:{taken_id}"));
+        assert_eq!(taken.fork_session_id.as_deref(), Some("sess-1"));
         assert_eq!(
             plan(&ids[1], &records).await,
             ClickPlan::Reply("dismissed.".into())

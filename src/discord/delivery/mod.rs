@@ -44,6 +44,8 @@ pub enum Job {
     Post(String, oneshot::Sender<()>),
     /// Show "typing…" (a button click started a turn).
     Typing,
+    /// Grey out the `agent:` buttons of this message (their 7 days are over).
+    GreyAgentButtons(MessageId),
 }
 
 /// The task's state.
@@ -126,6 +128,7 @@ impl Delivery {
                 self.typing().await;
             }
             Job::Typing => self.typing().await,
+            Job::GreyAgentButtons(id) => self.grey_agent_buttons(id).await,
             Job::Post(text, done) => {
                 self.finish_answer().await;
                 self.post(CreateMessage::new().content(redaction::redact(&text)))
@@ -208,6 +211,15 @@ impl Delivery {
             } => {
                 let id = self.post(render::embed_message(&embed, &button_ids)).await;
                 self.record_sender(id, fork_session.as_deref());
+                let agent = button_ids.iter().any(|b| {
+                    matches!(
+                        ollim_actors::agent::tools::ButtonClick::parse(b),
+                        Some(ollim_actors::agent::tools::ButtonClick::Agent { .. })
+                    )
+                });
+                if let (Some(id), true) = (id, agent) {
+                    self.record_agent_buttons(id);
+                }
             }
             SurfaceEvent::File { file, fork_session } => {
                 self.flush_now().await;

@@ -1,11 +1,14 @@
 //! Which fork sent what the delivery task posts (`state/fork_messages.json`, through the
 //! outbox): a background fork's pings, embeds and files, and *(ours, as the original since
 //! March)* the interactive fork's answers, embeds, files and its closing "Fork Ended" embed, so a
-//! reply to any of them resumes that fork.
+//! reply to any of them resumes that fork. *(ours, issue 37)* Also which messages carry
+//! `agent:` buttons (`state/agent_buttons.json`, through the outbox), greyed out here once
+//! their 7 days are over.
 
-use serenity::all::MessageId;
+use serenity::all::{EditMessage, MessageId};
 
-use super::super::outbox::ForkMessagePosted;
+use super::super::outbox::{AgentButtonsPosted, ForkMessagePosted};
+use super::super::render;
 use super::Delivery;
 
 impl Delivery {
@@ -23,6 +26,37 @@ impl Delivery {
             (Some(session), _) => self.record(id, session, true),
             (None, Some(session)) => self.record(id, session, false),
             (None, None) => {}
+        }
+    }
+
+    /// Tells the outbox that `id` carries `agent:` buttons (greyed out once they expire).
+    pub(super) fn record_agent_buttons(&self, id: MessageId) {
+        match self.outbox.upgrade() {
+            Some(outbox) => outbox.do_send(AgentButtonsPosted {
+                message_id: id.get(),
+            }),
+            None => tracing::warn!("the outbox has stopped; a message's buttons are not recorded"),
+        }
+    }
+
+    /// Greys out the `agent:` buttons of `id` (their 7 days are over).
+    pub(super) async fn grey_agent_buttons(&self, id: MessageId) {
+        let message = match self.channel.message(&*self.http, id).await {
+            Ok(message) => message,
+            Err(e) => {
+                tracing::debug!(cause = %e, message = %id, "could not read a message with expired buttons");
+                return;
+            }
+        };
+        let Some(rows) = render::with_agent_buttons_disabled(&message.components) else {
+            return;
+        };
+        let edit = EditMessage::new().components(rows);
+        match self.channel.edit_message(&*self.http, id, edit).await {
+            Ok(_) => tracing::info!(message = %id, "greyed out expired agent buttons"),
+            Err(e) => {
+                tracing::debug!(cause = %e, message = %id, "could not grey out expired buttons")
+            }
         }
     }
 

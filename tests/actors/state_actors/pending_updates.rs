@@ -236,3 +236,38 @@ async fn delivered_updates_carry_their_age_in_words() {
          - (3h ago) checked calendar\n- (3h ago) task done\n\nhi"
     );
 }
+
+#[actix::test]
+async fn an_update_that_cannot_be_written_is_said_held_in_memory_and_saved_when_it_can_be() {
+    let (dir, path) = state_path("pending_updates.json");
+    // The write fails: where `state/` should be there is a file (a full disk fails the same
+    // way, with another error).
+    let state = dir.path().join("state");
+    fs::write(&state, "not a directory").unwrap();
+    let clock = clock_at(2026, 2, 24, 10, 0);
+    let (first_path, first_clock) = (path.clone(), clock.shared());
+    let (arbiter, first) =
+        start_on_own_arbiter(move || PendingUpdates::new(first_path, first_clock, Tz::UTC));
+    let queued = first
+        .send(Append {
+            message: "the invoice is paid".into(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(queued.len, 1);
+    let why = queued
+        .unsaved
+        .expect("the failed write is told to the caller");
+    assert!(why.contains("pending_updates.json"), "{why}");
+    assert!(!path.exists());
+
+    // Room again; the process stops before any other change: the update is written then.
+    fs::remove_file(&state).unwrap();
+    fs::create_dir(&state).unwrap();
+    stop(arbiter);
+    let second = start(&path, &clock);
+    assert_eq!(
+        messages(&second.send(Peek).await.unwrap()),
+        ["the invoice is paid"]
+    );
+}

@@ -94,11 +94,18 @@ pub fn undo_answer(result: &Result<Undone, Error>) -> String {
                 ),
                 None => "context.md is gone again (that change created it)".to_owned(),
             };
-            format!(
+            let mut answer = format!(
                 "undid {} ({}): {now}",
                 undone.reverted.short(),
                 undone.reverted.subject
-            )
+            );
+            if let Some(why) = &undone.unrecorded {
+                answer.push_str(&format!(
+                    " — but the undo could not be recorded in its history ({why}); /memory log \
+                     will not show it until the next change of context.md is recorded"
+                ));
+            }
+            answer
         }
         Err(e) => format!("nothing undone: {e}"),
     }
@@ -126,5 +133,33 @@ mod tests {
             last: None,
         };
         assert!(none.size_line().contains("not written yet"));
+    }
+
+    #[test]
+    fn an_undo_missing_from_the_history_says_so() {
+        let undone = |unrecorded: Option<&str>| Undone {
+            reverted: Change {
+                hash: "a1b2c3d4e5".into(),
+                when: chrono::Utc::now(),
+                subject: "auto: memory: second".into(),
+                added: 1,
+                removed: 0,
+            },
+            restored: Some("keep\n".into()),
+            unrecorded: unrecorded.map(str::to_owned),
+        };
+        let fine = undo_answer(&Ok(undone(None)));
+        assert_eq!(
+            fine,
+            "undid a1b2c3d (auto: memory: second): context.md has 5 characters again"
+        );
+        let unrecorded = undo_answer(&Ok(undone(Some("git commit failed: hook says no"))));
+        assert!(
+            unrecorded.starts_with(&fine)
+                && unrecorded.contains(
+                    "could not be recorded in its history (git commit failed: hook says no)"
+                ),
+            "{unrecorded}"
+        );
     }
 }

@@ -9,7 +9,7 @@
 use chrono::{DateTime, Utc};
 
 use super::{path, FILE_NAME};
-use crate::base::data_dir::DataDir;
+use crate::base::data_dir::{CommitError, DataDir};
 use crate::base::state_file;
 
 /// How every memory commit's message starts.
@@ -30,6 +30,9 @@ pub enum Error {
     /// The change a button offered to undo is no longer the last one.
     #[error("context.md has changed since ({0} is not its last change any more); /memory shows the last one")]
     Moved(String),
+    /// An edit not yet in the history could not be recorded, so undoing would lose it.
+    #[error("its latest edit is not in its history yet and could not be recorded ({0}), so undoing now would lose it")]
+    Unrecorded(CommitError),
 }
 
 /// How an Undo button's custom id starts; the rest is the change's short hash.
@@ -150,10 +153,15 @@ pub struct Undone {
     pub reverted: Change,
     /// The text now in the file; `None` when the change created it and it is gone again.
     pub restored: Option<String>,
+    /// Why the undoing itself is not in the history, when git could not record it (the file
+    /// is restored all the same; the next commit of `context.md` records it).
+    pub unrecorded: Option<String>,
 }
 
 /// Reverts the last change of `context.md` as a new commit. An uncommitted edit is committed
-/// first, so it is the change undone and never lost.
+/// first, so it is the change undone and never lost; when that commit fails nothing is changed
+/// ([`Error::Unrecorded`]). When only the undo's own commit fails, the file stays restored and
+/// [`Undone::unrecorded`] says why the history does not show it.
 pub fn undo(data: &DataDir) -> Result<Undone, Error> {
     undo_if_last(data, None)
 }
@@ -161,7 +169,8 @@ pub fn undo(data: &DataDir) -> Result<Undone, Error> {
 /// [`undo`], only when the last change is still `expected` (a short hash, from a button);
 /// otherwise [`Error::Moved`] and nothing changes.
 pub fn undo_if_last(data: &DataDir, expected: Option<&str>) -> Result<Undone, Error> {
-    commit(data, "edited outside the file tools");
+    data.try_commit(&path(data), &message("edited outside the file tools"))
+        .map_err(Error::Unrecorded)?;
     let reverted = last_change(data).ok_or(Error::NoHistory)?;
     if let Some(expected) = expected.filter(|e| !reverted.hash.starts_with(e)) {
         return Err(Error::Moved(expected.to_owned()));
@@ -177,12 +186,20 @@ pub fn undo_if_last(data: &DataDir, expected: Option<&str>) -> Result<Undone, Er
             Err(e) => return Err(Error::Remove(e)),
         },
     }
-    commit(
-        data,
-        &format!("undo {} ({})", reverted.short(), reverted.subject),
-    );
+    let what = format!("undo {} ({})", reverted.short(), reverted.subject);
+    let unrecorded = match data.try_commit(&file, &message(&what)) {
+        Ok(()) => None,
+        Err(e) => {
+            tracing::warn!(reverted = %reverted.short(), cause = %e, "restored context.md, but its history does not record the undo");
+            Some(e.to_string())
+        }
+    };
     tracing::info!(reverted = %reverted.short(), "undid the last change of context.md");
-    Ok(Undone { reverted, restored })
+    Ok(Undone {
+        reverted,
+        restored,
+        unrecorded,
+    })
 }
 
 #[cfg(test)]
@@ -194,6 +211,16 @@ mod tests {
         let data = DataDir::new(tmp.path().join("d"));
         data.ensure().unwrap();
         (tmp, data)
+    }
+
+    /// Makes every commit in `data` fail, as a broken repository would: a pre-commit hook that
+    /// says no.
+    fn refuse_commits(data: &DataDir) {
+        use std::os::unix::fs::PermissionsExt;
+        let hook = data.root().join(".git/hooks/pre-commit");
+        std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+        std::fs::write(&hook, "#!/bin/sh\necho 'hook says no' >&2\nexit 1\n").unwrap();
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
 
     fn subjects(data: &DataDir) -> Vec<String> {
@@ -263,6 +290,51 @@ mod tests {
         assert_eq!(
             subjects(&data)[1],
             "auto: memory: edited outside the file tools"
+        );
+    }
+
+    #[test]
+    fn an_undo_git_cannot_record_restores_the_file_and_says_the_history_lacks_it() {
+        let (_tmp, data) = repo();
+        std::fs::write(path(&data), "keep\n").unwrap();
+        commit(&data, "first");
+        std::fs::write(path(&data), "keep\nmistake\n").unwrap();
+        commit(&data, "second");
+        refuse_commits(&data);
+        let result = undo(&data);
+        let answer = super::super::status::undo_answer(&result);
+        assert!(
+            answer.starts_with("undid ")
+                && answer.contains("could not be recorded in its history")
+                && answer.contains("hook says no"),
+            "{answer}"
+        );
+        assert_eq!(std::fs::read_to_string(path(&data)).unwrap(), "keep\n");
+        assert_eq!(
+            subjects(&data)[0],
+            "auto: memory: second",
+            "nothing recorded"
+        );
+    }
+
+    #[test]
+    fn an_outside_edit_git_cannot_record_is_not_undone_over() {
+        let (_tmp, data) = repo();
+        std::fs::write(path(&data), "keep\n").unwrap();
+        commit(&data, "first");
+        refuse_commits(&data);
+        std::fs::write(path(&data), "keep\nby hand\n").unwrap();
+        let result = undo(&data);
+        assert!(matches!(result, Err(Error::Unrecorded(_))), "{result:?}");
+        let answer = super::super::status::undo_answer(&result);
+        assert!(
+            answer.starts_with("nothing undone:") && answer.contains("hook says no"),
+            "{answer}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(path(&data)).unwrap(),
+            "keep\nby hand\n",
+            "the hand edit is kept"
         );
     }
 }

@@ -41,8 +41,13 @@ impl DiscordTools {
             Ok(message) => message,
             Err(error) => return bad_arguments(error),
         };
-        let result = self.backend.report(message).await;
-        settle(tool, result, done)
+        match self.backend.report(message).await {
+            Ok(Some(why)) => {
+                tracing::warn!(cause = %why, "a reported update is held in memory only");
+                ToolOutput::ok(format!("{done} {}", held_in_memory(&why)))
+            }
+            result => settle(tool, result.map(|_| ()), done),
+        }
     }
 
     /// `enter_fork(topic?, idle_timeout?)`.
@@ -78,6 +83,16 @@ impl DiscordTools {
             }
         }
     }
+}
+
+/// What the agent is told when its update could not be written: it is queued, but a restart
+/// before the disk has room loses it — so the agent can say so.
+fn held_in_memory(why: &str) -> String {
+    format!(
+        "But it could not be saved to disk ({why}): it is held in memory only until the disk \
+         has room (it is saved then), and a restart before that would lose it. If it matters, \
+         tell the user in your reply or a ping."
+    )
 }
 
 #[cfg(test)]
@@ -275,5 +290,32 @@ mod tests {
             let output = call(&tools, tool, json!({})).await;
             assert_eq!(output, ToolOutput::ok(refusal.text()));
         }
+    }
+
+    #[tokio::test]
+    async fn a_report_that_could_not_be_saved_tells_the_agent_it_is_in_memory_only() {
+        let (tools, backend) = Recording::tools(background(UpdateMode::OnPing));
+        backend.unsaved_because("No space left on device (os error 28)");
+        let output = call(
+            &tools,
+            "report_updates",
+            json!({"message": "inbox is clear"}),
+        )
+        .await;
+        assert!(!output.is_error);
+        assert!(
+            output
+                .text
+                .starts_with("Update reported -- summary will appear in main session.")
+                && output
+                    .text
+                    .contains("(No space left on device (os error 28))")
+                && output
+                    .text
+                    .contains("held in memory only until the disk has room")
+                && output.text.contains("restart before that would lose it"),
+            "{}",
+            output.text
+        );
     }
 }

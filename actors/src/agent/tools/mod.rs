@@ -79,8 +79,9 @@ pub trait ToolBackend: Send + Sync + 'static {
     /// background fork makes the same checks as for a ping first.
     fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Append `message` to the pending updates; an interactive fork also marks its exit as
-    /// "report".
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>>;
+    /// "report". `Ok(Some(why))`: queued, but its file could not be written (a full disk), so
+    /// the update is held in memory only until it can be.
+    fn report(&self, message: String) -> BoxFuture<'_, Result<Option<String>, Refusal>>;
     /// Schedule the chain's next reminder this many minutes ahead, inheriting every setting.
     fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>>;
     /// Interactive forks: check that a save is still safe and ask the user to confirm it (the

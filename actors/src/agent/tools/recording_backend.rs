@@ -53,6 +53,8 @@ pub struct Recording {
     calls: Mutex<Vec<BackendCall>>,
     refusal: Mutex<Option<Refusal>>,
     chain: Mutex<Option<ChainPosition>>,
+    /// What `report` answers as the reason its update is held in memory only.
+    unsaved: Mutex<Option<String>>,
 }
 
 impl Recording {
@@ -86,6 +88,11 @@ impl Recording {
         self.calls.lock().clone()
     }
 
+    /// Makes `report` answer that its update could not be written, for `why`.
+    pub fn unsaved_because(&self, why: &str) {
+        *self.unsaved.lock() = Some(why.to_owned());
+    }
+
     fn answer(&self, call: BackendCall) -> BoxFuture<'_, Result<(), Refusal>> {
         self.calls.lock().push(call);
         let refusal = self.refusal.lock().clone();
@@ -102,8 +109,10 @@ impl ToolBackend for Recording {
         self.answer(BackendCall::Embed { embed, critical })
     }
 
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
-        self.answer(BackendCall::Report(message))
+    fn report(&self, message: String) -> BoxFuture<'_, Result<Option<String>, Refusal>> {
+        let answer = self.answer(BackendCall::Report(message));
+        let unsaved = self.unsaved.lock().clone();
+        Box::pin(async move { answer.await.map(|()| unsaved) })
     }
 
     fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>> {

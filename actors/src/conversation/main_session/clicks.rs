@@ -12,6 +12,7 @@ use super::{ForkButton, MainSession, Say};
 use crate::agent::prompts::fork as fork_prompt;
 use crate::agent::tools::ButtonClick;
 use crate::conversation::buttons::{self, ClickPlan};
+use crate::records::sessions::records::ReturnInquiry;
 
 /// A button was pressed; answered with a line for the user (empty: nothing to say).
 #[derive(Debug, Clone, Message)]
@@ -89,7 +90,11 @@ impl MainSession {
                 );
                 String::new()
             }
-            ClickPlan::ResumeFork { session, prompt } => {
+            ClickPlan::ResumeFork {
+                session,
+                prompt,
+                taken: (id, inquiry),
+            } => {
                 let intro = fork_prompt::fork_resumed_by_button(&self.config.user_name, &prompt);
                 let idle_minutes = self.idle_minutes();
                 let started = self.start_fork(
@@ -101,7 +106,15 @@ impl MainSession {
                     },
                     ctx,
                 );
-                started.err().map(|r| r.to_string()).unwrap_or_default()
+                match started {
+                    Ok(()) => String::new(),
+                    Err(refusal) => {
+                        // The click did nothing: the button keeps its prompt for later (the
+                        // records' mailbox takes this before any later click's take).
+                        self.records.do_send(ReturnInquiry { id, inquiry });
+                        refusal.to_string()
+                    }
+                }
             }
             // Answered before this is reached (see the handler).
             ClickPlan::Snooze { .. } => String::new(),

@@ -88,17 +88,18 @@ impl ToolBackend for SessionBackend {
         })
     }
 
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
+    fn report(&self, message: String) -> BoxFuture<'_, Result<Option<String>, Refusal>> {
         let pending = self.pending.clone();
         Box::pin(async move {
             self.may_exit().await?;
-            pending
+            let queued = pending
                 .send(Append {
                     message: message.clone(),
                 })
                 .await
                 .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))?;
-            self.mark(ExitAction::Report(message)).await
+            self.mark(ExitAction::Report(message)).await?;
+            Ok(queued.unsaved)
         })
     }
 

@@ -3,7 +3,7 @@
 //!
 //! | message | sent by | answer |
 //! | --- | --- | --- |
-//! | [`Append`] | `report_updates` in a fork, task buttons | the number of entries now queued |
+//! | [`Append`] | `report_updates` in a fork, task buttons | [`Queued`]: the entries now queued, and whether the file holds them |
 //! | [`Peek`] | an interactive fork building its next message | the queue, unchanged |
 //! | [`Pop`] | the main session building its next message | the queue, which is then empty |
 //! | [`Clear`] | `save_context` (the fork becomes the main session) | — |
@@ -14,6 +14,11 @@
 //! an emptied queue removes the file, as the original does, and a missing file or `[]` both read
 //! as empty. `started()` reads the file, so a new actor on the same file continues where the
 //! last one stopped. Formatting for delivery is in [`delivery`]; the cap rule in [`queue`].
+//!
+//! A write that fails (a full disk) leaves the queue in memory only: [`Queued::unsaved`] says
+//! so to whoever appended (`report_updates` tells the agent), and the actor writes the queue
+//! again on its next change, every [`RETRY`] until a write works, and when it stops — so an
+//! update is lost only if the disk never has room before the process ends.
 //!
 //! Bounds on load: a file over the cap, or with updates longer than
 //! [`queue::MAX_MESSAGE_CHARS`], is bounded in memory by the same rules as an append (logged
@@ -29,7 +34,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use actix::{Actor, Context, Handler, Message, MessageResult, Supervised};
+use std::time::Duration;
+
+use actix::{Actor, AsyncContext, Context, Handler, Message, MessageResult, Supervised};
 use chrono::SecondsFormat;
 use chrono_tz::Tz;
 
@@ -43,12 +50,24 @@ pub use queue::{PendingUpdate, CAP, MAX_MESSAGE_CHARS};
 /// Name of the queue's file inside `state/`.
 pub const FILE_NAME: &str = "pending_updates.json";
 
+/// How often a queue that could not be written is tried again.
+pub const RETRY: Duration = Duration::from_secs(60);
+
 /// Queues an update for the main session, stamped now in the configured zone.
 #[derive(Debug, Clone, Message)]
-#[rtype(result = "usize")]
+#[rtype(result = "Queued")]
 pub struct Append {
     /// What happened.
     pub message: String,
+}
+
+/// What an [`Append`] left behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Queued {
+    /// The entries now queued.
+    pub len: usize,
+    /// Why the queue is in memory only (its file could not be written), if it is.
+    pub unsaved: Option<String>,
 }
 
 /// Asks for the queued updates without consuming them.
@@ -79,6 +98,10 @@ pub struct PendingUpdates {
     /// The file holds more than `queue` (it was bounded on load) and must be kept aside
     /// before it is first replaced.
     untrimmed_on_disk: bool,
+    /// Why the file lags the queue in memory (its last write failed), while it does.
+    unsaved: Option<String>,
+    /// A retry of that write is scheduled.
+    retry_armed: bool,
     /// Entered by every handler.
     span: tracing::Span,
 }
@@ -92,6 +115,8 @@ impl PendingUpdates {
             zone,
             queue: Vec::new(),
             untrimmed_on_disk: false,
+            unsaved: None,
+            retry_armed: false,
             span: tracing::Span::none(),
         }
     }
@@ -114,9 +139,35 @@ impl PendingUpdates {
             .to_rfc3339_opts(SecondsFormat::Micros, false)
     }
 
-    /// Writes the queue, or removes the file when the queue is empty. A failure is logged: the
-    /// queue in memory stays authoritative and the next change writes it again.
-    fn persist(&mut self) {
+    /// Writes the queue, or removes the file when the queue is empty. A failure is logged and
+    /// kept in `unsaved`: the queue in memory stays authoritative, and it is written again on
+    /// the next change, every [`RETRY`] and when the actor stops.
+    fn persist(&mut self, ctx: &mut Context<Self>) {
+        match self.write() {
+            Ok(()) => {
+                if self.unsaved.take().is_some() {
+                    tracing::info!(queued = self.queue.len(), "pending updates saved again");
+                }
+            }
+            Err(err) => {
+                tracing::error!(cause = %err, queued = self.queue.len(), "could not save pending updates; they are held in memory");
+                self.unsaved = Some(err.to_string());
+                if !std::mem::replace(&mut self.retry_armed, true) {
+                    ctx.run_later(RETRY, |act, ctx| {
+                        act.retry_armed = false;
+                        if act.unsaved.is_some() {
+                            let span = act.span.clone();
+                            let _entered = span.enter();
+                            act.persist(ctx);
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// One write of the queue (see [`PendingUpdates::persist`]).
+    fn write(&mut self) -> Result<(), state_file::Error> {
         if std::mem::take(&mut self.untrimmed_on_disk) {
             match state_file::set_aside(&self.path, "untrimmed") {
                 Ok(aside) => tracing::warn!(
@@ -128,7 +179,7 @@ impl PendingUpdates {
                 }
             }
         }
-        let result = if self.queue.is_empty() {
+        if self.queue.is_empty() {
             match fs::remove_file(&self.path) {
                 Err(err) if err.kind() != io::ErrorKind::NotFound => Err(state_file::Error::Io {
                     action: "removing",
@@ -139,9 +190,6 @@ impl PendingUpdates {
             }
         } else {
             state_file::save_json(&self.path, &self.queue)
-        };
-        if let Err(err) = result {
-            tracing::error!(cause = %err, "could not save pending updates");
         }
     }
 
@@ -175,23 +223,45 @@ impl PendingUpdates {
 impl Actor for PendingUpdates {
     type Context = Context<Self>;
 
-    fn started(&mut self, _ctx: &mut Self::Context) {
+    fn started(&mut self, ctx: &mut Self::Context) {
         self.span =
             tracing::info_span!("actor", actor = "pending_updates", file = %self.path.display());
         let span = self.span.clone();
         let _entered = span.enter();
-        self.load();
+        if self.unsaved.is_some() {
+            // Restarted with a queue the file never got: memory is what holds it.
+            self.retry_armed = false;
+            self.persist(ctx);
+        } else {
+            self.load();
+        }
         tracing::info!(queued = self.queue.len(), "started");
+    }
+
+    fn stopped(&mut self, _ctx: &mut Self::Context) {
+        let span = self.span.clone();
+        let _entered = span.enter();
+        if self.unsaved.is_some() {
+            match self.write() {
+                Ok(()) => tracing::info!(
+                    queued = self.queue.len(),
+                    "pending updates saved as the actor stopped"
+                ),
+                Err(err) => {
+                    tracing::error!(cause = %err, queued = self.queue.len(), "pending updates held in memory are lost: the file still cannot be written")
+                }
+            }
+        }
     }
 }
 
-/// After a restart `started` runs again and reloads the file.
+/// After a restart `started` runs again and reloads the file (unless the file lags memory).
 impl Supervised for PendingUpdates {}
 
 impl Handler<Append> for PendingUpdates {
-    type Result = usize;
+    type Result = MessageResult<Append>;
 
-    fn handle(&mut self, msg: Append, _ctx: &mut Self::Context) -> usize {
+    fn handle(&mut self, msg: Append, ctx: &mut Self::Context) -> Self::Result {
         let span = self.span.clone();
         let _entered = span.enter();
         let ts = self.now_ts();
@@ -205,13 +275,16 @@ impl Handler<Append> for PendingUpdates {
         };
         tracing::debug!(message = %update.message, "pending update text");
         let dropped = queue::append_capped(&mut self.queue, update, &ts);
-        self.persist();
+        self.persist(ctx);
         tracing::info!(
             queued = self.queue.len(),
             dropped,
             "pending update appended"
         );
-        self.queue.len()
+        MessageResult(Queued {
+            len: self.queue.len(),
+            unsaved: self.unsaved.clone(),
+        })
     }
 }
 
@@ -226,12 +299,12 @@ impl Handler<Peek> for PendingUpdates {
 impl Handler<Pop> for PendingUpdates {
     type Result = MessageResult<Pop>;
 
-    fn handle(&mut self, _msg: Pop, _ctx: &mut Self::Context) -> Self::Result {
+    fn handle(&mut self, _msg: Pop, ctx: &mut Self::Context) -> Self::Result {
         let span = self.span.clone();
         let _entered = span.enter();
         let taken = std::mem::take(&mut self.queue);
         if !taken.is_empty() {
-            self.persist();
+            self.persist(ctx);
             tracing::info!(count = taken.len(), "pending updates popped");
         }
         MessageResult(taken)
@@ -241,12 +314,12 @@ impl Handler<Pop> for PendingUpdates {
 impl Handler<Clear> for PendingUpdates {
     type Result = ();
 
-    fn handle(&mut self, _msg: Clear, _ctx: &mut Self::Context) {
+    fn handle(&mut self, _msg: Clear, ctx: &mut Self::Context) {
         let span = self.span.clone();
         let _entered = span.enter();
         let count = self.queue.len();
         self.queue.clear();
-        self.persist();
+        self.persist(ctx);
         tracing::info!(count, "pending updates cleared");
     }
 }

@@ -104,6 +104,17 @@ impl Inquiries {
         Ok(Some(entry))
     }
 
+    /// Puts back an entry [`Inquiries::pop`] took whose click was refused, as it was (its `ts`
+    /// too, so it still expires when it would have); an entry past its TTL by now stays gone.
+    pub fn put_back(&mut self, id: &str, entry: Inquiry) -> Result<(), Error> {
+        if !is_live(entry.ts, self.clock.now()) {
+            return Ok(());
+        }
+        let mut entries = self.load()?;
+        entries.insert(id.to_owned(), entry);
+        save_line(&self.path, &entries)
+    }
+
     /// Every live entry by id (the file is not rewritten).
     pub fn load(&self) -> Result<BTreeMap<String, Inquiry>, Error> {
         let now = self.clock.now();

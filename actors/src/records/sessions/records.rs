@@ -9,6 +9,8 @@
 //! | [`LineageStart`] | the main session's `/compact` report | when the session lineage began |
 //! | [`RegisterInquiry`] | whoever sends an embed with `agent:` buttons | the inquiry's id |
 //! | [`TakeInquiry`] | the main session, on a button click | the stored prompt, if live (taken: a button runs once) |
+//! | [`ReturnInquiry`] | the main session, when a click's fork was refused | — (the prompt is back) |
+//! | [`InquiryLive`] | Discord, deciding whether to grey a clicked button | whether the prompt is still there |
 //! | [`RegisterSnooze`] | background forks (a ping), the main session (a reminder's answer) | the snooze's id |
 //! | [`ClaimSnooze`] | a snooze button's press | the reminder to write, or why not ([`Claim`]) |
 //! | [`ReleaseSnooze`] | a press whose reminder could not be written | — |
@@ -65,6 +67,25 @@ pub struct RegisterInquiry {
 #[rtype(result = "Result<Option<Inquiry>, Error>")]
 pub struct TakeInquiry {
     /// The inquiry's id, from the button's custom id.
+    pub id: String,
+}
+
+/// Puts back the prompt a [`TakeInquiry`] took when the click was refused (a fork button pressed
+/// while a fork is open), so the button works once that fork has closed.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Result<(), Error>")]
+pub struct ReturnInquiry {
+    /// The inquiry's id.
+    pub id: String,
+    /// What was taken.
+    pub inquiry: Inquiry,
+}
+
+/// Asks whether the prompt stored under `id` is still there (live and not taken).
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "Result<bool, Error>")]
+pub struct InquiryLive {
+    /// The inquiry's id.
     pub id: String,
 }
 
@@ -165,6 +186,20 @@ impl Handler<TakeInquiry> for SessionRecords {
     type Result = Result<Option<Inquiry>, Error>;
     fn handle(&mut self, msg: TakeInquiry, _ctx: &mut Self::Context) -> Self::Result {
         self.inquiries.pop(&msg.id)
+    }
+}
+
+impl Handler<ReturnInquiry> for SessionRecords {
+    type Result = Result<(), Error>;
+    fn handle(&mut self, msg: ReturnInquiry, _ctx: &mut Self::Context) -> Self::Result {
+        self.inquiries.put_back(&msg.id, msg.inquiry)
+    }
+}
+
+impl Handler<InquiryLive> for SessionRecords {
+    type Result = Result<bool, Error>;
+    fn handle(&mut self, msg: InquiryLive, _ctx: &mut Self::Context) -> Self::Result {
+        Ok(self.inquiries.peek(&msg.id)?.is_some())
     }
 }
 

@@ -42,8 +42,6 @@ pub enum ToolAction {
         /// Skips the checks.
         critical: bool,
     },
-    /// `report_updates`.
-    Report(String),
     /// `follow_up_chain`.
     FollowUp(u32),
     /// `send_file`, the file checked and read: it reaches the user like a ping.
@@ -291,39 +289,6 @@ impl BackgroundFork {
                     ),
                 )
             }
-            ToolAction::Report(message) => {
-                // The second hop (SPEC §20): words a fork passes on after reading outside text
-                // reach the main session marked as such.
-                let message = if self.read_outside_text() {
-                    crate::agent::outside_reads::marked(&message)
-                } else {
-                    message
-                };
-                self.activity.reported = true;
-                self.activity.unreported_output = false;
-                let pending = self.peers.pending.clone();
-                let reporting = self.mark(RunMark::Reporting(message.clone()));
-                let reported = self.mark(RunMark::Reported);
-                // *(ours)* An `always` job reports every run and pings rarely: the owner is
-                // told an update waits, rather than finding out only when they next write.
-                let announce = (mode(&self.fired) == UpdateMode::Always)
-                    .then(|| (self.peers.surface.clone(), human_name(&self.fired)));
-                Box::pin(
-                    async move {
-                        reporting.await;
-                        let waiting = pending
-                            .send(Append { message })
-                            .await
-                            .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))?;
-                        reported.await;
-                        if let Some((surface, job)) = announce {
-                            surface.do_send(SurfaceEvent::UpdateQueued { job, waiting });
-                        }
-                        Ok(())
-                    }
-                    .into_actor(self),
-                )
-            }
             ToolAction::FollowUp(minutes) => {
                 if let Err(refusal) = self.may_follow_up() {
                     return Box::pin(fut::ready(Err(refusal)));
@@ -346,6 +311,63 @@ impl BackgroundFork {
                 }))
             }
         }
+    }
+}
+
+/// `report_updates` in a background fork: answered with why the update is held in memory
+/// only, when its file could not be written (see [`crate::records::pending_updates::Queued`]).
+#[derive(Debug, Message)]
+#[rtype(result = "Result<Option<String>, Refusal>")]
+pub struct Report(pub String);
+
+impl Handler<Report> for BackgroundFork {
+    type Result = AtomicResponse<Self, Result<Option<String>, Refusal>>;
+
+    fn handle(&mut self, Report(message): Report, _ctx: &mut Self::Context) -> Self::Result {
+        AtomicResponse::new(self.report(message))
+    }
+}
+
+impl BackgroundFork {
+    /// Queues the fork's report for the main session.
+    fn report(
+        &mut self,
+        message: String,
+    ) -> ResponseActFuture<Self, Result<Option<String>, Refusal>> {
+        // The second hop (SPEC §20): words a fork passes on after reading outside text
+        // reach the main session marked as such.
+        let message = if self.read_outside_text() {
+            crate::agent::outside_reads::marked(&message)
+        } else {
+            message
+        };
+        self.activity.reported = true;
+        self.activity.unreported_output = false;
+        let pending = self.peers.pending.clone();
+        let reporting = self.mark(RunMark::Reporting(message.clone()));
+        let reported = self.mark(RunMark::Reported);
+        // *(ours)* An `always` job reports every run and pings rarely: the owner is
+        // told an update waits, rather than finding out only when they next write.
+        let announce = (mode(&self.fired) == UpdateMode::Always)
+            .then(|| (self.peers.surface.clone(), human_name(&self.fired)));
+        Box::pin(
+            async move {
+                reporting.await;
+                let queued = pending
+                    .send(Append { message })
+                    .await
+                    .map_err(|_| Refusal::ActorGone(Peer::PendingUpdates))?;
+                reported.await;
+                if let Some((surface, job)) = announce {
+                    surface.do_send(SurfaceEvent::UpdateQueued {
+                        job,
+                        waiting: queued.len,
+                    });
+                }
+                Ok(queued.unsaved)
+            }
+            .into_actor(self),
+        )
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a background fork may use: the rules its tools follow (its settings and declared tools),
 //! and the backend of its `discord` tools, which hands every call to the fork's mailbox as a
-//! [`ToolAction`] (carried out in [`crate::scheduling::fork::tool_actions`]).
+//! [`ToolAction`] (`report_updates` as a [`Report`]), carried out in
+//! [`crate::scheduling::fork::tool_actions`].
 
 use actix::prelude::*;
 
@@ -15,7 +16,7 @@ use crate::agent::tools::{
 use crate::base::data_dir::DataDir;
 use crate::claude::brain::BoxFuture;
 use crate::jobs::Job;
-use crate::scheduling::fork::tool_actions::ToolAction;
+use crate::scheduling::fork::tool_actions::{Report, ToolAction};
 
 /// What a background run of `job` may use: its settings and its tool set — put together by
 /// [`background_tools`] from the default set, `policy` (`tool-policy.yaml`), the job's
@@ -111,8 +112,13 @@ impl ToolBackend for ForkBackend {
     fn embed(&self, embed: Embed, critical: bool) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::Embed { embed, critical })
     }
-    fn report(&self, message: String) -> BoxFuture<'_, Result<(), Refusal>> {
-        ask(&self.fork, ToolAction::Report(message))
+    fn report(&self, message: String) -> BoxFuture<'_, Result<Option<String>, Refusal>> {
+        let fork = self.fork.clone();
+        Box::pin(async move {
+            fork.send(Report(message))
+                .await
+                .unwrap_or(Err(Refusal::ActorGone(Peer::BackgroundFork)))
+        })
     }
     fn follow_up(&self, minutes_from_now: u32) -> BoxFuture<'_, Result<(), Refusal>> {
         ask(&self.fork, ToolAction::FollowUp(minutes_from_now))
