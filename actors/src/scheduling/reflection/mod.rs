@@ -18,7 +18,7 @@
 //! fork's, so it counts against `bg_fork_limit`: the job runner closes the run and frees the
 //! fork's slot first (the next job in line starts then), and asks for the reflection only once
 //! a slot is free again and no job waits for one; the reflection holds that slot until it is
-//! written ([`crate::scheduling::job_runner`]'s queue). Failures are logged, never told to
+//! written (the job runner's queue). Failures are logged, never told to
 //! the owner. Reflections are kept (the docs prune nothing); `memory search` is to read them (SPEC §18).
 
 pub mod model;
