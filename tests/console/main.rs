@@ -17,6 +17,7 @@ mod commands;
 mod conversation;
 mod crash_loop;
 mod docs_server;
+mod early_lines;
 mod failures;
 mod feedback;
 mod forks;

@@ -1,6 +1,14 @@
 //! Turning stdout frames into [`BrainEvent`]s (protocol reference §10). Lenient: unknown fields
 //! are ignored, unknown frames are passed on whole as [`BrainEvent::Other`], and subagent traffic
 //! (a non-null `parent_tool_use_id`) never shows up as the main agent's text or tools.
+//!
+//! Which of the host's lines a turn took in ([`BrainEvent::LinesTaken`]) is said differently by
+//! the releases we support, so both ways are read:
+//! - 2.1.330 and later name them in `system`/`status` frames (`user_message_uuids`, as each
+//!   model request starts) and in the result; they send no replays.
+//! - 2.1.197 names none in its results; with `--replay-user-messages` it replays each line as
+//!   it takes it into a turn (`user` with `isReplay`), and lines it merged into one come back
+//!   as one replay of their texts joined by a line break, under a uuid of its own.
 
 use serde_json::Value;
 
@@ -22,6 +30,9 @@ impl EventParser {
             "stream_event" if top_level => self.stream_event(&frame),
             "assistant" if top_level => assistant(&frame),
             "assistant" => subagent_tools(&frame),
+            "user" if top_level && frame.get("isReplay") == Some(&Value::Bool(true)) => {
+                replayed(&frame)
+            }
             "user" if top_level => tool_results(&frame),
             "result" => serde_json::from_value(frame.clone())
                 .map(|r| vec![BrainEvent::Result(r)])
@@ -94,7 +105,14 @@ fn system(frame: &Value) -> Vec<BrainEvent> {
         Some("status") => match (frame.get("status"), str_field(frame, "compact_result")) {
             (Some(Value::String(s)), _) if s == "compacting" => vec![BrainEvent::Compacting],
             (_, Some(result)) => vec![BrainEvent::CompactFinished { result }],
-            _ => Vec::new(),
+            _ => {
+                let uuids = strings(frame.get("user_message_uuids"));
+                if uuids.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![BrainEvent::LinesTaken { uuids, text: None }]
+                }
+            }
         },
         Some("compact_boundary") => frame
             .get("compact_metadata")
@@ -184,6 +202,41 @@ fn subagent_tools(frame: &Value) -> Vec<BrainEvent> {
             name: str_field(b, "name").unwrap_or_default(),
         })
         .collect()
+}
+
+/// The strings of a JSON array (none when it is not one).
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A line of ours replayed as the CLI takes it into a turn: its uuid and its text (a string, or
+/// the text blocks of a list joined by line breaks).
+fn replayed(frame: &Value) -> Vec<BrainEvent> {
+    let content = frame.pointer("/message/content");
+    let text = match content {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Array(blocks)) => Some(
+            blocks
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
+    };
+    vec![BrainEvent::LinesTaken {
+        uuids: str_field(frame, "uuid").into_iter().collect(),
+        text,
+    }]
 }
 
 fn tool_results(frame: &Value) -> Vec<BrainEvent> {

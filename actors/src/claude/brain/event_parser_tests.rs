@@ -194,3 +194,31 @@ fn api_failures_carry_the_cli_error_kind_status_and_retries() {
     };
     assert_eq!(result.api_error_status, Some(402));
 }
+
+#[test]
+fn lines_taken_are_read_from_status_frames_and_from_replays() {
+    let mut p = EventParser::default();
+    // 2.1.330 and later: the status frame that starts a model request names its lines.
+    let status = serde_json::json!({"type": "system", "subtype": "status", "status": "requesting",
+        "user_message_uuids": ["u1", "u2"], "session_id": "s"});
+    assert_eq!(
+        p.parse(status),
+        vec![BrainEvent::LinesTaken {
+            uuids: vec!["u1".into(), "u2".into()],
+            text: None
+        }]
+    );
+    // 2.1.197: a replayed line, here two of ours merged under a uuid of the CLI's own.
+    let merged = serde_json::json!({"type": "user", "isReplay": true, "uuid": "r9",
+        "message": {"role": "user", "content": "[t] alpha\n[t] bravo"}, "parent_tool_use_id": null});
+    assert_eq!(
+        p.parse(merged),
+        vec![BrainEvent::LinesTaken {
+            uuids: vec!["r9".into()],
+            text: Some("[t] alpha\n[t] bravo".into())
+        }]
+    );
+    // A status frame naming no line, and a user frame that is not a replay, take nothing.
+    let plain = serde_json::json!({"type": "system", "subtype": "status", "status": "requesting"});
+    assert!(matches!(p.parse(plain).as_slice(), [BrainEvent::Other(_)]));
+}

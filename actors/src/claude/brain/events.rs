@@ -89,6 +89,15 @@ pub enum BrainEvent {
     },
     /// `session_state_changed`: `running`, `requires_action` or `idle`.
     SessionState(String),
+    /// The CLI took lines of ours into a turn. Releases say so differently (see
+    /// [`super::event_parser`]): `uuids` are the lines' own uuids when it names them; `text` is
+    /// a replayed line's text, which may be several of ours joined when it merged them.
+    LinesTaken {
+        /// The uuids it names.
+        uuids: Vec<String>,
+        /// The text of a replayed line.
+        text: Option<String>,
+    },
     /// The turn ended.
     Result(TurnResult),
     /// Any other frame, kept whole.

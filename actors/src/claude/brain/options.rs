@@ -211,6 +211,8 @@ impl SpawnOptions {
             flag("--max-turns", &turns.to_string());
         }
         args.push("--include-partial-messages".to_owned());
+        // Which lines each turn took in, on releases whose results do not name them.
+        args.push("--replay-user-messages".to_owned());
         match &self.session {
             SessionStart::New => {}
             SessionStart::NewWithId(id) => args.push(format!("--session-id={id}")),

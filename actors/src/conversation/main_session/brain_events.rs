@@ -151,6 +151,9 @@ impl MainSession {
                 error.as_deref(),
                 status,
             ))),
+            BrainEvent::LinesTaken { uuids, text } => {
+                self.turns.note_taken(&uuids, text.as_deref());
+            }
             BrainEvent::Result(result) => self.on_result(result, ctx),
             BrainEvent::Exited(info) => {
                 tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");

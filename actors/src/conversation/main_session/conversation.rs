@@ -133,19 +133,44 @@ impl TurnLine {
         }
     }
 
+    /// Marks the lines in flight that the CLI says it took into a turn: those whose uuid it
+    /// names, and those whose text a replayed line holds (a release that merged several of ours
+    /// replays them as one line under a uuid of its own).
+    pub(super) fn note_taken(&mut self, uuids: &[String], text: Option<&str>) {
+        for t in self.inflight.iter_mut() {
+            let named = uuids.contains(&t.uuid);
+            let replayed =
+                text.is_some_and(|text| !t.sent_text.is_empty() && text.contains(&t.sent_text));
+            if named || replayed {
+                t.taken = true;
+            }
+        }
+    }
+
     /// Takes the turns `result` ended out of those in flight: the one that carries what the
     /// user sees, and the lines the CLI merged into it (newest first). The CLI merges lines
     /// sent during a busy turn into one turn: every turn the result names is over, and the last
     /// of them carries the answer (and a reminder's snooze from any of them). A result that
-    /// names none ends the oldest.
+    /// names none (2.1.197's) ends the lines the CLI said it took in; when it said nothing of
+    /// them either, the oldest.
     pub(super) fn take_answered(&mut self, result: &TurnResult) -> Option<(Turn, Vec<Turn>)> {
-        let answered: Vec<usize> = self
+        let named: Vec<usize> = self
             .inflight
             .iter()
             .enumerate()
             .filter(|(_, t)| result.user_message_uuids.contains(&t.uuid))
             .map(|(i, _)| i)
             .collect();
+        let answered = if named.is_empty() {
+            self.inflight
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.taken)
+                .map(|(i, _)| i)
+                .collect()
+        } else {
+            named
+        };
         let mut merged = Vec::new();
         let turn = if answered.is_empty() {
             self.inflight.pop_front()
@@ -311,5 +336,68 @@ impl MainSession {
                 self.ensure_launched(ctx);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line_of(texts: &[(&str, &str)]) -> TurnLine {
+        let mut line = TurnLine::default();
+        for (uuid, text) in texts {
+            line.inflight
+                .push_back(Turn::new((*uuid).into(), (*text).into(), TurnKind::Message));
+        }
+        line
+    }
+
+    fn answered(line: &mut TurnLine, result: &TurnResult) -> Vec<String> {
+        let (turn, merged) = line.take_answered(result).expect("a turn ends");
+        std::iter::once(turn.uuid)
+            .chain(merged.into_iter().map(|t| t.uuid))
+            .collect()
+    }
+
+    #[test]
+    fn a_result_naming_its_lines_ends_those_and_the_last_carries_the_answer() {
+        let mut line = line_of(&[
+            ("u1", "[t] alpha"),
+            ("u2", "[t] bravo"),
+            ("u3", "[t] charlie"),
+        ]);
+        let result = TurnResult {
+            user_message_uuids: vec!["u1".into(), "u2".into()],
+            ..TurnResult::default()
+        };
+        assert_eq!(answered(&mut line, &result), ["u2", "u1"]);
+        assert_eq!(line.inflight.len(), 1, "charlie is still answered later");
+    }
+
+    #[test]
+    fn a_result_naming_none_ends_the_lines_a_merged_replay_took_in() {
+        // 2.1.197: the first line replayed alone, then both merged under a uuid of its own;
+        // its result names no line.
+        let mut line = line_of(&[("u1", "[t] alpha"), ("u2", "[t] bravo")]);
+        line.note_taken(&["u1".into()], Some("[t] alpha"));
+        line.note_taken(&["r9".into()], Some("[t] alpha\n[t] bravo"));
+        assert_eq!(answered(&mut line, &TurnResult::default()), ["u2", "u1"]);
+        assert!(line.inflight.is_empty(), "no line is left waiting for ever");
+    }
+
+    #[test]
+    fn a_line_not_yet_taken_waits_for_its_own_result() {
+        // An aborted turn took only the first line; the second is answered by the next turn.
+        let mut line = line_of(&[("u1", "[t] alpha"), ("u2", "[t] bravo")]);
+        line.note_taken(&["u1".into()], Some("[t] alpha"));
+        assert_eq!(answered(&mut line, &TurnResult::default()), ["u1"]);
+        line.note_taken(&["u2".into()], Some("[t] bravo"));
+        assert_eq!(answered(&mut line, &TurnResult::default()), ["u2"]);
+    }
+
+    #[test]
+    fn with_nothing_said_of_its_lines_a_result_ends_the_oldest() {
+        let mut line = line_of(&[("u1", "[t] alpha"), ("u2", "[t] bravo")]);
+        assert_eq!(answered(&mut line, &TurnResult::default()), ["u1"]);
     }
 }

@@ -41,6 +41,8 @@ pub struct Turn {
     pub assistant_after_boundary: bool,
     /// The user interrupted it.
     pub interrupted: bool,
+    /// The CLI said it took this line into a turn (a status frame or a replay named it).
+    pub taken: bool,
     /// Re-sent once already (never twice).
     pub resent: bool,
     /// The error kind of the CLI's synthetic message when a model call failed.
@@ -87,6 +89,7 @@ impl Turn {
             boundary: None,
             assistant_after_boundary: false,
             interrupted: false,
+            taken: false,
             resent: false,
             api_error: None,
             job: None,
