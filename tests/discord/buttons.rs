@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::bot::{said, Bot, Home, LIMIT};
-use crate::support::fake_discord::{FakeDiscord, DM_CHANNEL_ID, OWNER_ID};
+use crate::support::fake_discord::{FakeDiscord, Message, DM_CHANNEL_ID, OWNER_ID};
 use crate::support::mock_model_api::{MockModelApi, Reply};
 
 /// Everything the bot answered to an interaction, joined.
@@ -38,9 +38,11 @@ fn greyed(fake: &FakeDiscord, message_id: u64, custom_id: &str) -> bool {
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
-    let mock = MockModelApi::start(|req| {
+/// A model that answers "what next" with a "Next step" embed of two buttons, "Draft it"
+/// (`agent:draft the email to Jo`) and `second`, says "pick one" after the tool, and answers
+/// the draft prompt.
+async fn next_step_mock(second: Value) -> MockModelApi {
+    MockModelApi::start(move |req| {
         let text = req.latest_user_text();
         if text.contains("draft the email to Jo") {
             Reply::Text("drafted: dear Jo".into())
@@ -53,7 +55,7 @@ async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
                     "title": "Next step",
                     "buttons": [
                         {"label": "Draft it", "action": "agent:draft the email to Jo"},
-                        {"label": "Plan", "action": "agent:plan the week"}
+                        second.clone()
                     ]
                 }),
             }
@@ -62,10 +64,12 @@ async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
         }
     })
     .await
-    .unwrap();
-    let fake = FakeDiscord::start().await;
-    let home = Home::new();
-    let bot = Bot::start(&home, &mock, &fake).await;
+    .unwrap()
+}
+
+/// Asks for the "Next step" embed and waits until it and the model's "pick one" are posted:
+/// the message and its two buttons' custom ids.
+async fn next_step_embed(fake: &FakeDiscord) -> (Message, String, String) {
     fake.send_dm(OWNER_ID, "what next").await;
     let embed = fake
         .wait_for("the embed", LIMIT, |f| {
@@ -74,14 +78,24 @@ async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
                 .find(|m| m.embeds.to_string().contains("Next step"))
         })
         .await;
-    said(&fake, "pick one").await;
+    said(fake, "pick one").await;
     let id_of = |i: usize| {
         embed.components[0]["components"][i]["custom_id"]
             .as_str()
             .expect("a button")
             .to_owned()
     };
-    let (draft, plan) = (id_of(0), id_of(1));
+    let (first, second) = (id_of(0), id_of(1));
+    (embed, first, second)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
+    let mock = next_step_mock(json!({"label": "Plan", "action": "agent:plan the week"})).await;
+    let fake = FakeDiscord::start().await;
+    let home = Home::new();
+    let bot = Bot::start(&home, &mock, &fake).await;
+    let (embed, draft, plan) = next_step_embed(&fake).await;
 
     // A double tap: both clicks arrive before the first is answered.
     let typing_before = typing_calls(&fake);
@@ -141,45 +155,11 @@ async fn an_agent_button_runs_once_greys_out_and_an_expired_one_says_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agent_buttons_past_their_seven_days_grey_out_without_a_tap() {
-    let mock = MockModelApi::start(|req| {
-        if !req.tool_results().is_empty() {
-            Reply::Text("pick one".into())
-        } else if req.latest_user_text().contains("what next") {
-            Reply::ToolUse {
-                name: "mcp__discord__discord_embed".into(),
-                input: json!({
-                    "title": "Next step",
-                    "buttons": [
-                        {"label": "Draft it", "action": "agent:draft the email to Jo"},
-                        {"label": "Later", "action": "dismiss"}
-                    ]
-                }),
-            }
-        } else {
-            Reply::Text("hi".into())
-        }
-    })
-    .await
-    .unwrap();
+    let mock = next_step_mock(json!({"label": "Later", "action": "dismiss"})).await;
     let fake = FakeDiscord::start().await;
     let home = Home::new();
     let bot = Bot::start(&home, &mock, &fake).await;
-    fake.send_dm(OWNER_ID, "what next").await;
-    let embed = fake
-        .wait_for("the embed", LIMIT, |f| {
-            f.bot_messages(DM_CHANNEL_ID)
-                .into_iter()
-                .find(|m| m.embeds.to_string().contains("Next step"))
-        })
-        .await;
-    said(&fake, "pick one").await;
-    let id_of = |i: usize| {
-        embed.components[0]["components"][i]["custom_id"]
-            .as_str()
-            .expect("a button")
-            .to_owned()
-    };
-    let (draft, later) = (id_of(0), id_of(1));
+    let (embed, draft, later) = next_step_embed(&fake).await;
     let path = home.state("agent_buttons.json");
     let key = embed.id.to_string();
     let recorded = fake
