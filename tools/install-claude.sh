@@ -4,7 +4,7 @@
 # Safe to run repeatedly: it does nothing when the pinned version is already there.
 set -euo pipefail
 
-version="2.1.330"
+version="2.1.332"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="$repo_root/.tools"
 binary="$prefix/node_modules/@anthropic-ai/claude-code-linux-x64/claude"

@@ -34,6 +34,13 @@ fn steps_after(req: &ModelRequest, tag: &str) -> Option<usize> {
     )
 }
 
+/// The request shows `context.md` holding `line`: in its system prompt (a new session's) or in a
+/// message (a resumed or forked process's first).
+fn knows(req: &ModelRequest, line: &str) -> bool {
+    let section = format!("### context.md\n\n{line}");
+    req.system_text().contains(&section) || req.mentions(&section)
+}
+
 fn tool(name: &str, input: Value) -> Reply {
     Reply::ToolUse {
         name: name.into(),
@@ -120,12 +127,7 @@ async fn what_the_agent_remembers_reaches_every_session_and_background_forks_can
         .first_agent_request(with_line("after the clear"), WAIT)
         .await
         .unwrap();
-    assert!(
-        cleared
-            .system_text()
-            .contains(&format!("### context.md\n\n{LINE}")),
-        "after /clear"
-    );
+    assert!(knows(&cleared, LINE), "after /clear");
 
     bot.say("/fork plans").await;
     bot.expect("fork ready").await;
@@ -133,7 +135,7 @@ async fn what_the_agent_remembers_reaches_every_session_and_background_forks_can
         .first_agent_request(with_line("[fork-started]"), WAIT)
         .await
         .unwrap();
-    assert!(fork.system_text().contains(LINE), "in an interactive fork");
+    assert!(knows(&fork, LINE), "in an interactive fork");
     bot.say("/exit-fork").await;
     bot.expect("Fork Ended — discarded").await;
     bot.finish().await;
@@ -157,7 +159,7 @@ async fn what_the_agent_remembers_reaches_every_session_and_background_forks_can
         .first_agent_request(with_line("after the restart"), WAIT)
         .await
         .unwrap();
-    assert!(restarted.system_text().contains(LINE), "after a restart");
+    assert!(knows(&restarted, LINE), "after a restart");
     let isolated = mock
         .first_agent_request(|r| r.mentions("[reminder-bg:c0000002]"), WAIT)
         .await
@@ -173,7 +175,7 @@ async fn what_the_agent_remembers_reaches_every_session_and_background_forks_can
         )
         .await
         .expect("the background fork tried all four");
-    assert!(done.system_text().contains(LINE), "in a background fork");
+    assert!(knows(&done, LINE), "in a background fork");
     let results: Vec<String> = mock
         .agent_requests()
         .iter()
@@ -311,5 +313,80 @@ async fn an_oversized_memory_is_cut_and_a_fork_shows_each_update_once() {
         memory_log(&home.data).first().map(String::as_str),
         Some("auto: memory: changed during a turn")
     );
+    bot.finish().await;
+}
+
+/// The memory the conversation writes reaches the next background fork and interactive fork
+/// while the conversation's CLI keeps running, and the conversation itself after a restart —
+/// on every supported release. (2.1.330 keeps a resumed session's first appended system prompt
+/// for `--fork-session` and drops the fork's own, so the memory cannot ride only there.)
+#[tokio::test]
+async fn memory_written_mid_conversation_reaches_the_next_forks_on_every_release() {
+    let home = Home::new();
+    let file = home.data.join("context.md");
+    let path = file.display().to_string();
+    home.write(
+        "routines/look.md",
+        "---\nid: \"r0000002\"\ncron: \"0 3 1 1 *\"\nbackground: true\n---\nlook at the week\n",
+    );
+    let mock = MockModelApi::start(move |req| {
+        if req.mentions("[routine-bg:r0000002]") {
+            return Reply::Text("looked".into());
+        }
+        let text = req.latest_user_text();
+        if !req.tool_results().is_empty() {
+            Reply::Text("noted in memory".into())
+        } else if text.contains("remember the move") {
+            tool(
+                "Write",
+                json!({"file_path": path, "content": format!("{LINE}\n")}),
+            )
+        } else if text.contains("[fork-started]") {
+            Reply::Text("fork ready".into())
+        } else {
+            Reply::Text("ok".into())
+        }
+    })
+    .await
+    .unwrap();
+
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("remember the move").await;
+    bot.expect("noted in memory").await;
+    let first = mock
+        .first_agent_request(|r| r.latest_user_text().contains("remember the move"), WAIT)
+        .await
+        .unwrap();
+    assert!(
+        !knows(&first, LINE),
+        "nothing was remembered when it started"
+    );
+
+    bot.say("/run r0000002").await;
+    let background = mock
+        .first_agent_request(|r| r.mentions("[routine-bg:r0000002]"), WAIT)
+        .await
+        .expect("the routine ran");
+    assert!(knows(&background, LINE), "in the background fork");
+
+    bot.say("/fork plans").await;
+    bot.expect("fork ready").await;
+    let fork = mock
+        .first_agent_request(|r| r.latest_user_text().contains("[fork-started]"), WAIT)
+        .await
+        .unwrap();
+    assert!(knows(&fork, LINE), "in the interactive fork");
+    bot.say("/exit-fork").await;
+    bot.expect("Fork Ended — discarded").await;
+    bot.finish().await;
+
+    let mut bot = Bot::start(&home, &mock).await;
+    bot.say("after the restart").await;
+    bot.expect("ok").await;
+    let restarted = mock
+        .first_agent_request(|r| r.latest_user_text().contains("after the restart"), WAIT)
+        .await
+        .unwrap();
+    assert!(knows(&restarted, LINE), "after a restart");
     bot.finish().await;
 }

@@ -6,7 +6,10 @@
 //!   when it is longer. It is read each time a session's CLI is started (main, interactive
 //!   fork, background fork, isolated too), so a change shows in the next session; it goes last
 //!   so that the unchanging part of the prompt before it stays the same from one start to the
-//!   next.
+//!   next. A resumed or forked process may keep its session's first system prompt instead of
+//!   ours (the CLI's releases differ, see `claude::brain::releases`), so for those
+//!   [`system_prompt_for`] points at [`first_message`], which opens the process's first message
+//!   with the file as it is then.
 //! - [`versions`]: every change committed in the data directory's git (`auto: memory …`), the
 //!   last changes, and undo; [`status`]: what `/memory` and `memory show` say about it.
 //!
@@ -21,6 +24,8 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::base::data_dir::DataDir;
+use crate::claude::brain::releases::memory_in_first_message;
+use crate::claude::brain::SessionStart;
 
 /// The memory file's name at the data directory's root.
 pub const FILE_NAME: &str = "context.md";
@@ -58,11 +63,15 @@ pub fn over_limit_line(over: usize) -> String {
     )
 }
 
-/// The memory section: the guide, then `### context.md` with the file (capped), or a line
-/// saying it is empty. An unreadable file is logged and shown as such.
+/// The memory section: the guide, then [`file_section`].
 pub fn prompt_section(data: &DataDir) -> String {
-    let mut out = GUIDE.trim().to_owned();
-    out.push_str("\n\n### context.md\n\n");
+    format!("{}\n\n{}", GUIDE.trim(), file_section(data))
+}
+
+/// `### context.md` with the file (capped), or a line saying it is empty. An unreadable file is
+/// logged and shown as such.
+pub fn file_section(data: &DataDir) -> String {
+    let mut out = "### context.md\n\n".to_owned();
     match read(data) {
         Ok(Some(text)) if !text.trim().is_empty() => {
             let text = text.trim_end();
@@ -102,6 +111,46 @@ pub fn with_memory(base: &str, data: &DataDir) -> String {
     out.push_str(&prompt_section(data));
     out.push('\n');
     out
+}
+
+/// The system prompt of a process that starts as `start`: `base` with the memory section
+/// ([`with_memory`]) for a new session; for a resumed or forked one, `base` with the guide and a
+/// pointer to [`first_message`], which carries the file. The CLI may keep a resumed session's
+/// first system prompt and drop this one (see `claude::brain::releases`), so there the file
+/// must ride in the first message; saying it in both places would only double it.
+pub fn system_prompt_for(base: &str, data: &DataDir, start: &SessionStart) -> String {
+    if !memory_in_first_message(start) {
+        return with_memory(base, data);
+    }
+    let mut out = base.trim_end().to_owned();
+    if !out.is_empty() {
+        out.push_str("\n\n");
+    }
+    out.push_str(GUIDE.trim());
+    out.push_str("\n\n### context.md\n\n");
+    out.push_str(POINTER);
+    out.push('\n');
+    out
+}
+
+/// What a resumed or forked process's system prompt says in place of the file.
+const POINTER: &str = "(shown as it is now at the top of the first message this process \
+receives; the latest copy in the conversation is the current one)";
+
+/// The first message a resumed or forked process receives: `message` with the memory section
+/// read now, under a line saying it replaces any older copy — before the message, or after it
+/// when the message is a command (`/skill …`), which the CLI expands only at position 0.
+pub fn first_message(data: &DataDir, message: &str) -> String {
+    let memory = format!(
+        "[memory: context.md as it is now; it replaces any older copy in your instructions or \
+         earlier in this conversation]\n\n{}",
+        file_section(data)
+    );
+    if message.starts_with('/') {
+        format!("{}\n\n---\n\n{memory}", message.trim_end())
+    } else {
+        format!("{memory}\n\n---\n\n{message}")
+    }
 }
 
 #[cfg(test)]
@@ -150,5 +199,28 @@ mod tests {
         assert!(line.contains("1000 characters over its 12000-character limit"));
         assert_eq!(over_limit(&"x".repeat(PROMPT_CAP)), None);
         assert_eq!(over_limit(&"x".repeat(PROMPT_CAP + 1)), Some(1));
+    }
+
+    #[test]
+    fn a_resumed_or_forked_process_reads_the_file_in_its_first_message_only() {
+        let (_tmp, data) = data();
+        std::fs::write(path(&data), "- Robin is moving in May\n").unwrap();
+        let new = system_prompt_for("# Pip", &data, &SessionStart::NewWithId("a".into()));
+        assert!(new.contains("### context.md\n\n- Robin is moving in May"));
+        for start in [
+            SessionStart::Resume("a".into()),
+            SessionStart::Fork("a".into()),
+        ] {
+            let prompt = system_prompt_for("# Pip", &data, &start);
+            assert!(prompt.contains("## Memory\n"), "the guide stays");
+            assert!(!prompt.contains("Robin"), "the file is not doubled");
+            assert!(prompt.contains(POINTER));
+        }
+        let command = first_message(&data, "/daily-plan today\n\n[2026-11-28 Sat]");
+        assert!(command.starts_with("/daily-plan today\n\n[2026-11-28 Sat]\n\n---\n\n[memory:"));
+        let first = first_message(&data, "[routine-bg:r1] look");
+        assert!(first.starts_with("[memory: context.md as it is now"));
+        assert!(first
+            .contains("### context.md\n\n- Robin is moving in May\n\n---\n\n[routine-bg:r1] look"));
     }
 }

@@ -27,6 +27,7 @@ pub mod options;
 pub mod process;
 pub mod protocol;
 pub mod reader;
+pub mod releases;
 pub mod transient;
 
 use std::future::Future;

@@ -281,8 +281,15 @@ impl MainSession {
             self.ensure_launched(ctx);
             return;
         };
+        // A resumed or forked process reads the memory in its first message (the CLI may keep
+        // the session's first system prompt); the turn keeps the line as the owner wrote it.
+        let text = if std::mem::take(&mut self.process.memory_due) {
+            crate::agent::memory::first_message(&self.config.data_dir, &out.text)
+        } else {
+            out.text.clone()
+        };
         let message = UserMessage {
-            text: out.text.clone(),
+            text,
             images: out.images.clone(),
         };
         self.process.sign_of_life();

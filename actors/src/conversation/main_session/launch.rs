@@ -10,6 +10,7 @@ use actix::prelude::*;
 use crate::agent::permissions::conversation_tools;
 use crate::agent::tools::SessionKind;
 use crate::base::child_env::{agent_vars, AgentSession};
+use crate::claude::brain::releases::memory_in_first_message;
 use crate::claude::brain::{
     Driver, Error, Handlers, Launched, PermissionMode, SessionStart, SpawnOptions,
 };
@@ -31,6 +32,9 @@ pub struct Started {
     pub fresh_session: bool,
     /// Something to tell the user.
     pub note: Option<String>,
+    /// It resumed or forked a session: its first message carries the memory
+    /// ([`crate::agent::memory::first_message`]).
+    pub memory_due: bool,
 }
 
 fn options(
@@ -42,10 +46,12 @@ fn options(
     granted: &[String],
 ) -> SpawnOptions {
     let mut o = SpawnOptions::new(config.binary.clone(), config.data_dir.root().to_path_buf());
-    // The memory is read at each start (after /clear, a restart, for each fork).
-    o.append_system_prompt = Some(crate::agent::memory::with_memory(
+    // The memory is read at each start (after /clear, a restart, for each fork); a resumed or
+    // forked process gets it in its first message instead (see `Process::memory_due`).
+    o.append_system_prompt = Some(crate::agent::memory::system_prompt_for(
         &config.system_prompt,
         &config.data_dir,
+        &session,
     ));
     o.model = config
         .model_override
@@ -143,6 +149,7 @@ pub async fn start(
     if let Some(fork) = fork_start {
         // An interactive fork: a new session branched from (or resuming) the given one; its id
         // arrives with the first turn. It runs on the fork's model and thinking.
+        let memory_due = memory_in_first_message(&fork.session);
         let mut o = options(
             &config,
             &runtime,
@@ -163,6 +170,7 @@ pub async fn start(
             session_id: String::new(),
             fresh_session: false,
             note: note.map(str::to_owned),
+            memory_due,
         });
     }
     if let Some(id) = saved.as_ref().filter(|_| cleared && fork_start.is_none()) {
@@ -182,6 +190,7 @@ pub async fn start(
                     session_id: id.clone(),
                     fresh_session: false,
                     note: None,
+                    memory_due: false,
                 });
             }
             // The CLI wrote the cleared session after all: resume it below.
@@ -214,6 +223,7 @@ pub async fn start(
                     session_id: id,
                     fresh_session: false,
                     note: None,
+                    memory_due: true,
                 });
             }
             Err(e @ Error::StartFailed { .. }) => {
@@ -258,6 +268,7 @@ async fn start_new(
         session_id: id,
         fresh_session: true,
         note: None,
+        memory_due: false,
     })
 }
 
@@ -274,6 +285,9 @@ pub(super) struct Process {
     pub(super) last_sign_of_life: Instant,
     /// Counts activity; an idle-release timer armed at another count is stale.
     pub(super) idle_epoch: u64,
+    /// The process resumed or forked a session and has not had a message yet: the first one
+    /// carries the memory as it is then.
+    pub(super) memory_due: bool,
 }
 
 /// A running process.
@@ -293,6 +307,7 @@ impl Process {
             generation: 0,
             last_sign_of_life: Instant::now(),
             idle_epoch: 0,
+            memory_due: false,
         }
     }
 
@@ -311,9 +326,11 @@ impl Process {
         self.live.as_ref().map(|l| Arc::clone(&l.driver))
     }
 
-    /// A process has started on `driver`: it is the running one now. Returns its generation.
-    pub(super) fn started(&mut self, driver: Box<dyn Driver>) -> u64 {
+    /// A process has started on `driver`: it is the running one now; `memory_due` when its
+    /// first message is to carry the memory. Returns its generation.
+    pub(super) fn started(&mut self, driver: Box<dyn Driver>, memory_due: bool) -> u64 {
         self.generation += 1;
+        self.memory_due = memory_due;
         self.live = Some(Live {
             driver: Arc::new(driver),
             generation: self.generation,
@@ -394,7 +411,9 @@ impl MainSession {
                     if let Some(note) = started.note {
                         act.show(SurfaceEvent::Notice(note));
                     }
-                    let generation = act.process.started(started.launched.driver);
+                    let generation = act
+                        .process
+                        .started(started.launched.driver, started.memory_due);
                     let me = ctx.address();
                     let mut events = started.launched.events;
                     tokio::spawn(async move {

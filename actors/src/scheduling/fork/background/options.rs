@@ -17,6 +17,22 @@ impl BackgroundFork {
             || self.persistent.is_some()
     }
 
+    /// The session its process starts in: a persistent routine's own, a fork of the
+    /// conversation, or a new one.
+    fn session_start(&self) -> SessionStart {
+        match (&self.persistent, &self.parent_session, self.isolated()) {
+            (Some(persistent), _, _) => persistent.session_start(),
+            (None, Some(main), false) => SessionStart::Fork(main.clone()),
+            _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
+        }
+    }
+
+    /// True when its prompt must carry the memory: its process resumes or forks a session,
+    /// whose first system prompt the CLI may keep ([`crate::claude::brain::releases`]).
+    pub(super) fn memory_in_first_message(&self) -> bool {
+        crate::claude::brain::releases::memory_in_first_message(&self.session_start())
+    }
+
     /// The rules its tools follow, as the job runner put them together when the job fired.
     pub(super) fn rules(&self) -> crate::agent::tools::BackgroundRules {
         self.fired.rules.clone()
@@ -28,11 +44,7 @@ impl BackgroundFork {
             self.config.binary.clone(),
             self.config.data_dir.root().to_path_buf(),
         );
-        // The memory is read now, as the run starts: the latest the conversation wrote.
-        o.append_system_prompt = Some(crate::agent::memory::with_memory(
-            &self.config.system_prompt,
-            &self.config.data_dir,
-        ));
+
         o.model = settings.model.map(|m| m.as_str().to_owned());
         o.thinking = Some(if settings.thinking {
             Thinking::Adaptive
@@ -46,11 +58,14 @@ impl BackgroundFork {
         o.allowed_tools = kind.effective_allowed();
         o.tools = Some(kind.built_in_tools(&[]));
         o.disallowed_tools = kind.disallowed_tools();
-        o.session = match (&self.persistent, &self.parent_session, self.isolated()) {
-            (Some(persistent), _, _) => persistent.session_start(),
-            (None, Some(main), false) => SessionStart::Fork(main.clone()),
-            _ => SessionStart::NewWithId(uuid::Uuid::new_v4().to_string()),
-        };
+        o.session = self.session_start();
+        // The memory is read now, as the run starts: the latest the conversation wrote. A fork
+        // or a resumed routine session reads it in its first message (see `first_message`).
+        o.append_system_prompt = Some(crate::agent::memory::system_prompt_for(
+            &self.config.system_prompt,
+            &self.config.data_dir,
+            &o.session,
+        ));
         o.setting_sources = Some(vec!["project".to_owned()]);
         // The file hooks hold Read, Glob and Grep too: the read scope answers there.
         let mut hooks = file_hooks();

@@ -151,6 +151,9 @@ impl BackgroundFork {
         let tz = self.config.tz;
         let prompt = self.fired.prompt.clone();
         let job = self.fired.job.id().to_string();
+        let memory = self
+            .memory_in_first_message()
+            .then(|| self.config.data_dir.clone());
         ctx.wait(
             async move {
                 let peeked = match pending {
@@ -160,7 +163,10 @@ impl BackgroundFork {
                     }),
                     None => Vec::new(),
                 };
-                let text = background_prompt(clock.now(), tz, &peeked, &prompt);
+                let mut text = background_prompt(clock.now(), tz, &peeked, &prompt);
+                if let Some(data) = memory {
+                    text = crate::agent::memory::first_message(&data, &text);
+                }
                 driver
                     .send_user(crate::claude::brain::UserMessage::text(text))
                     .await

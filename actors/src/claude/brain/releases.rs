@@ -1,0 +1,128 @@
+//! The CLI releases the bot is tested against, and where they behave differently — in one place.
+//!
+//! Users run whichever `claude` they have: the newest from npm, one the CLI's own installer
+//! updated, or whatever the Python original left. The tier-2 tests run against [`PINNED`] in CI
+//! and, with `make test-cli CLI=<version>`, against any other; [`OLDEST_TESTED`] to
+//! [`NEWEST_TESTED`] is the range they passed on.
+//!
+//! What differs, what we rely on, and how the bot copes (each pinned by a tier-2 test):
+//!
+//! | | 2.1.197 | 2.1.330 | 2.1.332 |
+//! |---|---|---|---|
+//! | lines written while a turn runs | each replayed (`isReplay`) as it is taken into a turn; several taken at once replayed as one line with their texts joined, under a uuid of its own | replayed too, and `system/status` names their uuids as a request takes them | as 2.1.330 |
+//! | a result names the lines it answered (`user_message_uuids`) | no | yes | yes |
+//! | `session_state_changed` (idle/running) | never sent | sent | sent |
+//! | a resumed or forked session's system prompt | the new process's `--append-system-prompt` | the one the session's first process had: the new one is dropped | as 2.1.330 |
+//! | the initialize answer names the version | yes | yes | no |
+//!
+//! - **Which lines a turn took in** comes from what the CLI says: the uuids a status or result
+//!   names, else the replayed lines (matched by uuid or, when merged, by text). See
+//!   [`super::BrainEvent::LinesTaken`] and the conversation's turn line.
+//! - **Idle by its own account**: where `session_state_changed` exists, `idle` with lines still
+//!   waiting means they are sent; 2.1.197 says nothing, and its results end the turns.
+//! - **Memory**: because 2.1.330 and later keep a resumed session's first system prompt, the
+//!   memory a resumed or forked process must see rides in its first message, on every release
+//!   ([`memory_in_first_message`]) — the version is known only once the process runs.
+//! - **Version**: from the initialize answer, else from `claude --version`
+//!   ([`super::cli_info::version`]).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::SessionStart;
+
+/// The oldest release the tier-2 tests passed on.
+pub const OLDEST_TESTED: Release = Release(2, 1, 197);
+/// The release `tools/install-claude.sh` installs and CI tests.
+pub const PINNED: Release = Release(2, 1, 332);
+/// The newest release the tier-2 tests passed on.
+pub const NEWEST_TESTED: Release = Release(2, 1, 332);
+
+/// A CLI release, `major.minor.patch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Release(pub u32, pub u32, pub u32);
+
+impl Release {
+    /// The release a version line names: `2.1.330 (Claude Code)`, `2.1.332`, `v2.1.197`.
+    pub fn parse(line: &str) -> Option<Release> {
+        let word = line.split_whitespace().next()?.trim_start_matches('v');
+        let mut parts = word.split('.');
+        let mut next = || parts.next()?.parse::<u32>().ok();
+        let release = Release(next()?, next()?, next()?);
+        Some(release)
+    }
+
+    /// Where it stands against the tested range.
+    pub fn standing(self) -> Standing {
+        match (self.cmp(&OLDEST_TESTED), self.cmp(&NEWEST_TESTED)) {
+            (Ordering::Less, _) => Standing::Older,
+            (_, Ordering::Greater) => Standing::Newer,
+            _ => Standing::Tested,
+        }
+    }
+}
+
+impl fmt::Display for Release {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// A release against the tested range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Older than [`OLDEST_TESTED`].
+    Older,
+    /// Within [`OLDEST_TESTED`]..=[`NEWEST_TESTED`].
+    Tested,
+    /// Newer than [`NEWEST_TESTED`]: likely fine, not yet tested.
+    Newer,
+}
+
+/// The tested range, as people read it: `2.1.197 to 2.1.332 (pinned 2.1.332)`.
+pub fn tested_range() -> String {
+    format!("{OLDEST_TESTED} to {NEWEST_TESTED} (pinned {PINNED})")
+}
+
+/// True when a process started this way may not show its own `--append-system-prompt` (2.1.330
+/// and later keep the session's first one): what it must see now goes in its first message.
+pub fn memory_in_first_message(start: &SessionStart) -> bool {
+    matches!(start, SessionStart::Resume(_) | SessionStart::Fork(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_lines_of_every_shape_parse() {
+        assert_eq!(
+            Release::parse("2.1.330 (Claude Code)"),
+            Some(Release(2, 1, 330))
+        );
+        assert_eq!(Release::parse("v2.1.197"), Some(Release(2, 1, 197)));
+        assert_eq!(Release::parse("2.1"), None);
+        assert_eq!(Release::parse("claude 2.1.3"), None);
+        assert_eq!(Release::parse(""), None);
+    }
+
+    #[test]
+    fn the_range_is_inclusive_at_both_ends() {
+        assert_eq!(OLDEST_TESTED.standing(), Standing::Tested);
+        assert_eq!(NEWEST_TESTED.standing(), Standing::Tested);
+        assert_eq!(Release(2, 1, 100).standing(), Standing::Older);
+        assert_eq!(Release(2, 0, 999).standing(), Standing::Older);
+        assert_eq!(Release(2, 2, 0).standing(), Standing::Newer);
+        assert!(PINNED.standing() == Standing::Tested);
+    }
+
+    #[test]
+    fn only_resumed_and_forked_processes_take_memory_in_their_first_message() {
+        assert!(memory_in_first_message(&SessionStart::Resume("a".into())));
+        assert!(memory_in_first_message(&SessionStart::Fork("a".into())));
+        assert!(!memory_in_first_message(&SessionStart::New));
+        assert!(!memory_in_first_message(&SessionStart::NewWithId(
+            "a".into()
+        )));
+    }
+}
