@@ -60,11 +60,36 @@ fn docs_mcp(get: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Option<Strin
     }
 }
 
+/// Logs the CLI's version (`claude --version`: 2.1.332's initialize answer no longer names it)
+/// and warns once when it is outside the releases the bot is tested with.
+fn log_claude_version(binary: &std::path::Path) {
+    use ollim_actors::claude::brain::releases::{tested_range, Release, Standing};
+    let line = match ollim_actors::claude::brain::cli_info::version(binary) {
+        Ok(line) => line,
+        Err(why) => {
+            tracing::warn!(binary = %binary.display(), %why, "using the claude cli; its version is unknown");
+            return;
+        }
+    };
+    match Release::parse(&line).map(Release::standing) {
+        Some(Standing::Tested) => {
+            tracing::info!(binary = %binary.display(), version = %line, "using the claude cli")
+        }
+        standing => tracing::warn!(
+            binary = %binary.display(),
+            version = %line,
+            tested = %tested_range(),
+            newer = matches!(standing, Some(Standing::Newer)),
+            "using a claude cli outside the tested releases; `ollim-bot doctor` says what to do"
+        ),
+    }
+}
+
 /// The conversation's settings: the CLI binary (a clear error when missing), the profile and subagents in place, the system prompt, the runtime
 /// config.
 fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig> {
     let binary = ollim_actors::claude::brain::locate::find_claude()?;
-    tracing::info!(binary = %binary.display(), "using the claude cli");
+    log_claude_version(&binary);
     let data = &settings.data_dir;
     let names = Names {
         user: settings.user_name.clone(),

@@ -1,13 +1,39 @@
 //! The claude CLI: found where the bot looks (`OLLIM_CLAUDE_BIN`, then `PATH`), its version
-//! (warned about when it is not the 2.1 line the bot is tested against), and signed in.
+//! and where it stands against the releases the bot is tested with (warned about outside them),
+//! and signed in.
 
 use ollim_actors::claude::brain::auth::{self, AuthState};
+use ollim_actors::claude::brain::releases::{self, Release, Standing, PINNED};
 use ollim_actors::claude::brain::{cli_info, locate};
 
 use super::{Check, Inputs};
 
-/// The CLI line the bot is built and tested against (`tools/install-claude.sh` pins it).
-pub const TESTED_LINE: &str = "2.1.";
+/// The version check: PASS inside the tested range, WARN outside it or when the line does not
+/// name a release.
+pub fn version_check(line: String) -> Check {
+    let range = releases::tested_range();
+    let install = format!(
+        "install the pinned release: `make claude`, or npm install -g @anthropic-ai/claude-code@{PINNED}"
+    );
+    match Release::parse(&line).map(Release::standing) {
+        Some(Standing::Tested) => Check::pass("version", format!("{line}, tested ({range})")),
+        Some(Standing::Older) => Check::warn(
+            "version",
+            format!("{line} is older than the releases the bot is tested with ({range})"),
+            format!("update it (`claude update`), or {install}"),
+        ),
+        Some(Standing::Newer) => Check::warn(
+            "version",
+            format!("{line} is newer than the releases the bot is tested with ({range})"),
+            format!("it likely works; if something misbehaves, {install}"),
+        ),
+        None => Check::warn(
+            "version",
+            format!("{line:?} does not name a release; the bot is tested with {range}"),
+            install,
+        ),
+    }
+}
 
 /// The CLI checks.
 pub fn checks(_inputs: &Inputs<'_>) -> Vec<Check> {
@@ -17,12 +43,7 @@ pub fn checks(_inputs: &Inputs<'_>) -> Vec<Check> {
     };
     let mut checks = vec![Check::pass("claude", binary.display().to_string())];
     checks.push(match cli_info::version(&binary) {
-        Ok(v) if v.starts_with(TESTED_LINE) => Check::pass("version", v),
-        Ok(v) => Check::warn(
-            "version",
-            format!("{v}; the bot is tested with {TESTED_LINE}x"),
-            "if something misbehaves, install the tested version: `make claude` (or npm install -g @anthropic-ai/claude-code@2.1)",
-        ),
+        Ok(v) => version_check(v),
         Err(why) => Check::fail(
             "version",
             why,

@@ -44,6 +44,19 @@ async fn the_terminal_gets_no_info_lines_and_one_short_line_per_warning() {
         "the full log is in the file: {log}"
     );
     assert!(log.contains("WARN") && log.contains("broken.md"), "{log}");
+    // The CLI's version, as `claude --version` gives it (2.1.332's initialize answer lacks it).
+    let version = std::process::Command::new(crate::support::claude_cli::binary())
+        .arg("--version")
+        .output()
+        .unwrap();
+    let version = String::from_utf8_lossy(&version.stdout);
+    let release = version.split_whitespace().next().unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains("using the claude cli") && l.contains(release)),
+        "the start log names the CLI's version {release}: {log}"
+    );
+    assert!(!log.contains("version=?"), "{log}");
 }
 
 #[tokio::test]

@@ -221,7 +221,7 @@ fn a_healthy_set_up_passes_every_check_and_changes_nothing() {
             "skill deploy-check (no description)",
         ),
         ("claude", "claude"),
-        ("version", "2.1.330 (Claude Code)"),
+        ("version", "2.1.330 (Claude Code), tested (2.1.197 to "),
         ("signed in", "yes (claude.ai)"),
         ("google", "the next call refreshes it"),
     ] {
@@ -257,4 +257,26 @@ fn a_memory_over_its_limit_is_warned_about() {
         "context.md",
         "1000 characters over its limit of 12000",
     );
+}
+
+/// The CLI's version against the tested releases: older and newer ones are warned about with
+/// what to do, never failed.
+#[test]
+fn a_cli_outside_the_tested_releases_is_a_warning_naming_the_range() {
+    for (version, says) in [
+        (
+            "2.1.100",
+            "is older than the releases the bot is tested with",
+        ),
+        ("2.3.0", "is newer than the releases the bot is tested with"),
+    ] {
+        let s = Setup::new();
+        let claude = FakeClaude::new(true, version, None, &[]);
+        let text = report(&s.doctor(&claude.bin(), &[]));
+        has(&text, "WARN", "version", says);
+        assert!(
+            text.contains("2.1.197 to 2.1.332 (pinned 2.1.332)"),
+            "{text}"
+        );
+    }
 }

@@ -120,7 +120,7 @@ fn a_broken_set_up_fails_with_what_to_do_and_changes_nothing() {
         (
             "WARN",
             "version",
-            "3.0.0 (Claude Code); the bot is tested with 2.1.x",
+            "3.0.0 (Claude Code) is newer than the releases the bot is tested with",
         ),
         ("FAIL", "signed in", "no"),
         ("FAIL", "google", "token.json"),

@@ -113,7 +113,14 @@ impl ClaudeProcess {
         let (process, events) = Self::spawn(options, handlers)?;
         match process.initialize(options).await {
             Ok(init) => {
-                tracing::info!(label = %process.label, version = init.claude_code_version().unwrap_or("?"), "claude initialized");
+                // 2.1.332 no longer names its version here; the start log has it from
+                // `claude --version` (see `releases`).
+                match init.claude_code_version() {
+                    Some(version) => {
+                        tracing::info!(label = %process.label, version, "claude initialized")
+                    }
+                    None => tracing::info!(label = %process.label, "claude initialized"),
+                }
                 Ok((process, events, init))
             }
             Err(err) if err.is_process_gone() => {
