@@ -152,9 +152,14 @@ impl MainSession {
                 status,
             ))),
             BrainEvent::LinesTaken { uuids, text } => {
+                self.process.lines_taken();
                 self.turns.note_taken(&uuids, text.as_deref());
             }
-            BrainEvent::Result(result) => self.on_result(result, ctx),
+            BrainEvent::SessionState(state) => self.on_cli_state(&state, ctx),
+            BrainEvent::Result(result) => {
+                self.process.turn_ended();
+                self.on_result(result, ctx)
+            }
             BrainEvent::Exited(info) => {
                 tracing::warn!(code = ?info.code, signal = ?info.signal, stderr = ?info.stderr_tail, "claude cli exited");
                 self.process.live = None;

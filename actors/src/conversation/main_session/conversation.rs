@@ -308,6 +308,8 @@ impl MainSession {
                         }
                         act.turns.inflight.push_back(turn);
                         act.forks.turns_sent += 1;
+                        // Sent to a CLI that says it is idle: it should take it at once.
+                        act.watch_for_lost_lines(ctx);
                     }
                     Err(e) => {
                         tracing::error!(cause = %e, "sending to the cli failed");

@@ -288,6 +288,15 @@ pub(super) struct Process {
     /// The process resumed or forked a session and has not had a message yet: the first one
     /// carries the memory as it is then.
     pub(super) memory_due: bool,
+    /// The state the process last reported (`idle`, `running`, …; `None` until it says). A
+    /// release that never reports it (2.1.197) is taken to be idle after a result and running
+    /// once it replays a line.
+    pub(super) reported_state: Option<String>,
+    /// The process reports its state itself (`session_state_changed`).
+    pub(super) reports_state: bool,
+    /// Counts what the process said of its turns (states, lines taken, results): a wait for
+    /// lost lines started at another count is over (`lost_lines`).
+    pub(super) state_epoch: u64,
 }
 
 /// A running process.
@@ -308,6 +317,9 @@ impl Process {
             last_sign_of_life: Instant::now(),
             idle_epoch: 0,
             memory_due: false,
+            reported_state: None,
+            reports_state: false,
+            state_epoch: 0,
         }
     }
 
@@ -331,11 +343,44 @@ impl Process {
     pub(super) fn started(&mut self, driver: Box<dyn Driver>, memory_due: bool) -> u64 {
         self.generation += 1;
         self.memory_due = memory_due;
+        self.reported_state = None;
+        self.reports_state = false;
+        self.state_epoch += 1;
         self.live = Some(Live {
             driver: Arc::new(driver),
             generation: self.generation,
         });
         self.generation
+    }
+
+    /// The process reported its state.
+    pub(super) fn state_reported(&mut self, state: &str) {
+        self.reports_state = true;
+        self.reported_state = Some(state.to_owned());
+        self.state_epoch += 1;
+    }
+
+    /// The process took lines into a turn: with a release that does not report its state, it
+    /// is running now.
+    pub(super) fn lines_taken(&mut self) {
+        if !self.reports_state {
+            self.reported_state = Some("running".to_owned());
+        }
+        self.state_epoch += 1;
+    }
+
+    /// A turn ended: with a release that does not report its state, it is idle until it takes
+    /// (replays) another line.
+    pub(super) fn turn_ended(&mut self) {
+        if !self.reports_state {
+            self.reported_state = Some("idle".to_owned());
+        }
+        self.state_epoch += 1;
+    }
+
+    /// The process's last report says it is idle.
+    pub(super) fn reported_idle(&self) -> bool {
+        self.reported_state.as_deref() == Some("idle")
     }
 
     /// Something is happening: a pending idle timer no longer counts.

@@ -27,6 +27,7 @@ pub mod idle_release;
 mod incoming;
 mod job_turns;
 mod launch;
+mod lost_lines;
 mod memory_flush;
 mod memory_reload;
 pub mod quiet;
