@@ -187,3 +187,16 @@ pub fn streamed_text(events: &[BrainEvent]) -> String {
         })
         .collect()
 }
+
+/// The CLI said the turn took the line `uuid`, the way its release says it: 2.1.330 and later
+/// name it in the result; 2.1.197 replays it as it takes it (`releases`' table).
+pub fn turn_named_line(events: &[BrainEvent], result: &TurnResult, uuid: &str) -> bool {
+    let release = crate::support::cli_release::under_test();
+    if release.names_its_lines() {
+        return result.user_message_uuids.iter().any(|u| u == uuid);
+    }
+    result.user_message_uuids.is_empty()
+        && events.iter().any(|e| {
+            matches!(e, BrainEvent::LinesTaken { uuids, .. } if uuids.iter().any(|u| u == uuid))
+        })
+}

@@ -110,10 +110,11 @@ async fn prompt_too_long_compacts_and_the_turn_still_gets_one_answer() {
     })
     .await;
     let (process, mut events, _) = harness.start(harness.options()).await;
-    process
-        .send_user(&UserMessage::text("hello"))
-        .expect("sent");
-    until_result(&mut events).await;
+    // Enough exchanges to compact: 2.1.197 refuses to compact a single one (`too_few_groups`).
+    for line in ["hello", "and again", "once more"] {
+        process.send_user(&UserMessage::text(line)).expect("sent");
+        until_result(&mut events).await;
+    }
     process
         .send_user(&UserMessage::text("overflow now"))
         .expect("sent");
@@ -147,8 +148,8 @@ async fn launcher_returns_a_driver_the_session_actors_can_hold() {
         .send_user(UserMessage::text("hi"))
         .await
         .expect("sent");
-    let (_, result) = until_result(&mut events).await;
-    assert!(result.user_message_uuids.contains(&uuid));
+    let (seen, result) = until_result(&mut events).await;
+    assert!(crate::harness::turn_named_line(&seen, &result, &uuid));
     driver.interrupt().await.expect("idle interrupt is a no-op");
     let exit = driver.shutdown().await;
     assert!(exit.success(), "{exit:?}");

@@ -45,7 +45,11 @@ async fn max_budget_ends_a_runaway_turn_with_error_max_budget_usd() {
     let (_, result) = until_result(&mut events).await;
     assert_eq!(result.subtype, "error_max_budget_usd", "{result:?}");
     assert!(result.is_error, "{result:?}");
-    assert_eq!(result.terminal_reason.as_deref(), Some("budget_exhausted"));
+    let release = crate::support::cli_release::under_test();
+    let reason = release
+        .reports_resets_and_budgets()
+        .then_some("budget_exhausted");
+    assert_eq!(result.terminal_reason.as_deref(), reason, "{release}");
     // The budget is checked after each call: the call that passed it is paid for.
     assert_eq!(harness.mock.agent_requests().len(), 1);
     process.shutdown().await;

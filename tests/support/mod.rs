@@ -1,6 +1,7 @@
 //! Fakes shared by the integration test binaries, each named for what it fakes.
 
 pub mod claude_cli;
+pub mod cli_release;
 pub mod fake_claude;
 pub mod fake_discord;
 pub mod fake_google;

@@ -129,7 +129,7 @@ const fn discord(tool: ToolName, main: Offer, interactive: Offer, background: Of
 use Offer::{Always, Never, WhenAllowed, WhenChainContinues, WhenPinging, WhenReporting};
 
 /// The table.
-pub const TABLE: [Row; 45] = [
+pub const TABLE: [Row; 46] = [
     // The CLI's built-ins an assistant uses.
     assistant("Task"),
     assistant("Bash"),
@@ -158,6 +158,8 @@ pub const TABLE: [Row; 45] = [
     on_request("TaskGet"),
     on_request("TaskList"),
     on_request("TaskUpdate"),
+    // 2.1.197's reader of a background task's output (later releases dropped it).
+    on_request("TaskOutput"),
     on_request("Workflow"),
     on_request("Artifact"),
     on_request("DesignSync"),

@@ -5,10 +5,12 @@
 //! Which of the host's lines a turn took in ([`BrainEvent::LinesTaken`]) is said differently by
 //! the releases we support, so both ways are read:
 //! - 2.1.330 and later name them in `system`/`status` frames (`user_message_uuids`, as each
-//!   model request starts) and in the result; they send no replays.
+//!   model request starts) and in the result, and replay them too.
 //! - 2.1.197 names none in its results; with `--replay-user-messages` it replays each line as
 //!   it takes it into a turn (`user` with `isReplay`), and lines it merged into one come back
 //!   as one replay of their texts joined by a line break, under a uuid of its own.
+//!
+//! The table of what each release does is `releases`.
 
 use serde_json::Value;
 

@@ -13,7 +13,10 @@
 //! | a result names the lines it answered (`user_message_uuids`) | no | yes | yes |
 //! | `session_state_changed` (idle/running) | never sent | sent | sent |
 //! | a resumed or forked session's system prompt | the new process's `--append-system-prompt` | the one the session's first process had: the new one is dropped | as 2.1.330 |
-//! | the initialize answer names the version | yes | yes | no |
+//! | `/clear` sends `conversation_reset` | no: the next `init` names the new session | yes | yes |
+//! | a result ended by `--max-budget-usd` gives a `terminal_reason` | no | `budget_exhausted` | as 2.1.330 |
+//! | its built-ins include `TaskOutput` | yes | no | no |
+//! | the initialize answer names the version | no | yes | yes, though a start was seen without it |
 //!
 //! - **Which lines a turn took in** comes from what the CLI says: the uuids a status or result
 //!   names, else the replayed lines (matched by uuid or, when merged, by text). See
@@ -23,8 +26,10 @@
 //! - **Memory**: because 2.1.330 and later keep a resumed session's first system prompt, the
 //!   memory a resumed or forked process must see rides in its first message, on every release
 //!   ([`memory_in_first_message`]) — the version is known only once the process runs.
-//! - **Version**: from the initialize answer, else from `claude --version`
-//!   ([`super::cli_info::version`]).
+//! - **Version**: from `claude --version` ([`super::cli_info::version`]), as the initialize
+//!   answer may lack it.
+//! - **A cleared session's id** is read from the `/clear` turn's result, which every release
+//!   gives; the subtype of the end (`error_max_budget_usd`) is read, not the `terminal_reason`.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -82,6 +87,29 @@ pub enum Standing {
 /// The tested range, as people read it: `2.1.197 to 2.1.332 (pinned 2.1.332)`.
 pub fn tested_range() -> String {
     format!("{OLDEST_TESTED} to {NEWEST_TESTED} (pinned {PINNED})")
+}
+
+/// The first release that names the lines a turn took (`system/status` and results carry
+/// `user_message_uuids`) and reports its state (`session_state_changed`); before it, lines are
+/// known only from their replays.
+pub const NAMES_LINES_SINCE: Release = Release(2, 1, 330);
+
+impl Release {
+    /// Its results name the lines they answered, and it reports its state (the table above).
+    pub fn names_its_lines(self) -> bool {
+        self >= NAMES_LINES_SINCE
+    }
+
+    /// `/clear` sends `conversation_reset`, and a budget's end says `budget_exhausted` (the table
+    /// above: both came with the same releases as [`Release::names_its_lines`]).
+    pub fn reports_resets_and_budgets(self) -> bool {
+        self >= NAMES_LINES_SINCE
+    }
+
+    /// A resumed or forked session keeps its first process's system prompt.
+    pub fn keeps_first_system_prompt(self) -> bool {
+        self >= NAMES_LINES_SINCE
+    }
 }
 
 /// True when a process started this way may not show its own `--append-system-prompt` (2.1.330
