@@ -16,6 +16,7 @@ mod env_example;
 mod fixtures;
 mod formats;
 mod gates;
+mod home_paths;
 mod hostile_files;
 mod memory_cli;
 mod memory_search;
