@@ -10,6 +10,7 @@ mod discord;
 mod doctor;
 mod drain;
 mod logging;
+mod original_bot;
 mod own_path;
 mod single_instance;
 mod startup;

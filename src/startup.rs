@@ -188,6 +188,10 @@ fn run(choice: SurfaceChoice, chat: Option<Option<String>>) -> anyhow::Result<()
     let get = |k: &str| std::env::var(k).ok();
     let surface = surface_for(choice, &get);
     let settings = Settings::from_lookup(&get, surface)?;
+    // Before anything is written: the original does not know our lock.
+    if let Some(original) = crate::original_bot::running(&settings.data_dir.state()) {
+        anyhow::bail!("{}", original.refusal(settings.data_dir.root()));
+    }
     settings
         .data_dir
         .ensure()

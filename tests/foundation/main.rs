@@ -21,6 +21,7 @@ mod hostile_files;
 mod memory_cli;
 mod memory_search;
 mod original_2026_04;
+mod original_running;
 mod persistent_routines;
 mod reminder_background;
 mod reminder_cli;
