@@ -11,7 +11,19 @@ use crate::support::mock_model_api::Reply;
 async fn initialize_round_trip_serves_the_mcp_handshake_first() {
     let harness = Harness::new(|_| Reply::Text("hello".into())).await;
     let (process, mut events, init) = harness.start(harness.options()).await;
-    assert_eq!(init.claude_code_version(), Some("2.1.330"));
+    // The release the CLI says it is: the one the run asked for (the pinned one, or the one
+    // `make test-cli` installed), and the one its handshake reports.
+    let binary = crate::support::claude_cli::binary();
+    let version = crate::support::claude_cli::version(&binary);
+    if let Some(expected) = crate::support::claude_cli::expected_version(&binary) {
+        assert_eq!(
+            version,
+            expected,
+            "{} is not the release this run is for",
+            binary.display()
+        );
+    }
+    assert_eq!(init.claude_code_version(), Some(version.as_str()));
     assert!(
         !init.models().is_empty(),
         "initialize response lists models"

@@ -18,6 +18,7 @@ mod formats;
 mod gates;
 mod home_paths;
 mod hostile_files;
+mod make_run;
 mod memory_cli;
 mod memory_search;
 mod original_2026_04;
