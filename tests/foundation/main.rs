@@ -16,6 +16,7 @@ mod env_example;
 mod fixtures;
 mod formats;
 mod gates;
+mod hints;
 mod home_paths;
 mod hostile_files;
 mod make_run;

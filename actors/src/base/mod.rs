@@ -15,6 +15,7 @@
 //! | [`env_file`] | changing variables in a `.env` file in place |
 //! | [`shell_words`] | a command line split into words without a shell |
 //! | [`home_path`] | `~` and `$HOME` in the paths a person writes |
+//! | [`own_command`] | the command that runs this program from the owner's shell |
 //! | [`child_env`] | the allow-listed environment of every `claude` child |
 //! | [`cpu_priority`] | background work yielding the CPU to the conversation |
 
@@ -27,6 +28,7 @@ pub mod ellipsis;
 pub mod env_file;
 pub mod home_path;
 pub mod local_days;
+pub mod own_command;
 pub mod redaction;
 pub mod settings;
 pub mod shell_words;
