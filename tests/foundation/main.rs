@@ -8,6 +8,7 @@ mod auth;
 mod cli;
 mod concurrent_cli;
 mod delete_guard;
+mod docs;
 mod doctor;
 mod doctor_failures;
 mod doctor_references;
