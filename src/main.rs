@@ -10,6 +10,7 @@ mod discord;
 mod doctor;
 mod drain;
 mod logging;
+mod original_bot;
 mod own_path;
 mod single_instance;
 mod startup;
@@ -30,6 +31,11 @@ fn main() -> ExitCode {
         if !e.not_found() {
             eprintln!("warning: .env could not be read: {e}");
         }
+    }
+    // Still before any thread: `OLLIM_DATA_DIR=~/x`, from `.env` or not, means `$HOME/x` to
+    // everything that reads it, the CLI children included.
+    for (name, path) in ollim_actors::base::home_path::expanded_environment() {
+        std::env::set_var(name, path);
     }
     // Before the log starts: it and Discord never show these values (SPEC §20).
     ollim_actors::base::redaction::install_from_env(

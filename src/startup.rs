@@ -213,6 +213,13 @@ fn run(choice: SurfaceChoice, chat: Option<Option<String>>) -> anyhow::Result<()
     let get = |k: &str| std::env::var(k).ok();
     let surface = surface_for(choice, &get);
     let settings = Settings::from_lookup(&get, surface)?;
+    if let Some(note) = crate::own_path::other_on_path_note(&crate::own_path::invocation()) {
+        eprintln!("note: {note}");
+    }
+    // Before anything is written: the original does not know our lock.
+    if let Some(original) = crate::original_bot::running(&settings.data_dir.state()) {
+        anyhow::bail!("{}", original.refusal(settings.data_dir.root()));
+    }
     settings
         .data_dir
         .ensure()
@@ -238,7 +245,10 @@ fn run(choice: SurfaceChoice, chat: Option<Option<String>>) -> anyhow::Result<()
         SurfaceKind::Console => {
             if signed_out {
                 // Commands, schedule and budget still work; turns say how to sign in.
-                eprintln!("{}", auth::LOGIN_HINT);
+                eprintln!(
+                    "{}",
+                    ollim_actors::base::own_command::in_text(auth::LOGIN_HINT)
+                );
             }
             crate::console::run(settings, main, style)
         }

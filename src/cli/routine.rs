@@ -230,7 +230,10 @@ fn set_paused(data: &DataDir, id: &str, paused: bool) -> anyhow::Result<()> {
             data.commit(&path, &format!("{verb} routine {id}"));
             let what = summary(&routine.settings, &routine.message);
             if paused {
-                println!("paused {id} -- {what} (listed, never fires; `ollim-bot routine resume {id}` to undo)");
+                let undo = ollim_actors::base::own_command::in_text(&format!(
+                    "`ollim-bot routine resume {id}`"
+                ));
+                println!("paused {id} -- {what} (listed, never fires; {undo} to undo)");
             } else {
                 println!("resumed {id} -- {what}");
             }

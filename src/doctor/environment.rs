@@ -6,7 +6,7 @@ use ollim_actors::base::settings::{self, Settings, SurfaceKind};
 
 use super::{Check, Inputs};
 
-/// What the README says about getting a token.
+/// What the Discord guide says about getting a token.
 const TOKEN_HELP: &str =
     "copy it again from https://discord.com/developers/applications → your app → Bot → Reset Token";
 
@@ -24,7 +24,7 @@ pub fn checks(inputs: &Inputs<'_>) -> Vec<Check> {
         None => Check::warn(
             "DISCORD_TOKEN",
             "not set: `ollim-bot` runs on the console",
-            "to run on Discord put DISCORD_TOKEN in .env (README: Running on Discord)",
+            "to run on Discord put DISCORD_TOKEN in .env (see docs/discord.md)",
         ),
         Some(token) => discord_token(token),
     });

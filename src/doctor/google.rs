@@ -6,8 +6,8 @@ use ollim_actors::google::{self, Connection, Paths};
 
 use super::{Check, Inputs};
 
-/// Where the README explains the set-up from zero.
-const HOW: &str = "follow \"Connecting Google\" in the README";
+/// Where the guide explains the set-up from zero.
+const HOW: &str = "follow docs/google.md (Connecting Google)";
 
 /// The Google checks.
 pub fn checks(inputs: &Inputs<'_>) -> Vec<Check> {

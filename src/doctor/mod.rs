@@ -206,6 +206,22 @@ pub fn report(sections: &[Section]) -> (String, bool) {
     (out, failed > 0)
 }
 
+/// Whether the owner's shell runs this program as `ollim-bot`.
+fn own_command() -> Check {
+    let invocation = crate::own_path::invocation();
+    match crate::own_path::other_on_path_note(&invocation) {
+        Some(note) => Check::warn("ollim-bot on PATH", "another program", note),
+        None if invocation.command == ollim_actors::base::own_command::NAME => {
+            Check::pass("ollim-bot on PATH", "this program")
+        }
+        None => Check::pass(
+            "ollim-bot on PATH",
+            "not this program, so the commands below name its path (`make install` puts it on \
+             PATH)",
+        ),
+    }
+}
+
 /// `ollim-bot doctor`: prints the report; exit code 1 when a check failed.
 pub fn run() -> anyhow::Result<ExitCode> {
     let env = |k: &str| std::env::var(k).ok();
@@ -216,7 +232,13 @@ pub fn run() -> anyhow::Result<ExitCode> {
         tz: settings::zone_from(&env).unwrap_or_else(|_| settings::system_zone()),
         now: Utc::now(),
     };
-    let (text, failed) = report(&sections(&inputs));
+    let mut sections = sections(&inputs);
+    if let Some(environment) = sections.first_mut() {
+        environment.checks.push(own_command());
+    }
+    let (text, failed) = report(&sections);
+    // Each `ollim-bot …` it names is the command that runs from this shell.
+    let text = ollim_actors::base::own_command::in_text(&text);
     println!(
         "ollim-bot doctor — data directory {}\n{}",
         inputs.data.root().display(),

@@ -78,7 +78,18 @@ pub fn checks(inputs: &Inputs<'_>) -> Vec<Check> {
             "no state files yet; each starts from its defaults",
         ));
     }
-    checks.push(pid_file(&dir.join("bot.pid")));
+    checks.push(match crate::original_bot::running(&dir) {
+        Some(original) => Check::fail(
+            "bot.pid",
+            format!("the Python ollim-bot is running (pid {})", original.pid),
+            format!(
+                "stop it first ({}): two bots on one data directory would both run every \
+                 routine, and this one refuses to start beside it",
+                original.how_to_stop()
+            ),
+        ),
+        None => pid_file(&dir.join("bot.pid")),
+    });
     checks.extend(set_aside(&dir));
     checks
 }

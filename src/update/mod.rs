@@ -1,5 +1,5 @@
 //! Updating the bot in place (SPEC §12 `/update`, §16 auto-update): the steps
-//! ([`steps`]: `git fetch`, compare with upstream, `git pull --ff-only`, the build command),
+//! ([`steps`]: `git fetch`, the newest `v*` tag, `git merge --ff-only <tag>`, the build command),
 //! when the timer looks ([`schedule`]) and the timer itself ([`timer`]). `/update` runs the
 //! same steps on demand. A built update ends in a restart: `restarting` goes into the session
 //! history, then the binary runs again in the same process.

@@ -11,11 +11,21 @@ use crate::support::mock_model_api::Reply;
 async fn initialize_round_trip_serves_the_mcp_handshake_first() {
     let harness = Harness::new(|_| Reply::Text("hello".into())).await;
     let (process, mut events, init) = harness.start(harness.options()).await;
-    // A release that names its version in the handshake names the one `--version` gives
-    // (2.1.197 names none).
+    // The release the CLI says it is must be the one the run asked for (the pinned one, or the
+    // one `make test-cli` installed).
+    let binary = crate::support::claude_cli::binary();
+    let version = crate::support::claude_cli::version(&binary);
+    if let Some(expected) = crate::support::claude_cli::expected_version(&binary) {
+        assert_eq!(
+            version,
+            expected,
+            "{} is not the release this run is for",
+            binary.display()
+        );
+    }
+    // Some releases leave the version out of the handshake; one that names it names the same.
     if let Some(reported) = init.claude_code_version() {
-        let release = crate::support::cli_release::under_test();
-        assert_eq!(reported, release.to_string());
+        assert_eq!(reported, version, "the handshake's version");
     }
     assert!(
         !init.models().is_empty(),

@@ -33,7 +33,11 @@ async fn a_refused_sign_in_says_how_to_sign_in() {
         401,
         "authentication_error",
         "invalid x-api-key",
-        "run `ollim-bot auth login` where the bot runs",
+        // The bot is not on the test's PATH: the hint names the binary, which runs as shown.
+        &format!(
+            "run `{} auth login` where the bot runs",
+            env!("CARGO_BIN_EXE_ollim-bot")
+        ),
     )
     .await;
 }

@@ -1,5 +1,5 @@
-//! `.env.example` (SPEC §17): it lists every variable of the README's configuration table, each
-//! with a comment, and reads as a `.env` file.
+//! `.env.example` (SPEC §17): it lists every variable of the configuration guide's table
+//! (`docs/configuration.md`), each with a comment, and reads as a `.env` file.
 
 use std::collections::BTreeSet;
 
@@ -8,10 +8,10 @@ fn repo_file(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The variables named in the first column of the README's configuration table.
-fn readme_variables() -> BTreeSet<String> {
-    let readme = repo_file("README.md");
-    let table = readme
+/// The variables named in the first column of the configuration guide's table.
+fn documented_variables() -> BTreeSet<String> {
+    let guide = repo_file("docs/configuration.md");
+    let table = guide
         .split("| variable | meaning | default |")
         .nth(1)
         .expect("the configuration table");
@@ -43,7 +43,7 @@ fn is_assignment(line: &str) -> bool {
 #[test]
 fn env_example_lists_every_variable_with_a_comment() {
     let example = repo_file(".env.example");
-    let wanted = readme_variables();
+    let wanted = documented_variables();
     assert!(wanted.len() >= 15, "the table was read: {wanted:?}");
     let lines: Vec<&str> = example.lines().collect();
     for var in &wanted {

@@ -11,9 +11,8 @@ pub fn under_test() -> Release {
     static RELEASE: OnceLock<Release> = OnceLock::new();
     *RELEASE.get_or_init(|| {
         let binary = super::claude_cli::binary();
-        let line = ollim_actors::claude::brain::cli_info::version(&binary)
-            .unwrap_or_else(|why| panic!("{}: {why}", binary.display()));
-        Release::parse(&line)
-            .unwrap_or_else(|| panic!("{}: {line:?} names no release", binary.display()))
+        let version = super::claude_cli::version(&binary);
+        Release::parse(&version)
+            .unwrap_or_else(|| panic!("{}: {version:?} names no release", binary.display()))
     })
 }

@@ -14,6 +14,8 @@
 //! | [`redaction`] | the bot's secret values, kept out of Discord and the log |
 //! | [`env_file`] | changing variables in a `.env` file in place |
 //! | [`shell_words`] | a command line split into words without a shell |
+//! | [`home_path`] | `~` and `$HOME` in the paths a person writes |
+//! | [`own_command`] | the command that runs this program from the owner's shell |
 //! | [`child_env`] | the allow-listed environment of every `claude` child |
 //! | [`cpu_priority`] | background work yielding the CPU to the conversation |
 
@@ -24,7 +26,9 @@ pub mod data_dir;
 pub mod disk_space;
 pub mod ellipsis;
 pub mod env_file;
+pub mod home_path;
 pub mod local_days;
+pub mod own_command;
 pub mod redaction;
 pub mod settings;
 pub mod shell_words;

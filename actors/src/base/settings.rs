@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use chrono_tz::Tz;
 
 use crate::base::data_dir::DataDir;
+use crate::base::home_path;
 
 /// Google's REST base; `OLLIM_GOOGLE_API_BASE` replaces it.
 pub const DEFAULT_API_BASE: &str = "https://www.googleapis.com";
@@ -134,12 +135,14 @@ pub fn parse_zone(name: &str) -> Result<Tz, Problem> {
     })
 }
 
-/// The data directory: `OLLIM_DATA_DIR`, else `~/.ollim-bot`.
+/// The data directory: `OLLIM_DATA_DIR` (`~` and `$HOME` at its start meaning the home), else
+/// `~/.ollim-bot`.
 pub fn data_dir_from(get: &dyn Fn(&str) -> Option<String>) -> DataDir {
     let non_empty = |k: &str| get(k).filter(|v| !v.trim().is_empty());
+    let home = non_empty("HOME").map(PathBuf::from);
     let root = non_empty("OLLIM_DATA_DIR")
-        .map(PathBuf::from)
-        .or_else(|| non_empty("HOME").map(|h| PathBuf::from(h).join(".ollim-bot")))
+        .map(|dir| home_path::expand(&dir, home.as_deref()))
+        .or_else(|| home.map(|h| h.join(".ollim-bot")))
         .unwrap_or_else(|| PathBuf::from(".ollim-bot"));
     DataDir::new(root)
 }
@@ -281,6 +284,16 @@ mod tests {
         .unwrap()
         .tz;
         assert_eq!(tz, chrono_tz::Europe::Berlin);
+    }
+
+    #[test]
+    fn a_data_dir_under_the_home_is_written_with_a_tilde_or_home() {
+        for written in ["~/x", "$HOME/x", "${HOME}/x"] {
+            let dir = data_dir_from(&env(&[("OLLIM_DATA_DIR", written), ("HOME", "/home/me")]));
+            assert_eq!(dir.root(), std::path::Path::new("/home/me/x"), "{written}");
+        }
+        let default = data_dir_from(&env(&[("HOME", "/home/me")]));
+        assert_eq!(default.root(), std::path::Path::new("/home/me/.ollim-bot"));
     }
 
     #[test]

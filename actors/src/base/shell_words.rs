@@ -8,23 +8,13 @@
 //! - outside quotes, `\` keeps the next character literally;
 //! - adjacent pieces join (`a'b c'"d"` is one word `ab cd`), and `''` is an empty word;
 //! - *(as a shell, beyond `shlex`)* an unquoted `~` that starts a word and is the whole word or
-//!   followed by `/` is the owner's home: `~/p` is `$HOME/p`. Quoted or escaped (`'~/p'`,
-//!   `"~/p"`, `\~/p`), inside a word (`a~/b`) or naming a user (`~jo`) it stays text, and so
-//!   it does when there is no home to put in.
+//!   followed by `/` is the owner's home ([`crate::base::home_path::home`]): `~/p` is
+//!   `$HOME/p`. Quoted or escaped (`'~/p'`, `"~/p"`, `\~/p`), inside a word (`a~/b`) or naming a
+//!   user (`~jo`) it stays text, and so it does when there is no home to put in.
 //!
 //! Nothing else is special: `;`, `|`, `&`, `<`, `>`, `$`, `*`, `#` and backticks are text,
 //! so `echo a; rm b` is `echo` with the arguments `a;`, `rm` and `b`. A quote left open or a
 //! backslash with nothing after it is an error.
-
-use std::path::PathBuf;
-
-/// The owner's home, what `~` stands for: `HOME` of the bot's environment (`None` when unset or
-/// empty).
-pub fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-}
 
 /// Why a command line could not be split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

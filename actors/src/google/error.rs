@@ -7,7 +7,7 @@ use super::{client_file, oauth, token_file};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// No grant: `/google-auth` has not been run (or the grant was removed).
-    #[error("google is not connected: use /google-auth in the bot (Discord or console) to connect; it needs {credentials} (see the README's \"Connecting Google\")")]
+    #[error("google is not connected: use /google-auth in the bot (Discord or console) to connect; it needs {credentials} (see docs/google.md)")]
     NotConnected {
         /// Where the client file goes.
         credentials: String,

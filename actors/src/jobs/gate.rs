@@ -56,7 +56,7 @@ impl From<SplitError> for GateError {
 impl Gate {
     /// Checks and splits `text` into a gate, `~` being `HOME` of this process's environment.
     pub fn parse(text: &str) -> Result<Gate, GateError> {
-        let home = shell_words::home();
+        let home = crate::base::home_path::home();
         Self::parse_in(text, home.as_deref().and_then(|h| h.to_str()))
     }
 

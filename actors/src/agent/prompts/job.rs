@@ -158,7 +158,7 @@ pub struct JobPromptContext<'a> {
     pub skills: &'a [Skill],
     /// The data directory: where `` !`command` `` markers run.
     pub data_dir: &'a Path,
-    /// The owner's home ([`crate::base::shell_words::home`]): what a leading `~` in a
+    /// The owner's home ([`crate::base::home_path::home`]): what a leading `~` in a
     /// `` !`command` `` stands for (`None`: it stays `~`).
     pub home: Option<&'a Path>,
     /// Bounds on command expansion.

@@ -11,6 +11,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::base::own_command;
+
 /// How long `claude auth status` may take before the answer counts as unknown.
 pub const STATUS_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -81,9 +83,11 @@ pub fn classify(exit_code: Option<i32>, stdout: &str) -> AuthState {
         },
         Ok(Status {
             logged_in: false, ..
-        }) => AuthState::NotLoggedIn(LOGIN_HINT.to_owned()),
+        }) => AuthState::NotLoggedIn(own_command::in_text(LOGIN_HINT)),
         // Older CLIs print text; their wording for the signed-out case is stable enough.
-        Err(_) if stdout.contains("Not logged in") => AuthState::NotLoggedIn(LOGIN_HINT.to_owned()),
+        Err(_) if stdout.contains("Not logged in") => {
+            AuthState::NotLoggedIn(own_command::in_text(LOGIN_HINT))
+        }
         Err(reason) => AuthState::Unknown(format!(
             "`claude auth status` exited with {} and printed no status ({reason})",
             exit_code.map_or_else(|| "a signal".to_owned(), |c| format!("code {c}")),

@@ -63,10 +63,10 @@ impl Failure {
     /// The line shown to the user.
     pub fn notice(&self) -> String {
         match self.kind {
-            FailureKind::NotSignedIn => "-# claude isn't signed in (or its sign-in was refused) — \
-                run `ollim-bot auth login` where the bot runs (or fix ANTHROPIC_API_KEY), then \
-                send that again."
-                .to_owned(),
+            FailureKind::NotSignedIn => crate::base::own_command::in_text(
+                "-# claude isn't signed in (or its sign-in was refused) — run `ollim-bot auth \
+                 login` where the bot runs (or fix ANTHROPIC_API_KEY), then send that again.",
+            ),
             FailureKind::OutOfCredit => "-# the Anthropic account is out of credit — add credit \
                 (console.anthropic.com → Plans & Billing) or sign in with another account, then \
                 send that again."

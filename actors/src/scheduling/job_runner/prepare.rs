@@ -196,7 +196,7 @@ pub(super) async fn prepare(inputs: Inputs, run: RunJob) -> Result<Prepared, Run
     let tools = rules
         .as_ref()
         .map(|rules| SessionKind::Background(rules.clone()).effective_allowed());
-    let home = crate::base::shell_words::home();
+    let home = crate::base::home_path::home();
     let ctx = JobPromptContext {
         background: BackgroundContext {
             now: run.fired_at,
