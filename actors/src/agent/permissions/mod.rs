@@ -15,6 +15,7 @@
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`read_scope`] | a background fork's Read/Glob/Grep held to its allowed set (a hook) |
 //! | [`secret_reads`] | `.env`, `state/token.json`, the Google client, `/proc/*/environ`: refused to every session, file tools and Bash alike |
+//! | [`unsandboxed`] | the `ollim-bot` commands the OS sandbox lets out, and that nothing rides along with them |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
 //! | [`profile_writes`] | background forks refused writing `context.md`, `USER.md`, `IDENTITY.md` (file tools and Bash) |
 //! | [`routine_validator`] | the file hook's check of routine and reminder writes (refused when unloadable, warnings passed on) |
@@ -44,6 +45,7 @@ pub mod root_rule;
 pub mod routine_validator;
 pub mod secret_reads;
 pub mod tool_policy;
+pub mod unsandboxed;
 
 pub use approval::{
     ask_surface, cancelled_text, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, Asker,

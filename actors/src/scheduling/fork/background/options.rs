@@ -46,6 +46,15 @@ impl BackgroundFork {
         o.allowed_tools = kind.effective_allowed();
         o.tools = Some(kind.built_in_tools(&[]));
         o.disallowed_tools = kind.disallowed_tools();
+        // The OS sandbox's rules for its commands, under the setting as it is now (SPEC §20).
+        let setting = crate::records::runtime_config::ConfigStore::load(&self.config.data_dir)
+            .map(|store| store.values().sandbox)
+            .unwrap_or_default();
+        o.sandbox = Some(crate::agent::sandbox_rules::sandboxing(
+            setting,
+            &self.config.data_dir,
+            crate::agent::sandbox_rules::Session::Background(&o.allowed_tools),
+        ));
         o.session = match (&self.persistent, &self.parent_session, self.isolated()) {
             (Some(persistent), _, _) => persistent.session_start(),
             (None, Some(main), false) => SessionStart::Fork(main.clone()),
