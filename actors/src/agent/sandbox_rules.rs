@@ -7,7 +7,8 @@
 //!   file named for a secret or a token). Other processes' environments are out of sight
 //!   already: the CLI runs each command in its own process namespace, with its own `/proc`;
 //! - writable: the data directory for the conversation (not in `plan`), and for a background
-//!   job only when its tools may write files; never `state/`, a secret, the CLI's project
+//!   job only when its tools may write files, and never the memory or profile
+//!   (`context.md`, `USER.md`, `IDENTITY.md`); never `state/`, a secret, the CLI's project
 //!   settings, `tool-policy.yaml`, nor git's hooks and config (the bot commits unsandboxed);
 //!   the CLI adds its own temporary directory;
 //!
@@ -30,6 +31,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
+use super::permissions::profile_writes::CONVERSATION_ONLY;
 use super::permissions::secret_reads::secret_files;
 use super::permissions::tool_policy::ToolPolicy;
 use super::permissions::{is_file_write_tool, unsandboxed};
@@ -91,6 +93,13 @@ pub fn rules(
     .iter()
     .map(|p| root.join(p))
     .chain(deny_read.iter().cloned())
+    .chain(
+        // A background job never writes the memory or the profile (SPEC §18).
+        matches!(session, Session::Background(_))
+            .then_some(CONVERSATION_ONLY.iter().map(|name| root.join(name)))
+            .into_iter()
+            .flatten(),
+    )
     .filter(|p| p.exists())
     .collect();
     let allow_write: Vec<PathBuf> = if writes {
@@ -245,6 +254,7 @@ mod tests {
         assert!(list(&v, "filesystem.denyWrite").contains(&notes));
         assert_eq!(v["sandbox"]["failIfUnavailable"], true);
         let writes = strings(&["Write(notes/**)"]);
+        std::fs::write(data.path().join("context.md"), "x").unwrap();
         let v = rules(
             data.path(),
             None,
@@ -253,6 +263,8 @@ mod tests {
             SandboxSetting::On,
         );
         assert_eq!(list(&v, "filesystem.allowWrite"), vec![root.clone()]);
+        let memory = data.path().join("context.md").display().to_string();
+        assert!(list(&v, "filesystem.denyWrite").contains(&memory));
         let plan = rules(
             data.path(),
             None,
@@ -261,6 +273,14 @@ mod tests {
             SandboxSetting::On,
         );
         assert!(list(&plan, "filesystem.allowWrite").is_empty());
+        let talk = rules(
+            data.path(),
+            None,
+            &policy,
+            Session::Conversation(PermissionMode::DontAsk),
+            SandboxSetting::On,
+        );
+        assert!(!list(&talk, "filesystem.denyWrite").contains(&memory));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //!
 //! But the CLI calls its exclusions "a convenience, not a security boundary": 2.1.197 runs a
 //! whole compound command unsandboxed when one part of it is excluded (`ollim-bot tasks list;
-//! cat .env` read the file), 2.1.332 only a command that is excluded as a whole. So the text of
+//! cat .env` read the file), 2.1.330 and 2.1.332 only a command that is excluded as a whole. So the text of
 //! a command is read here after all, for what the sandbox cannot express ([`refusal`]): a
 //! command that names `ollim-bot` anywhere — after quotes and escapes are taken out — must be
 //! one plain `ollim-bot …` invocation: no `; & | $ \` < > ( ) { }`, backslash or new
@@ -26,7 +26,7 @@ pub const GROUPS: [&str; 7] = [
 ];
 
 /// The CLI's `excludedCommands` patterns (`prefix:*`, the form every supported release matches;
-/// `ollim-bot tasks *` is matched by 2.1.197 only).
+/// 2.1.332 no longer matches `ollim-bot tasks *`).
 pub fn excluded_commands() -> Vec<String> {
     GROUPS
         .iter()
