@@ -6,7 +6,7 @@
 use ollim_actors::claude::brain::auth::{self, AuthState};
 use ollim_actors::claude::brain::{cli_info, locate};
 use ollim_actors::claude::sandbox::{self, SandboxSetting, Support};
-use ollim_actors::records::runtime_config::ConfigStore;
+use ollim_actors::records::runtime_config::sandbox_setting_in;
 
 use super::{Check, Inputs};
 
@@ -15,9 +15,7 @@ pub const TESTED_LINE: &str = "2.1.";
 
 /// The CLI checks.
 pub fn checks(inputs: &Inputs<'_>) -> Vec<Check> {
-    let setting = ConfigStore::load(&inputs.data)
-        .map(|store| store.values().sandbox)
-        .unwrap_or_default();
+    let setting = sandbox_setting_in(&inputs.data);
     let sandbox_check = sandbox_check(setting, &sandbox::support());
     let binary = match locate::find_claude() {
         Ok(b) => b,

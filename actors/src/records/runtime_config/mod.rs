@@ -198,6 +198,21 @@ pub enum ConfigError {
     Save(#[from] state_file::Error),
 }
 
+/// The `sandbox` setting as `state/config.json` of `data` says now, read without touching the
+/// file (a file that cannot be read says `auto`). For those who start CLIs beside the actor
+/// that owns the file — a background job as it starts, `doctor`.
+pub fn sandbox_setting_in(data: &DataDir) -> crate::claude::sandbox::SandboxSetting {
+    std::fs::read(data.state_file(FILE_NAME))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .and_then(|v| {
+            v.get(Key::Sandbox.name())?
+                .as_str()
+                .and_then(crate::claude::sandbox::SandboxSetting::parse)
+        })
+        .unwrap_or_default()
+}
+
 fn key_list() -> String {
     Key::ALL.map(Key::name).join(", ")
 }

@@ -281,3 +281,18 @@ fn a_value_that_cannot_be_saved_is_refused_naming_the_file_and_changes_nothing()
         "bg_fork_limit: 3 (default)"
     );
 }
+
+#[test]
+fn the_sandbox_setting_is_read_without_touching_the_file() {
+    use crate::claude::sandbox::SandboxSetting;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = DataDir::new(tmp.path());
+    assert_eq!(sandbox_setting_in(&data), SandboxSetting::Auto);
+    let path = data.state_file(FILE_NAME);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, r#"{"sandbox": "off"}"#).unwrap();
+    assert_eq!(sandbox_setting_in(&data), SandboxSetting::Off);
+    std::fs::write(&path, "[1, 2]").unwrap();
+    assert_eq!(sandbox_setting_in(&data), SandboxSetting::Auto);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "[1, 2]");
+}

@@ -47,9 +47,7 @@ impl BackgroundFork {
         o.tools = Some(kind.built_in_tools(&[]));
         o.disallowed_tools = kind.disallowed_tools();
         // The OS sandbox's rules for its commands, under the setting as it is now (SPEC §20).
-        let setting = crate::records::runtime_config::ConfigStore::load(&self.config.data_dir)
-            .map(|store| store.values().sandbox)
-            .unwrap_or_default();
+        let setting = crate::records::runtime_config::sandbox_setting_in(&self.config.data_dir);
         o.sandbox = Some(crate::agent::sandbox_rules::sandboxing(
             setting,
             &self.config.data_dir,
