@@ -214,22 +214,34 @@ async fn the_kernel_keeps_secrets_from_the_conversation_and_a_background_job() {
     let probes = probes(project.path(), bot.pid());
 
     // The conversation, in bypassPermissions: only the kernel stands in the way.
-    let riding = format!("ollim-bot tasks list; {}", py_read(&[".e", "nv"]));
+    // Nothing rides out of the sandbox with our own command: chained, substituted, piped.
+    let read = py_read(&[".e", "nv"]);
+    let riding = [
+        format!("ollim-bot tasks list; {read}"),
+        format!("ollim-bot tasks add \"$({read})\""),
+        format!("{read} | ollim-bot tasks add -"),
+    ];
     let mut main_commands = probes.clone();
-    main_commands.push(riding.clone());
+    main_commands.extend(riding.iter().cloned());
     *conversation.lock() = main_commands;
     bot.say("probe the sandbox").await;
     bot.expect("probed").await;
     let seen = main_seen.lock().clone();
     check_probes(&seen, &probes, &home);
-    let (_, text) = seen.iter().find(|(c, _)| *c == riding).unwrap();
-    assert!(text.contains("run outside the sandbox"), "{text}");
+    for command in &riding {
+        let (_, text) = seen.iter().find(|(c, _)| c == command).unwrap();
+        assert!(
+            text.contains("run outside the sandbox"),
+            "{command}: {text}"
+        );
+    }
 
     // A background job allowed python3 and curl, and the one domain it names.
     let allowed = format!("curl -sS --noproxy '' -m 10 http://localhost:{port}/");
     let denied = format!("curl -sS --noproxy '' -m 10 http://127.0.0.1:{port}/");
+    let remind = "ollim-bot reminder add --delay 90 -m \"sandboxed job reminder\"".to_owned();
     let mut bg_commands = probes.clone();
-    bg_commands.extend([allowed.clone(), denied.clone()]);
+    bg_commands.extend([allowed.clone(), denied.clone(), remind.clone()]);
     *background.lock() = bg_commands;
     let at = (chrono::Utc::now() + chrono::Duration::seconds(2))
         .with_timezone(&chrono_tz::America::New_York)
@@ -239,12 +251,12 @@ async fn the_kernel_keeps_secrets_from_the_conversation_and_a_background_job() {
         &format!(
             "---\nid: \"b0000039\"\nrun-at: \"{at}\"\nbackground: true\nisolated: true\n\
              update-main-session: \"freely\"\nallowed-tools:\n  - \"Bash(python3 *)\"\n  - \
-             \"Bash(curl *)\"\n  - \"WebFetch(domain:localhost)\"\n---\nprobe in the background\n"
+             \"Bash(curl *)\"\n  - \"Bash(ollim-bot reminder *)\"\n  - \"WebFetch(domain:localhost)\"\n---\nprobe in the background\n"
         ),
     );
     let done = mock
         .first_agent_request(
-            |r| r.mentions("[reminder-bg:b0000039]") && step(r) == probes.len() + 2,
+            |r| r.mentions("[reminder-bg:b0000039]") && step(r) == probes.len() + 3,
             crate::bot::LIMIT,
         )
         .await;
@@ -259,6 +271,14 @@ async fn the_kernel_keeps_secrets_from_the_conversation_and_a_background_job() {
             .unwrap_or_default()
     };
     assert!(result(&allowed).contains(SERVED), "{seen:#?}");
+    // Our own command runs outside: it wrote and committed its file.
+    assert!(result(&remind).contains("scheduled"), "{}", result(&remind));
+    let written = std::fs::read_dir(home.data.join("reminders"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .any(|text| text.contains("sandboxed job reminder"));
+    assert!(written, "the reminder file was written");
     let blocked = result(&denied);
     assert!(
         !blocked.contains(SERVED) && (blocked.contains("403") || blocked.contains("blocked")),
