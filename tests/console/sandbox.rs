@@ -341,6 +341,10 @@ async fn without_bubblewrap_auto_warns_once_and_on_refuses() {
 
     let home = Home::new();
     home.write("state/config.json", r#"{"sandbox": "on"}"#);
+    home.write(
+        "reminders/unsandboxable.md",
+        &crate::support::home::background_reminder(2, "b0000139", "a job"),
+    );
     let mut bot = Bot::start_with(&home, &mock, &[("PATH", &path)]).await;
     bot.say("hello").await;
     let refusal = bot.expect("couldn't start the assistant").await;
@@ -348,6 +352,9 @@ async fn without_bubblewrap_auto_warns_once_and_on_refuses() {
         refusal.contains("sandbox is on") && refusal.contains("bubblewrap not installed"),
         "{refusal}"
     );
+    // A background job is not started either, and the owner reads why at once.
+    let job = bot.expect("couldn't complete").await;
+    assert!(job.contains("bubblewrap not installed"), "{job}");
     bot.finish().await;
     let answered = mock
         .agent_requests()
