@@ -22,7 +22,7 @@
 //! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
 //! | `edit_scope` | which file edits `acceptEdits` approves: inside the data directory, not hidden |
 //!
-//! With the OS sandbox on ([`crate::agent::sandbox_rules`], SPEC §20) the kernel is the
+//! With the OS sandbox on (`sandbox_rules` beside this module, SPEC §20) the kernel is the
 //! boundary for what a Bash command reads, writes and reaches: secrets, `state/`, a background
 //! job's memory and profile, the network. The Bash text judges (`secret_reads`' Bash part,
 //! `profile_writes`' Bash part, the `bash_*` family) are then only the first, friendlier word —

@@ -4,7 +4,8 @@
 //! `ollim-bot tasks`, `cal` and `gmail` need the Google grant, which the sandbox makes
 //! unreadable; `reminder` and `routine` write and commit job files (a background job's
 //! sandbox may not write the data directory); `history` and `memory search` read what the bot
-//! keeps. So they are the CLI's `excludedCommands` ([`EXCLUDED`]): the CLI runs them unsandboxed.
+//! keeps. So they are the CLI's `excludedCommands` ([`excluded_commands`]): the CLI runs them
+//! unsandboxed.
 //!
 //! Why not ask the running bot over the control socket instead: on Linux the sandbox blocks
 //! Unix sockets with seccomp, which cannot tell one socket's path from another, so reaching
