@@ -17,6 +17,7 @@ use ollim_actors::bot::supervisor::{GetHandles, Handles, JobSink, Supervisor, Su
 use ollim_actors::bot::webhook_server::{self, BotParts};
 use ollim_actors::claude::brain::auth::{self, AuthState};
 use ollim_actors::claude::brain::ClaudeLauncher;
+use ollim_actors::claude::sandbox::{self, SandboxSetting};
 use ollim_actors::conversation::main_session::{MainSession, MainSessionConfig};
 use ollim_actors::conversation::surface::SurfaceEvent;
 use ollim_actors::jobs::{store, Reminder, Routine};
@@ -115,6 +116,7 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         .context("writing .claude/settings.json")?;
     check_tool_patterns(data);
     let runtime = ConfigStore::load(data).context("reading state/config.json")?;
+    tell_sandbox(runtime.values().sandbox);
     Ok(MainSessionConfig {
         data_dir: data.clone(),
         tz: settings.tz,
@@ -133,6 +135,24 @@ fn main_session_config(settings: &Settings) -> anyhow::Result<MainSessionConfig>
         docs_mcp: docs_mcp(&|k| std::env::var(k).ok())?,
         usage: None,
     })
+}
+
+/// Says at start, once, when the agent's commands will not be sandboxed (SPEC §20): under
+/// `auto` where this machine lacks what it takes (each launch then stays quiet), under `on` why
+/// no CLI will start.
+fn tell_sandbox(setting: SandboxSetting) {
+    let support = sandbox::support();
+    match setting {
+        SandboxSetting::Auto if !support.available() => sandbox::warn_once(&support),
+        SandboxSetting::On if !support.available() => tracing::error!(
+            "sandbox: on, but {support}: the assistant's CLI will not be started until it is \
+             installed or /config sandbox is changed"
+        ),
+        SandboxSetting::Off => {
+            tracing::warn!("sandbox: off: the assistant's commands run without the OS sandbox")
+        }
+        _ => tracing::info!(%setting, %support, "the assistant's commands run in the OS sandbox"),
+    }
 }
 
 /// Validates every job's and skill's `allowed-tools` and `tool-policy.yaml` once at start,

@@ -14,6 +14,7 @@ mod memory;
 mod memory_size;
 mod process_tree;
 mod request_size;
+mod sandbox;
 mod webhooks;
 
 #[allow(dead_code)]
@@ -66,6 +67,9 @@ fn main() {
         }
         if wanted("memory size") {
             memory_size::bench_memory_size().await;
+        }
+        if wanted("sandbox") {
+            sandbox::bench_sandbox().await;
         }
         if wanted("forks") {
             forks::bench_forks().await;

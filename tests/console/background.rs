@@ -93,7 +93,8 @@ async fn a_tool_outside_the_allowed_set_is_denied_and_shown_struck_through() {
 #[tokio::test]
 async fn in_default_mode_an_approval_at_the_prompt_lets_the_tool_run() {
     let home = Home::new();
-    let target = home.home.join("marker-approved");
+    // Inside the data directory: the OS sandbox keeps even an approved command out of HOME.
+    let target = home.data.join("marker-approved");
     let mock = MockModelApi::start(touch_script(target.display().to_string()))
         .await
         .unwrap();

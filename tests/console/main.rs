@@ -35,6 +35,7 @@ mod priority;
 mod quiet;
 mod recovery;
 mod runs;
+mod sandbox;
 mod secrets;
 mod setup;
 mod shutdown;

@@ -11,9 +11,10 @@ use crate::support::mock_model_api::{MockModelApi, Reply};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approval_reaction_lets_the_tool_run_and_one_on_an_interrupted_turn_runs_nothing() {
     let home = Home::new();
-    let target = home.home.join("marker-approved");
+    // Inside the data directory: the OS sandbox keeps even an approved command out of HOME.
+    let target = home.data.join("marker-approved");
     let command = format!("touch {}", target.display());
-    let abandoned = home.home.join("marker-abandoned");
+    let abandoned = home.data.join("marker-abandoned");
     let second = format!("touch {}", abandoned.display());
     let mock = MockModelApi::start(move |req| {
         if req.latest_user_text().contains("never mind") {

@@ -132,7 +132,7 @@ fn attacks(rig_home: &Path, data: &Path) -> Vec<(String, Value)> {
         bash("touch state/x"),
         bash("rm state/ping_budget.json"),
         bash("cd state && touch y"),
-        bash("ollim-bot reminder list | tee state/t"),
+        bash("ls | tee state/t"),
         bash("sed -i s/1/9/ state/ping_budget.json"),
         bash(&format!("cp {}/notes.md state/copied", data.display())),
         bash("mv state/ping_budget.json /tmp/gone.json"),
@@ -203,7 +203,7 @@ async fn default_asks_about_state_writes_even_after_bash_was_unlocked() {
     let root = rig.data.root().to_path_buf();
     let mut planned = vec![bash(&format!("touch {}/unlocked.txt", root.display()))];
     planned.extend(attacks(&rig.home, &root));
-    planned.push(bash("ollim-bot reminder list > state/listed"));
+    planned.push(bash("ls > state/listed"));
     let count = planned.len() - 1;
     *steps.lock().unwrap() = planned;
     // 🔓 for Bash: later Bash runs unasked, except what could write into state/.

@@ -17,6 +17,7 @@
 //! | [`webhook_screen`] | prompt-injection screening of webhook payloads |
 //! | [`tools`] | the `discord` MCP server: the agent's tools and their refusals |
 //! | [`permissions`] | tool restrictions, the approval policy and the file hooks |
+//! | [`sandbox_rules`] | the OS sandbox's rules for each CLI child, generated from the trust rules |
 
 pub mod bundled_skills;
 pub mod memory;
@@ -25,6 +26,7 @@ pub mod memory_search;
 pub mod outside_reads;
 pub mod permissions;
 pub mod prompts;
+pub mod sandbox_rules;
 pub mod spec_docs;
 pub mod subagents;
 pub mod system_prompt;

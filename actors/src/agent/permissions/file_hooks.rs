@@ -13,6 +13,9 @@
 //! - PreToolUse on Read, Glob, Grep, the writers and Bash: a call that could reach a secret
 //!   (`.env`, `state/token.json`, the Google client, a process's environment) is denied in every
 //!   mode ([`super::secret_reads`]), before anything else is judged;
+//! - PreToolUse on Bash: a command that names `ollim-bot` but is not one plain invocation is
+//!   denied in every mode: our commands run outside the OS sandbox, nothing may ride along
+//!   ([`super::unsandboxed`]);
 //! - PostToolUse on file writes: a markdown file the agent wrote inside the data directory is
 //!   committed (`auto: write routines/x.md`; `context.md` as `auto: memory: write context.md`).
 //! - for background forks only, [`FileHooks::background_profile_denial`]: no write of
@@ -89,6 +92,18 @@ impl FileHooks {
         Some(HookCall::deny_tool(why))
     }
 
+    /// The denial of a PreToolUse Bash call that names `ollim-bot` without being one plain
+    /// invocation of a command the sandbox lets out ([`super::unsandboxed`]), or `None`.
+    pub fn unsandboxed_denial(&self, call: &HookCall) -> Option<Value> {
+        if call.event != HookEvent::PreToolUse || call.tool_name() != Some("Bash") {
+            return None;
+        }
+        let command = call.input.get("tool_input")?.get("command")?.as_str()?;
+        let why = super::unsandboxed::refusal(command)?;
+        tracing::warn!("a Bash command riding along with ollim-bot refused");
+        Some(HookCall::deny_tool(why))
+    }
+
     /// The denial of a background fork's PreToolUse call that would write `context.md`,
     /// `USER.md` or `IDENTITY.md` ([`super::profile_writes`]), or `None`.
     pub fn background_profile_denial(&self, call: &HookCall) -> Option<Value> {
@@ -105,6 +120,9 @@ impl FileHooks {
     /// nobody is asked here.
     pub async fn answer(&self, call: HookCall) -> Value {
         if let Some(denied) = self.secret_denial(&call) {
+            return denied;
+        }
+        if let Some(denied) = self.unsandboxed_denial(&call) {
             return denied;
         }
         if let Some(why) = self.bash_state_write(&call) {

@@ -15,11 +15,23 @@
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`read_scope`] | a background fork's Read/Glob/Grep held to its allowed set (a hook) |
 //! | [`secret_reads`] | `.env`, `state/token.json`, the Google client, `/proc/*/environ`: refused to every session, file tools and Bash alike |
+//! | [`unsandboxed`] | the `ollim-bot` commands the OS sandbox lets out, and that nothing rides along with them |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
 //! | [`profile_writes`] | background forks refused writing `context.md`, `USER.md`, `IDENTITY.md` (file tools and Bash) |
 //! | [`routine_validator`] | the file hook's check of routine and reminder writes (refused when unloadable, warnings passed on) |
 //! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
 //! | `edit_scope` | which file edits `acceptEdits` approves: inside the data directory, not hidden |
+//!
+//! With the OS sandbox on (`sandbox_rules` beside this module, SPEC §20) the kernel is the
+//! boundary for what a Bash command reads, writes and reaches: secrets, `state/`, a background
+//! job's memory and profile, the network. The Bash text judges (`secret_reads`' Bash part,
+//! `profile_writes`' Bash part, the `bash_*` family) are then only the first, friendlier word —
+//! a refusal that says why, or the owner asked before a state write — and the only guard where
+//! the sandbox is `off` or unavailable. What the sandbox cannot express stays here alone: the
+//! file tools (Read, Write, Edit run inside the CLI, outside any sandbox: `secret_reads`,
+//! `read_scope`, `file_hooks`, `profile_writes`), which commands a session may run at all
+//! (`matcher`, `policy`, `approval`), what may ride out of the sandbox with our own commands
+//! (`unsandboxed`), and whether a routine file loads (`routine_validator`).
 //! | `file_rules`, `glob` | what path rules cover; wildcard matching |
 
 pub mod approval;
@@ -44,6 +56,7 @@ pub mod root_rule;
 pub mod routine_validator;
 pub mod secret_reads;
 pub mod tool_policy;
+pub mod unsandboxed;
 
 pub use approval::{
     ask_surface, cancelled_text, expired_text, prompt_text, ApprovalAnswer, ApprovalRequest, Asker,

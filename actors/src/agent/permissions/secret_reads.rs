@@ -110,6 +110,42 @@ pub fn secret_read(tool: &str, input: &Value, cwd: &Path, root: &Path) -> Option
     }
 }
 
+/// The secret files the OS sandbox must keep unreadable (SPEC §20), from the same rules as
+/// the text judge: `.env` and `.env.<x>` (examples aside) in each of `dirs`, `state/`'s
+/// grant and client whether they exist yet or not, and every other `state/` file named for a
+/// secret or a token that exists now. Paths are as given (the CLI resolves them).
+pub fn secret_files(root: &Path, dirs: &[&Path]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        files.push(dir.join(".env"));
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for name in entries
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+            {
+                if name != ".env" && is_env_name(&name) {
+                    files.push(dir.join(name));
+                }
+            }
+        }
+    }
+    let state = root.join("state");
+    files.extend(STATE_SECRETS.iter().map(|name| state.join(name)));
+    if let Ok(entries) = std::fs::read_dir(&state) {
+        for name in entries
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+        {
+            if is_state_secret_name(&name) && !STATE_SECRETS.contains(&name.as_str()) {
+                files.push(state.join(name));
+            }
+        }
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
 /// The secret files that exist below `dir` where a search would find them: `dir/.env`,
 /// `.env` in `state/`'s parent, and `state/`'s secrets.
 fn held_secrets(dir: &Path, state: &Path) -> Vec<(String, &'static str)> {

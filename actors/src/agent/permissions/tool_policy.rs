@@ -7,7 +7,12 @@
 //! bg_forks:
 //!   additional_allowed: ["Bash(ollim-bot cal *)"] # added to every background fork's set
 //!   override: ["Read(./**.md)"]                   # replaces the default background set
+//!   allowed_domains: ["api.weather.gov"]          # where background commands may connect
 //! ```
+//!
+//! `allowed_domains` (under either section) is the OS sandbox's network allow-list for that
+//! kind of session's commands (SPEC §20): none when absent. A job adds its own with
+//! `WebFetch(domain:…)` in its `allowed-tools`.
 //!
 //! Every key is optional; `override`, when present (even empty), wins over the background
 //! `additional_allowed`. Unknown keys are ignored with a log line. The patterns are checked as
@@ -39,6 +44,10 @@ pub struct ToolPolicy {
     pub bg_additional: Vec<String>,
     /// `bg_forks.override`: the background set instead of the default one.
     pub bg_override: Option<Vec<String>>,
+    /// `main_session.allowed_domains`: where the conversation's commands may connect.
+    pub main_domains: Vec<String>,
+    /// `bg_forks.allowed_domains`: where every background job's commands may connect.
+    pub bg_domains: Vec<String>,
     /// Keys the file has that mean nothing here (`bg_forks.overide`), for the log and `doctor`.
     pub unknown_keys: Vec<String>,
 }
@@ -68,6 +77,8 @@ struct FileShape {
 struct MainSection {
     #[serde(default)]
     additional_allowed: Option<Vec<String>>,
+    #[serde(default)]
+    allowed_domains: Option<Vec<String>>,
     #[serde(flatten)]
     other: BTreeMap<String, serde_yaml::Value>,
 }
@@ -78,6 +89,8 @@ struct BgSection {
     additional_allowed: Option<Vec<String>>,
     #[serde(default, rename = "override")]
     replacement: Option<Vec<String>>,
+    #[serde(default)]
+    allowed_domains: Option<Vec<String>>,
     #[serde(flatten)]
     other: BTreeMap<String, serde_yaml::Value>,
 }
@@ -102,6 +115,8 @@ impl ToolPolicy {
             main_additional: main.additional_allowed.unwrap_or_default(),
             bg_additional: bg.additional_allowed.unwrap_or_default(),
             bg_override: bg.replacement,
+            main_domains: main.allowed_domains.unwrap_or_default(),
+            bg_domains: bg.allowed_domains.unwrap_or_default(),
             unknown_keys,
         })
     }

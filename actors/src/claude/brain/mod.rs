@@ -103,6 +103,9 @@ pub trait Launcher: Send + Sync {
 /// What can go wrong driving the CLI.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The sandbox is required and this machine cannot have it: the CLI was not started.
+    #[error(transparent)]
+    Sandbox(#[from] crate::claude::sandbox::Error),
     /// No CLI binary was found; the message says how to get one.
     #[error(
         "claude CLI not found ({searched}); install it with tools/install-claude.sh \

@@ -126,6 +126,9 @@ pub struct SpawnOptions {
     pub max_budget_usd: Option<f64>,
     /// `--max-turns`: the CLI ends the turn after this many model calls (SPEC §19).
     pub max_turns: Option<u32>,
+    /// The OS sandbox for its commands (SPEC §20): the setting and the generated rules, handed
+    /// over as `--settings` when the machine can sandbox ([`crate::claude::sandbox`]).
+    pub sandbox: Option<crate::claude::sandbox::Sandboxing>,
 }
 
 impl SpawnOptions {
@@ -154,6 +157,7 @@ impl SpawnOptions {
             http_mcp: Vec::new(),
             max_budget_usd: None,
             max_turns: None,
+            sandbox: None,
         }
     }
 

@@ -43,11 +43,24 @@ impl ClaudeProcess {
     /// Spawns the process and its tasks; nothing is written yet. Most callers want
     /// [`ClaudeProcess::start`].
     pub fn spawn(options: &SpawnOptions, handlers: Handlers) -> Result<(Self, EventStream), Error> {
+        let sandbox_settings = match &options.sandbox {
+            Some(sandboxing) => crate::claude::sandbox::settings_for(
+                sandboxing,
+                &crate::claude::sandbox::support(),
+            )?,
+            None => None,
+        };
         let mut command = Command::new(&options.binary);
         crate::base::cpu_priority::apply(command.as_std_mut(), options.priority);
         crate::base::child_env::apply(command.as_std_mut(), &options.env_overrides());
         let mut child = command
             .args(options.args())
+            .args(
+                sandbox_settings
+                    .map(|s| ["--settings".to_owned(), s.to_string()])
+                    .into_iter()
+                    .flatten(),
+            )
             .current_dir(&options.cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -288,6 +288,10 @@ impl Host for SessionHost {
             if let Some(denied) = self.files.secret_denial(&call) {
                 return denied;
             }
+            // Refused outright, never asked: our commands run outside the OS sandbox.
+            if let Some(denied) = self.files.unsandboxed_denial(&call) {
+                return denied;
+            }
             match self.files.bash_state_write(&call) {
                 Some(why) => self.state_write_hook(call, why).await,
                 None => self.files.answer(call).await,

@@ -59,6 +59,12 @@ fn options(
         .or_else(|| runtime.model_main.map(|m| m.as_str().to_owned()));
     o.thinking = Some(runtime.thinking_main);
     o.permission_mode = Some(host::cli_mode(mode));
+    // The OS sandbox's rules for this conversation's commands (SPEC §20).
+    o.sandbox = Some(crate::agent::sandbox_rules::sandboxing(
+        runtime.sandbox,
+        &config.data_dir,
+        crate::agent::sandbox_rules::Session::Conversation(host::cli_mode(mode)),
+    ));
     // The assistant's built-ins (and those the tool policy grants), this kind's `discord` tools.
     o.tools = Some(kind.built_in_tools(granted));
     o.allowed_tools = conversation_tools(kind);

@@ -61,6 +61,7 @@ impl Key {
             Key::JobMaxCost => dollars(d.job_max_cost_cents),
             Key::JobMaxTurns => n(d.job_max_turns),
             Key::MemoryFlush => if d.memory_flush { "on" } else { "off" }.to_owned(),
+            Key::Sandbox => d.sandbox.as_str().to_owned(),
             Key::MemoryFlushAt => n(d.memory_flush_at_pct),
         }
     }
@@ -94,6 +95,7 @@ impl Key {
             Key::JobMaxCost => words(&["0.25", "0.50", "1.00", "2.00", "5.00"]),
             Key::JobMaxTurns => words(&["10", "20", "40", "80"]),
             Key::MemoryFlush => words(&["on", "off"]),
+            Key::Sandbox => words(&["auto", "on", "off"]),
             Key::MemoryFlushAt => words(&["50", "60", "70", "80", "90"]),
         };
         let default = self.default_value();

@@ -43,6 +43,7 @@ pub(super) struct ConfigFile {
     job_max_turns: u64,
     memory_flush: bool,
     memory_flush_at: u64,
+    sandbox: &'static str,
 }
 
 impl ConfigFile {
@@ -78,6 +79,7 @@ impl ConfigFile {
             job_max_turns: c.job_max_turns,
             memory_flush: c.memory_flush,
             memory_flush_at: c.memory_flush_at_pct,
+            sandbox: c.sandbox.as_str(),
         }
     }
 }
@@ -177,6 +179,11 @@ fn read_field(config: &mut RuntimeConfig, key: Key, value: &Value) -> Result<(),
         }
         Key::JobMaxTurns => config.job_max_turns = as_count(value)?,
         Key::MemoryFlush => config.memory_flush = value.as_bool().ok_or(())?,
+        Key::Sandbox => {
+            config.sandbox =
+                crate::claude::sandbox::SandboxSetting::parse(value.as_str().ok_or(())?)
+                    .ok_or(())?;
+        }
         Key::MemoryFlushAt => config.memory_flush_at_pct = as_count(value)?,
         // Read by `GoogleTargets::from_object`.
         Key::GoogleCalendars | Key::GoogleTaskList => {}
@@ -309,7 +316,7 @@ mod tests {
         let json = serde_json::to_string(&file(&config)).unwrap();
         assert_eq!(
             json,
-            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default","spend_daily_usd":10.0,"spend_monthly_usd":null,"job_max_cost":1.0,"job_max_turns":40,"memory_flush":true,"memory_flush_at":70}"#
+            r#"{"model_main":"haiku","model_fork":null,"thinking_main":"off","thinking_fork":"8000","bg_fork_timeout":1800,"fork_idle_timeout":10,"permission_mode":"dontAsk","auto_update":false,"auto_update_interval":60,"auto_update_hour":6,"bg_fork_limit":3,"catch_up_window":120,"failure_alert_after":2,"failure_alert_cooldown":360,"quiet_hours":null,"main_idle_release":30,"google_calendars":"primary","google_task_list":"@default","spend_daily_usd":10.0,"spend_monthly_usd":null,"job_max_cost":1.0,"job_max_turns":40,"memory_flush":true,"memory_flush_at":70,"sandbox":"auto"}"#
         );
         assert_eq!(parse(&json).unwrap(), config);
     }

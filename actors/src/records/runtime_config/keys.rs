@@ -9,6 +9,7 @@ use super::values::{
     parse_switch, parse_thinking, thinking_label,
 };
 use super::RuntimeConfig;
+use crate::claude::sandbox::SandboxSetting;
 
 /// One runtime setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,6 +63,8 @@ pub enum Key {
     MemoryFlush,
     /// `memory_flush_at` *(ours)*: the share of the window at which the conversation flushes once.
     MemoryFlushAt,
+    /// `sandbox` *(ours, SPEC §20)*: the OS sandbox for the agent's commands: auto, on, off.
+    Sandbox,
 }
 
 /// The smallest thinking budget the model accepts.
@@ -71,7 +74,7 @@ pub const MAX_THINKING_BUDGET: u32 = 128_000;
 
 impl Key {
     /// Every key, in the order `/config` lists them.
-    pub const ALL: [Key; 24] = [
+    pub const ALL: [Key; 25] = [
         Key::ModelMain,
         Key::ModelFork,
         Key::ThinkingMain,
@@ -96,6 +99,7 @@ impl Key {
         Key::JobMaxTurns,
         Key::MemoryFlush,
         Key::MemoryFlushAt,
+        Key::Sandbox,
     ];
 
     /// The name users type (`model.main`).
@@ -124,6 +128,7 @@ impl Key {
             Key::JobMaxCost => "job_max_cost",
             Key::JobMaxTurns => "job_max_turns",
             Key::MemoryFlush => "memory_flush",
+            Key::Sandbox => "sandbox",
             Key::MemoryFlushAt => "memory_flush_at",
         }
     }
@@ -173,6 +178,10 @@ impl Key {
                  and a full context"
             }
             Key::MemoryFlushAt => "share of the context window at which that save happens once",
+            Key::Sandbox => {
+                "the OS sandbox for the assistant's commands (auto: on where bubblewrap and socat \
+                 or Seatbelt are there)"
+            }
         }
     }
 
@@ -181,7 +190,7 @@ impl Key {
         match self {
             Key::ModelMain | Key::ModelFork => "opus, sonnet, haiku or default",
             Key::ThinkingMain | Key::ThinkingFork => {
-                "off, adaptive, or a token budget from 1024 to 128000 such as 8000, 32000 or 64000"
+                "off, adaptive, or a token budget from 1024 to 128000 (e.g. 8000)"
             }
             Key::BgForkTimeout => "a whole number of seconds from 1 to 86400 (a day)",
             Key::ForkIdleTimeout => "a whole number of minutes from 1 to 1440 (a day)",
@@ -193,9 +202,7 @@ impl Key {
             Key::CatchUpWindow => "a whole number of minutes from 0 (never) to 10080 (a week)",
             Key::FailureAlertAfter => "a whole number from 1 to 100",
             Key::FailureAlertCooldown => "a whole number of minutes from 0 to 10080 (a week)",
-            Key::QuietHours => {
-                "off, or a local window such as 22:00-08:00 (start and end differ; it may cross midnight)"
-            }
+            Key::QuietHours => "off, or a local window such as 22:00-08:00 (it may cross midnight)",
             Key::MainIdleRelease => "a whole number of minutes from 0 (never) to 1440 (a day)",
             Key::GoogleCalendars => {
                 "calendar ids separated by commas, such as primary,work@example.com (up to 20; \
@@ -208,6 +215,7 @@ impl Key {
             Key::JobMaxCost => "dollars (0.01 to 10000) such as 0.50",
             Key::JobMaxTurns => "1 to 1000",
             Key::MemoryFlush => "on or off",
+            Key::Sandbox => "auto, on or off",
             Key::MemoryFlushAt => "10 to 95 (percent), such as 70",
         }
     }
@@ -275,6 +283,7 @@ pub(super) fn apply(
         Key::JobMaxCost => config.job_max_cost_cents = spend_keys::parse_cents(key, value)?,
         Key::JobMaxTurns => config.job_max_turns = parse_count(key, value)?,
         Key::MemoryFlush => config.memory_flush = parse_switch(value)?,
+        Key::Sandbox => config.sandbox = SandboxSetting::parse(value).ok_or(())?,
         Key::MemoryFlushAt => {
             let pct = value.strip_suffix('%').unwrap_or(value).trim();
             config.memory_flush_at_pct = parse_count(key, pct)?;
@@ -314,6 +323,7 @@ pub(super) fn label(config: &RuntimeConfig, google: &GoogleTargets, key: Key) ->
         Key::JobMaxCost => spend_keys::cap_label(Some(config.job_max_cost_cents)),
         Key::JobMaxTurns => config.job_max_turns.to_string(),
         Key::MemoryFlush => if config.memory_flush { "on" } else { "off" }.to_owned(),
+        Key::Sandbox => config.sandbox.as_str().to_owned(),
         Key::MemoryFlushAt => format!("{}%", config.memory_flush_at_pct),
     }
 }

@@ -8,7 +8,7 @@
 //! (minutes) and `auto_update_hour`; ours add `bg_fork_limit`, `catch_up_window` (minutes),
 //! `failure_alert_after`, `failure_alert_cooldown` (minutes), `quiet_hours` (`"22:00-08:00"`
 //! or null), `main_idle_release` (minutes, 0 = never), `memory_flush` (bool) and
-//! `memory_flush_at` (percent); the original's later `google_calendars`
+//! `memory_flush_at` (percent), `sandbox` (auto, on, off: SPEC §20); the original's later `google_calendars`
 //! (comma-separated calendar ids) and `google_task_list` (see [`google`]); and the spend keys
 //! `spend_daily_usd`, `spend_monthly_usd`, `job_max_cost` (dollars as numbers, null = off) and
 //! `job_max_turns` ([`spend_keys`]). Unknown fields are ignored; a field
@@ -89,6 +89,8 @@ pub struct RuntimeConfig {
     /// Whether the conversation gets the silent `[memory-flush]` turn before `/clear`,
     /// `/compact` and at `memory_flush_at` (default on).
     pub memory_flush: bool,
+    /// `sandbox`: the OS sandbox for the agent's commands (SPEC §20).
+    pub sandbox: crate::claude::sandbox::SandboxSetting,
     /// The share of the model's window, in percent, past which the conversation flushes once
     /// (default 70).
     pub memory_flush_at_pct: u64,
@@ -118,6 +120,7 @@ impl Default for RuntimeConfig {
             job_max_cost_cents: 100,
             job_max_turns: 40,
             memory_flush: true,
+            sandbox: crate::claude::sandbox::SandboxSetting::Auto,
             memory_flush_at_pct: 70,
         }
     }
@@ -193,6 +196,21 @@ pub enum ConfigError {
     /// The new value could not be saved; the old one stays in effect (in memory too).
     #[error("{}", state_file::NotSaved::from(.0))]
     Save(#[from] state_file::Error),
+}
+
+/// The `sandbox` setting as `state/config.json` of `data` says now, read without touching the
+/// file (a file that cannot be read says `auto`). For those who start CLIs beside the actor
+/// that owns the file — a background job as it starts, `doctor`.
+pub fn sandbox_setting_in(data: &DataDir) -> crate::claude::sandbox::SandboxSetting {
+    std::fs::read(data.state_file(FILE_NAME))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .and_then(|v| {
+            v.get(Key::Sandbox.name())?
+                .as_str()
+                .and_then(crate::claude::sandbox::SandboxSetting::parse)
+        })
+        .unwrap_or_default()
 }
 
 fn key_list() -> String {

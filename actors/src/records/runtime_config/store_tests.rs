@@ -42,6 +42,7 @@ fn without_a_file_every_setting_is_its_default() {
             "job_max_turns: 40 (default)",
             "memory_flush: on (default)",
             "memory_flush_at: 70% (default)",
+            "sandbox: auto (default)",
         ]
     );
     // Each key shows what it accepts.
@@ -100,6 +101,7 @@ fn every_key_can_be_set_read_back_and_survives_a_reload() {
         ("job_max_turns", "15", "job_max_turns: 15"),
         ("memory_flush", "off", "memory_flush: off"),
         ("memory_flush_at", "80%", "memory_flush_at: 80%"),
+        ("sandbox", "On", "sandbox: on"),
     ];
     let tmp = tempfile::tempdir().unwrap();
     let mut store = store_in(tmp.path());
@@ -219,7 +221,7 @@ fn unknown_key_is_refused_with_the_list_of_keys() {
          auto_update_interval, auto_update_hour, bg_fork_limit, catch_up_window, \
          failure_alert_after, failure_alert_cooldown, quiet_hours, main_idle_release, \
          google_calendars, google_task_list, spend_daily_usd, spend_monthly_usd, job_max_cost, \
-         job_max_turns, memory_flush, memory_flush_at)"
+         job_max_turns, memory_flush, memory_flush_at, sandbox)"
     );
     assert!(matches!(
         store.get("colour"),
@@ -278,4 +280,19 @@ fn a_value_that_cannot_be_saved_is_refused_naming_the_file_and_changes_nothing()
         store.get("bg_fork_limit").unwrap(),
         "bg_fork_limit: 3 (default)"
     );
+}
+
+#[test]
+fn the_sandbox_setting_is_read_without_touching_the_file() {
+    use crate::claude::sandbox::SandboxSetting;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = DataDir::new(tmp.path());
+    assert_eq!(sandbox_setting_in(&data), SandboxSetting::Auto);
+    let path = data.state_file(FILE_NAME);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, r#"{"sandbox": "off"}"#).unwrap();
+    assert_eq!(sandbox_setting_in(&data), SandboxSetting::Off);
+    std::fs::write(&path, "[1, 2]").unwrap();
+    assert_eq!(sandbox_setting_in(&data), SandboxSetting::Auto);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "[1, 2]");
 }

@@ -58,6 +58,13 @@ impl BackgroundFork {
         o.allowed_tools = kind.effective_allowed();
         o.tools = Some(kind.built_in_tools(&[]));
         o.disallowed_tools = kind.disallowed_tools();
+        // The OS sandbox's rules for its commands, under the setting as it is now (SPEC §20).
+        let setting = crate::records::runtime_config::sandbox_setting_in(&self.config.data_dir);
+        o.sandbox = Some(crate::agent::sandbox_rules::sandboxing(
+            setting,
+            &self.config.data_dir,
+            crate::agent::sandbox_rules::Session::Background(&o.allowed_tools),
+        ));
         o.session = self.session_start();
         // The memory is read now, as the run starts: the latest the conversation wrote. A fork
         // or a resumed routine session reads it in its first message (see `first_message`).

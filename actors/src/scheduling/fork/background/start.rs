@@ -7,7 +7,8 @@
 //!   the initialize handshake completes — is tried again after [`START_RETRY_WAITS`] (5 s, then
 //!   15 s: three attempts, as the original's `forks.py`), waiting on the injected clock. Each
 //!   new attempt forks the main session again if the job is not isolated. After the third the
-//!   owner reads "… couldn't complete.".
+//!   owner reads "… couldn't complete.". A CLI refused for want of the sandbox
+//!   (`sandbox: on`, SPEC §20) is not tried again: the owner reads why at once.
 //! - The prompt goes out as the conversation's messages do: `[2026-02-24 Tue 02:30 PM PST]`,
 //!   then, unless the job is `isolated`, the pending updates peeked (never popped: the main
 //!   session still gets them) under the read-only heading, then the prompt
@@ -82,6 +83,22 @@ impl BackgroundFork {
         let attempt = *failed_attempts;
         *failed_attempts += 1;
         let attempts = START_RETRY_WAITS.len() + 1;
+        if let crate::claude::brain::Error::Sandbox(why) = cause {
+            // Not transient: the machine lacks what `sandbox: on` needs. Said once, with why.
+            tracing::error!(job = %self.fired.job.id(), %why, "background fork not started: no sandbox");
+            let ending = Ending::Failed {
+                spent: None,
+                error: short_error(&why.to_string()),
+                transient: None,
+            };
+            let name = human_name(&self.fired);
+            self.finish(
+                ending,
+                Some(format!("{name} couldn't complete: {why}")),
+                ctx,
+            );
+            return;
+        }
         let Some(wait) = START_RETRY_WAITS.get(attempt as usize).copied() else {
             tracing::error!(job = %self.fired.job.id(), %cause, attempts, "could not start the background fork");
             let ending = Ending::Failed {
