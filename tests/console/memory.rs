@@ -41,6 +41,24 @@ fn knows(req: &ModelRequest, line: &str) -> bool {
     req.system_text().contains(&section) || req.mentions(&section)
 }
 
+/// The conversation's side of the memory tests: "remember the move" writes [`LINE`] to
+/// `context.md` at `path`, a fork's start is greeted, anything else is "ok".
+fn conversation_reply(req: &ModelRequest, path: &str) -> Reply {
+    let text = req.latest_user_text();
+    if !req.tool_results().is_empty() {
+        Reply::Text("noted in memory".into())
+    } else if text.contains("remember the move") {
+        tool(
+            "Write",
+            json!({"file_path": path, "content": format!("{LINE}\n")}),
+        )
+    } else if text.contains("[fork-started]") {
+        Reply::Text("fork ready".into())
+    } else {
+        Reply::Text("ok".into())
+    }
+}
+
 fn tool(name: &str, input: Value) -> Reply {
     Reply::ToolUse {
         name: name.into(),
@@ -88,16 +106,7 @@ async fn what_the_agent_remembers_reaches_every_session_and_background_forks_can
                 _ => Reply::Text("background done".into()),
             };
         }
-        let text = req.latest_user_text();
-        if !req.tool_results().is_empty() {
-            Reply::Text("noted in memory".into())
-        } else if text.contains("remember the move") {
-            tool("Write", json!({"file_path": path, "content": format!("{LINE}\n")}))
-        } else if text.contains("[fork-started]") {
-            Reply::Text("fork ready".into())
-        } else {
-            Reply::Text("ok".into())
-        }
+        conversation_reply(req, &path)
     })
     .await
     .unwrap();
@@ -333,19 +342,7 @@ async fn memory_written_mid_conversation_reaches_the_next_forks_on_every_release
         if req.mentions("[routine-bg:r0000002]") {
             return Reply::Text("looked".into());
         }
-        let text = req.latest_user_text();
-        if !req.tool_results().is_empty() {
-            Reply::Text("noted in memory".into())
-        } else if text.contains("remember the move") {
-            tool(
-                "Write",
-                json!({"file_path": path, "content": format!("{LINE}\n")}),
-            )
-        } else if text.contains("[fork-started]") {
-            Reply::Text("fork ready".into())
-        } else {
-            Reply::Text("ok".into())
-        }
+        conversation_reply(req, &path)
     })
     .await
     .unwrap();
