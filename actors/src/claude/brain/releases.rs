@@ -16,6 +16,7 @@
 //! | `/clear` sends `conversation_reset` | no: the next `init` names the new session | yes | yes |
 //! | a result ended by `--max-budget-usd` gives a `terminal_reason` | no | `budget_exhausted` | as 2.1.330 |
 //! | its built-ins include `TaskOutput` | yes | no | no |
+//! | a failed model call's synthetic message (`<synthetic>` model, `error` kind) | not flagged; its result's `terminal_reason` is `completed` | flagged `is_api_error_message`; `terminal_reason: api_error` | as 2.1.330 |
 //! | the initialize answer names the version | no | yes | yes, though a start was seen without it |
 //!
 //! - **Which lines a turn took in** comes from what the CLI says: the uuids a status or result
@@ -26,6 +27,9 @@
 //! - **Memory**: because 2.1.330 and later keep a resumed session's first system prompt, the
 //!   memory a resumed or forked process must see rides in its first message, on every release
 //!   ([`memory_in_first_message`]) — the version is known only once the process runs.
+//! - **A failed model call** is known by its synthetic message: flagged, or on 2.1.197 the
+//!   `error` kind of a message whose model is `<synthetic>`; the failure classifier reads that
+//!   kind, not the `terminal_reason`.
 //! - **Version**: from `claude --version` ([`super::cli_info::version`]), as the initialize
 //!   answer may lack it.
 //! - **A cleared session's id** is read from the `/clear` turn's result, which every release
