@@ -17,6 +17,7 @@
 //! | a result ended by `--max-budget-usd` gives a `terminal_reason` | no | `budget_exhausted` | as 2.1.330 |
 //! | its built-ins include `TaskOutput` | yes | no | no |
 //! | a failed model call's synthetic message (`<synthetic>` model, `error` kind) | not flagged; its result's `terminal_reason` is `completed` | flagged `is_api_error_message`; `terminal_reason: api_error` | as 2.1.330 |
+//! | the compaction's summary request | offers the tools, and its instructions are appended to the last user message | a user message of its own | as 2.1.330 |
 //! | the agent types listed to the model | a message whose content is a bare string | a text block | as 2.1.330 |
 //! | the initialize answer names the version | no | yes | yes, though a start was seen without it |
 //!
