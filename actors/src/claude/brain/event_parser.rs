@@ -106,7 +106,10 @@ fn system(frame: &Value) -> Vec<BrainEvent> {
         }],
         Some("status") => match (frame.get("status"), str_field(frame, "compact_result")) {
             (Some(Value::String(s)), _) if s == "compacting" => vec![BrainEvent::Compacting],
-            (_, Some(result)) => vec![BrainEvent::CompactFinished { result }],
+            (_, Some(result)) => vec![BrainEvent::CompactFinished {
+                result,
+                error: str_field(frame, "compact_error"),
+            }],
             _ => {
                 let uuids = strings(frame.get("user_message_uuids"));
                 if uuids.is_empty() {

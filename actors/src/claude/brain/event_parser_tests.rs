@@ -98,7 +98,18 @@ fn init_status_boundary_and_reset_are_typed() {
     assert_eq!(
         parse(json!({"type":"system","subtype":"status","status":null,"compact_result":"success"})),
         vec![BrainEvent::CompactFinished {
-            result: "success".into()
+            result: "success".into(),
+            error: None
+        }]
+    );
+    // As 2.1.197 refuses to compact a single exchange (and any release a summary call that
+    // fails: `exhausted`).
+    assert_eq!(
+        parse(json!({"type":"system","subtype":"status","status":null,
+            "compact_result":"failed","compact_error":"too_few_groups"})),
+        vec![BrainEvent::CompactFinished {
+            result: "failed".into(),
+            error: Some("too_few_groups".into())
         }]
     );
     let boundary = parse(

@@ -18,6 +18,7 @@
 //! | its built-ins include `TaskOutput` | yes | no | no |
 //! | a failed model call's synthetic message (`<synthetic>` model, `error` kind) | not flagged; its result's `terminal_reason` is `completed` | flagged `is_api_error_message`; `terminal_reason: api_error` | as 2.1.330 |
 //! | the window of `--model sonnet` (and `opus`) | 200k; `sonnet[1m]` is the 1M one | 1M, and `sonnet[1m]` is taken as `sonnet` | as 2.1.330 |
+//! | auto-compacting a conversation of a single exchange | refused: `compact_result: failed`, `compact_error: too_few_groups`, then the turn fails `Prompt is too long` | compacts | compacts |
 //! | the compaction's summary request | offers the tools, and its instructions are appended to the last user message | a user message of its own | as 2.1.330 |
 //! | the agent types listed to the model | a message whose content is a bare string | a text block | as 2.1.330 |
 //! | the initialize answer names the version | no | yes | yes, though a start was seen without it |
@@ -36,6 +37,9 @@
 //! - **A haiku fork of a context past haiku's window** runs on `sonnet[1m]`, which is the 1M
 //!   window on every release (plain `sonnet` would be 200k on 2.1.197, and the CLI would compact
 //!   the fork before its first answer).
+//! - **A compaction that fails** (any release, when the summary call fails; 2.1.197 also for a
+//!   single exchange) ends the turn with `Prompt is too long`: the owner is told the
+//!   conversation no longer fits and that `/clear` starts a fresh one.
 //! - **Version**: from `claude --version` ([`super::cli_info::version`]), as the initialize
 //!   answer may lack it.
 //! - **A cleared session's id** is read from the `/clear` turn's result, which every release

@@ -119,9 +119,15 @@ impl MainSession {
                 // The context is small again: a later crossing of `memory_flush_at` flushes.
                 self.memory.rearm(false);
             }
-            BrainEvent::CompactFinished { .. } => {
+            BrainEvent::CompactFinished { result, error } => {
+                if result != "success" {
+                    tracing::warn!(%result, error = ?error, "the cli's compaction failed");
+                }
                 if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.compacting = false;
+                    if result != "success" {
+                        turn.compact_failed = Some(error.unwrap_or(result));
+                    }
                 }
             }
             BrainEvent::AssistantMessage {
