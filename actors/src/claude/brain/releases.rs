@@ -9,8 +9,9 @@
 //!
 //! | | 2.1.197 | 2.1.330 | 2.1.332 |
 //! |---|---|---|---|
-//! | lines written while a turn runs | each replayed (`isReplay`) as it is taken into a turn; several taken at once replayed as one line with their texts joined, under a uuid of its own | replayed too, and `system/status` names their uuids as a request takes them | as 2.1.330 |
+//! | lines written while a turn runs | each replayed (`isReplay`) once taken into a turn; several taken at once replayed as one line with their texts joined, under a uuid of its own | replayed too, and `system/status` names their uuids as a request takes them | as 2.1.330 |
 //! | a result names the lines it answered (`user_message_uuids`) | no | yes | yes |
+//! | when a line taken into a turn is replayed | with the turn's first whole message, after its text has streamed (a turn shows first by its `init` and stream) | named by `system/status` as the request starts | as 2.1.330 |
 //! | `session_state_changed` (idle/running) | never sent | sent | sent |
 //! | a resumed or forked session's system prompt | the new process's `--append-system-prompt` | the one the session's first process had: the new one is dropped | as 2.1.330 |
 //! | `/clear` sends `conversation_reset` | no: the next `init` names the new session | yes | yes |
@@ -27,7 +28,8 @@
 //!   names, else the replayed lines (matched by uuid or, when merged, by text). See
 //!   [`super::BrainEvent::LinesTaken`] and the conversation's turn line.
 //! - **Idle by its own account**: where `session_state_changed` exists, `idle` with lines still
-//!   waiting means they are sent; 2.1.197 says nothing, and its results end the turns.
+//!   waiting means they are sent; 2.1.197 says nothing, and its results end the turns: it is
+//!   taken as idle after a result and running once a turn shows (`init`, stream or replay).
 //! - **Memory**: because 2.1.330 and later keep a resumed session's first system prompt, the
 //!   memory a resumed or forked process must see rides in its first message, on every release
 //!   ([`memory_in_first_message`]) — the version is known only once the process runs.

@@ -296,7 +296,7 @@ pub(super) struct Process {
     pub(super) memory_due: bool,
     /// The state the process last reported (`idle`, `running`, …; `None` until it says). A
     /// release that never reports it (2.1.197) is taken to be idle after a result and running
-    /// once it replays a line.
+    /// once a turn shows (its `init`, its stream, a replayed line).
     pub(super) reported_state: Option<String>,
     /// The process reports its state itself (`session_state_changed`).
     pub(super) reports_state: bool,
@@ -366,9 +366,11 @@ impl Process {
         self.state_epoch += 1;
     }
 
-    /// The process took lines into a turn: with a release that does not report its state, it
-    /// is running now.
-    pub(super) fn lines_taken(&mut self) {
+    /// The process shows a turn under way (it took lines in, started or streams an answer):
+    /// with a release that does not report its state, it is running now. 2.1.197 replays a line
+    /// only with the turn's first whole message, after its text has streamed, so the replay
+    /// alone comes too late to count.
+    pub(super) fn turn_running(&mut self) {
         if !self.reports_state {
             self.reported_state = Some("running".to_owned());
         }
