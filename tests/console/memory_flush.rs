@@ -13,8 +13,12 @@ use crate::support::mock_model_api::{MockModelApi, ModelRequest, Reply};
 const TAG: &str = "[memory-flush]";
 const COMPACT_ASK: &str = "CRITICAL: Respond with TEXT ONLY";
 
+/// A flush request: the tag in the latest user message, which is not the compaction's. 2.1.197
+/// appends its summary request to the last user message (here the flush's) and offers tools
+/// with it; later releases send it as a message of its own.
 fn is_flush(r: &ModelRequest) -> bool {
-    r.latest_user_text().contains(TAG)
+    let latest = r.latest_user_text();
+    latest.contains(TAG) && !latest.contains(COMPACT_ASK)
 }
 
 fn flushes(mock: &MockModelApi) -> Vec<ModelRequest> {
@@ -84,6 +88,9 @@ async fn compact_clear_and_a_full_context_each_flush_once_and_a_failed_flush_sti
     let (fail, count) = (Arc::clone(&failing), Arc::clone(&summaries));
     let mock = MockModelApi::start(move |req| {
         let latest = req.latest_user_text();
+        if latest.contains(COMPACT_ASK) {
+            return Reply::Text("summary of the conversation so far".into());
+        }
         if latest.contains(TAG) {
             if fail.load(Ordering::SeqCst) {
                 return Reply::ApiError {
@@ -94,9 +101,6 @@ async fn compact_clear_and_a_full_context_each_flush_once_and_a_failed_flush_sti
             }
             let n = count.fetch_add(1, Ordering::SeqCst) + 1;
             return Reply::Text(format!("SUMMARY {n}: the blue folder is in the attic"));
-        }
-        if latest.contains(COMPACT_ASK) {
-            return Reply::Text("summary of the conversation so far".into());
         }
         Reply::Text("sure".into())
     })

@@ -52,8 +52,12 @@ async fn compaction_is_shown_and_the_message_answered_exactly_once() {
     .unwrap();
     let home = Home::new();
     let mut bot = Bot::start(&home, &mock).await;
-    bot.say("first message").await;
-    bot.expect("answer to the first message").await;
+    // Enough exchanges to compact: 2.1.197 refuses to compact a single one (`too_few_groups`;
+    // what the bot says then is pinned below).
+    for line in ["first message", "and again", "once more"] {
+        bot.say(line).await;
+        bot.expect("answer to the first message").await;
+    }
     bot.say("second message").await;
     bot.expect("auto-compacted").await;
     bot.expect("answer to the second message").await;
@@ -72,6 +76,49 @@ async fn compaction_is_shown_and_the_message_answered_exactly_once() {
         })
         .count();
     assert_eq!(asked, 1, "the model was asked once after compacting");
+}
+
+#[tokio::test]
+async fn a_compaction_that_fails_says_the_conversation_no_longer_fits_and_what_helps() {
+    // The summary call is refused too, so the CLI's compaction fails (`exhausted` on every
+    // release; 2.1.197 also fails one of a single exchange, `too_few_groups`).
+    let mock = MockModelApi::start(|req| {
+        let latest = req.latest_user_text();
+        if latest.contains("CRITICAL: Respond with TEXT ONLY") || latest.contains("overflow") {
+            return Reply::PromptTooLong;
+        }
+        Reply::Text("answered".into())
+    })
+    .await
+    .unwrap();
+    mock.script_side_calls(|_| Reply::PromptTooLong);
+    let home = Home::new();
+    let mut bot = Bot::start(&home, &mock).await;
+    for line in ["first message", "and again", "once more"] {
+        bot.say(line).await;
+        bot.expect("answered").await;
+    }
+    bot.say("overflow now").await;
+    bot.expect("the conversation no longer fits the model")
+        .await;
+    // It still answers what fits after a /clear.
+    bot.say("/clear").await;
+    bot.expect("conversation cleared").await;
+    bot.say("a fresh start").await;
+    bot.expect("answered").await;
+    let seen = bot.finish().await;
+    let told = seen
+        .iter()
+        .find(|l| l.contains("no longer fits"))
+        .expect("told");
+    assert!(
+        told.contains("compacting failed") && told.contains("/clear"),
+        "{told}"
+    );
+    assert!(
+        !seen.iter().any(|l| l.contains("something went wrong")),
+        "{seen:#?}"
+    );
 }
 
 #[tokio::test]

@@ -32,15 +32,19 @@ fn fingerprint(text: &str) -> String {
     format!("fnv1a64:{hash:016x}")
 }
 
-/// The CLI's line for `agent` in its listing of agent types (a context block of the
+/// The CLI's line for `agent` in its listing of agent types (a context message of the
 /// conversation, one `- name: description (Tools: …)` line per agent), as the model received it.
+/// 2.1.330 and later send the listing as a text block, 2.1.197 as a message whose content is
+/// the bare string: both are read.
 fn listed_agent(req: &crate::support::mock_model_api::ModelRequest, agent: &str) -> String {
     let texts: Vec<&str> = req
         .messages()
         .iter()
-        .filter_map(|m| m["content"].as_array())
-        .flatten()
-        .filter_map(|b| b["text"].as_str())
+        .flat_map(|m| match &m["content"] {
+            Value::String(text) => vec![text.as_str()],
+            Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str()).collect(),
+            _ => Vec::new(),
+        })
         .collect();
     let prefix = format!("- {agent}:");
     texts

@@ -3,32 +3,9 @@
 //! whether Google is connected.
 
 use ollim_actors::records::pending_updates::{Append, Peek};
-use serde_json::Value;
 
-use crate::rig::{bg_reminder, rig, Rig};
-use crate::support::mock_model_api::{ModelRequest, Reply};
-
-/// The text block of the first user message that holds `tag`: the prompt the fork sent.
-fn prompt_block(req: &ModelRequest, tag: &str) -> String {
-    let first = req
-        .messages()
-        .iter()
-        .find(|m| m["role"] == "user")
-        .cloned()
-        .unwrap_or(Value::Null);
-    let blocks = match &first["content"] {
-        Value::String(s) => vec![s.clone()],
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    };
-    blocks
-        .into_iter()
-        .find(|b| b.contains(tag))
-        .unwrap_or_else(|| panic!("no block holds {tag}: {first}"))
-}
+use crate::rig::{bg_reminder, prompt_block, rig, Rig};
+use crate::support::mock_model_api::Reply;
 
 async fn fire(rig: &Rig, tag: &str) -> String {
     rig.registered(1).await;

@@ -6,7 +6,7 @@ use ollim_actors::records::runs::History;
 use ollim_actors::scheduling::job_runner::Runs;
 use serde_json::json;
 
-use crate::rig::{bg_routine, call, rig, tool_result_text, Rig};
+use crate::rig::{bg_routine, call, prompt_block, rig, tool_result_text, Rig};
 use crate::support::mock_model_api::{ModelRequest, Reply};
 
 /// The reflection model's part done right: write the template it was given, to the file it was
@@ -103,7 +103,7 @@ async fn a_background_run_gets_a_reflection_haiku_writes_with_its_one_scoped_too
     // that refuses it, so the request is not checked for it.
     assert!(first.system_text().contains("execution traces"));
     assert!(!first.system_text().contains("You are a test assistant."));
-    let prompt = first.latest_user_text();
+    let prompt = prompt_block(first, "[reflection:");
     assert!(
         prompt.starts_with("[reflection:routine-bg:aaaa1001]"),
         "{prompt}"

@@ -16,6 +16,7 @@ use ollim_actors::conversation::surface::SurfaceEvent;
 use ollim_actors::records::runtime_config::ConfigStore;
 use ollim_actors::scheduling::job_runner::Runs;
 use ollim_actors::scheduling::scheduler::Upcoming;
+use serde_json::Value;
 
 use crate::support::mock_model_api::{MockModelApi, ModelRequest, Reply};
 
@@ -355,4 +356,28 @@ pub fn call(name: &str, input: serde_json::Value) -> Reply {
         name: name.to_owned(),
         input,
     }
+}
+
+/// The text block of the first user message that holds `tag`: the prompt the fork sent, apart
+/// from the context blocks the CLI puts in the same message (2.1.197 puts its `currentDate`
+/// reminder there).
+pub fn prompt_block(req: &ModelRequest, tag: &str) -> String {
+    let first = req
+        .messages()
+        .iter()
+        .find(|m| m["role"] == "user")
+        .cloned()
+        .unwrap_or(Value::Null);
+    let blocks = match &first["content"] {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b["text"].as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    blocks
+        .into_iter()
+        .find(|b| b.contains(tag))
+        .unwrap_or_else(|| panic!("no block holds {tag}: {first}"))
 }

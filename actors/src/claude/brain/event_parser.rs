@@ -106,7 +106,10 @@ fn system(frame: &Value) -> Vec<BrainEvent> {
         }],
         Some("status") => match (frame.get("status"), str_field(frame, "compact_result")) {
             (Some(Value::String(s)), _) if s == "compacting" => vec![BrainEvent::Compacting],
-            (_, Some(result)) => vec![BrainEvent::CompactFinished { result }],
+            (_, Some(result)) => vec![BrainEvent::CompactFinished {
+                result,
+                error: str_field(frame, "compact_error"),
+            }],
             _ => {
                 let uuids = strings(frame.get("user_message_uuids"));
                 if uuids.is_empty() {
@@ -165,14 +168,25 @@ fn assistant(frame: &Value) -> Vec<BrainEvent> {
             .and_then(Value::as_str)
             .map(str::to_owned),
         text: texts.join("\n"),
-        api_error: frame
-            .get("is_api_error_message")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-            .then(|| str_field(frame, "error").unwrap_or_else(|| "unknown".to_owned())),
+        api_error: api_error(frame),
         context_tokens: frame.pointer("/message/usage").and_then(context_tokens),
     });
     events
+}
+
+/// The error kind of the CLI's synthetic message for a failed model call. 2.1.330 and later
+/// flag it (`is_api_error_message`); 2.1.197 only gives the `error` kind on a message of the
+/// model `<synthetic>` (see the releases table).
+fn api_error(frame: &Value) -> Option<String> {
+    let flagged = frame.get("is_api_error_message").and_then(Value::as_bool);
+    let synthetic = frame.pointer("/message/model").and_then(Value::as_str) == Some("<synthetic>");
+    let kind = str_field(frame, "error");
+    match flagged {
+        Some(true) => Some(kind.unwrap_or_else(|| "unknown".to_owned())),
+        Some(false) => None,
+        None if synthetic => kind,
+        None => None,
+    }
 }
 
 /// Input, cache-read and cache-write tokens of one model call: the context it read.

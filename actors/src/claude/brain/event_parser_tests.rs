@@ -98,7 +98,18 @@ fn init_status_boundary_and_reset_are_typed() {
     assert_eq!(
         parse(json!({"type":"system","subtype":"status","status":null,"compact_result":"success"})),
         vec![BrainEvent::CompactFinished {
-            result: "success".into()
+            result: "success".into(),
+            error: None
+        }]
+    );
+    // As 2.1.197 refuses to compact a single exchange (and any release a summary call that
+    // fails: `exhausted`).
+    assert_eq!(
+        parse(json!({"type":"system","subtype":"status","status":null,
+            "compact_result":"failed","compact_error":"too_few_groups"})),
+        vec![BrainEvent::CompactFinished {
+            result: "failed".into(),
+            error: Some("too_few_groups".into())
         }]
     );
     let boundary = parse(
@@ -185,6 +196,27 @@ fn api_failures_carry_the_cli_error_kind_status_and_retries() {
             api_error: Some("authentication_failed".into()),
             context_tokens: None
         }]
+    );
+    // 2.1.197 sends the same message without `is_api_error_message`.
+    let unflagged = parse(json!({"type":"assistant","parent_tool_use_id":null,
+        "message":{"id":"m","model":"<synthetic>","content":[{"type":"text",
+        "text":"Not logged in · Please run /login"}]},
+        "error":"authentication_failed"}));
+    assert_eq!(unflagged, synthetic);
+    // A model's own message names no error kind even when it carries an `error` field.
+    let real = parse(
+        json!({"type":"assistant","message":{"id":"m","model":"claude-x",
+        "content":[{"type":"text","text":"hi"}]},"error":"authentication_failed"}),
+    );
+    assert!(
+        matches!(
+            &real[..],
+            [BrainEvent::AssistantMessage {
+                api_error: None,
+                ..
+            }]
+        ),
+        "{real:?}"
     );
     let events = parse(json!({"type":"result","subtype":"success","is_error":true,
         "result":"Credit balance is too low","terminal_reason":"api_error",

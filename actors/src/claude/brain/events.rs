@@ -62,8 +62,10 @@ pub enum BrainEvent {
     Compacting,
     /// Compaction ended (`status: null` with `compact_result`).
     CompactFinished {
-        /// `success` or the failure text.
+        /// `success` or the failure text (`failed`).
         result: String,
+        /// Why it failed (`compact_error`: `too_few_groups`, `exhausted`, ...), when it did.
+        error: Option<String>,
     },
     /// The compaction boundary with its figures.
     CompactBoundary(CompactBoundary),

@@ -9,23 +9,39 @@
 //!
 //! | | 2.1.197 | 2.1.330 | 2.1.332 |
 //! |---|---|---|---|
-//! | lines written while a turn runs | each replayed (`isReplay`) as it is taken into a turn; several taken at once replayed as one line with their texts joined, under a uuid of its own | replayed too, and `system/status` names their uuids as a request takes them | as 2.1.330 |
+//! | lines written while a turn runs | each replayed (`isReplay`) once taken into a turn; several taken at once replayed as one line with their texts joined, under a uuid of its own | replayed too, and `system/status` names their uuids as a request takes them | as 2.1.330 |
 //! | a result names the lines it answered (`user_message_uuids`) | no | yes | yes |
+//! | when a line taken into a turn is replayed | with the turn's first whole message, after its text has streamed (a turn shows first by its `init` and stream) | named by `system/status` as the request starts | as 2.1.330 |
 //! | `session_state_changed` (idle/running) | never sent | sent | sent |
 //! | a resumed or forked session's system prompt | the new process's `--append-system-prompt` | the one the session's first process had: the new one is dropped | as 2.1.330 |
 //! | `/clear` sends `conversation_reset` | no: the next `init` names the new session | yes | yes |
 //! | a result ended by `--max-budget-usd` gives a `terminal_reason` | no | `budget_exhausted` | as 2.1.330 |
 //! | its built-ins include `TaskOutput` | yes | no | no |
+//! | a failed model call's synthetic message (`<synthetic>` model, `error` kind) | not flagged; its result's `terminal_reason` is `completed` | flagged `is_api_error_message`; `terminal_reason: api_error` | as 2.1.330 |
+//! | the window of `--model sonnet` (and `opus`) | 200k; `sonnet[1m]` is the 1M one | 1M, and `sonnet[1m]` is taken as `sonnet` | as 2.1.330 |
+//! | auto-compacting a conversation of a single exchange | refused: `compact_result: failed`, `compact_error: too_few_groups`, then the turn fails `Prompt is too long` | compacts | compacts |
+//! | the compaction's summary request | offers the tools, and its instructions are appended to the last user message | a user message of its own | as 2.1.330 |
+//! | the agent types listed to the model | a message whose content is a bare string | a text block | as 2.1.330 |
 //! | the initialize answer names the version | no | yes | yes, though a start was seen without it |
 //!
 //! - **Which lines a turn took in** comes from what the CLI says: the uuids a status or result
 //!   names, else the replayed lines (matched by uuid or, when merged, by text). See
 //!   [`super::BrainEvent::LinesTaken`] and the conversation's turn line.
 //! - **Idle by its own account**: where `session_state_changed` exists, `idle` with lines still
-//!   waiting means they are sent; 2.1.197 says nothing, and its results end the turns.
+//!   waiting means they are sent; 2.1.197 says nothing, and its results end the turns: it is
+//!   taken as idle after a result and running once a turn shows (`init`, stream or replay).
 //! - **Memory**: because 2.1.330 and later keep a resumed session's first system prompt, the
 //!   memory a resumed or forked process must see rides in its first message, on every release
 //!   ([`memory_in_first_message`]) — the version is known only once the process runs.
+//! - **A failed model call** is known by its synthetic message: flagged, or on 2.1.197 the
+//!   `error` kind of a message whose model is `<synthetic>`; the failure classifier reads that
+//!   kind, not the `terminal_reason`.
+//! - **A haiku fork of a context past haiku's window** runs on `sonnet[1m]`, which is the 1M
+//!   window on every release (plain `sonnet` would be 200k on 2.1.197, and the CLI would compact
+//!   the fork before its first answer).
+//! - **A compaction that fails** (any release, when the summary call fails; 2.1.197 also for a
+//!   single exchange) ends the turn with `Prompt is too long`: the owner is told the
+//!   conversation no longer fits and that `/clear` starts a fresh one.
 //! - **Version**: from `claude --version` ([`super::cli_info::version`]), as the initialize
 //!   answer may lack it.
 //! - **A cleared session's id** is read from the `/clear` turn's result, which every release

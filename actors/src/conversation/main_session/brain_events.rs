@@ -12,6 +12,18 @@ use crate::conversation::surface::SurfaceEvent;
 impl MainSession {
     pub(super) fn on_event(&mut self, event: BrainEvent, ctx: &mut Context<Self>) {
         self.process.sign_of_life();
+        if matches!(
+            event,
+            BrainEvent::Init { .. }
+                | BrainEvent::TextDelta(_)
+                | BrainEvent::ThinkingStarted
+                | BrainEvent::ToolUse { .. }
+                | BrainEvent::AssistantMessage { .. }
+                | BrainEvent::Compacting
+                | BrainEvent::LinesTaken { .. }
+        ) {
+            self.process.turn_running();
+        }
         match event {
             BrainEvent::TextDelta(t) => {
                 if let Some(turn) = self.turns.inflight.front_mut() {
@@ -119,9 +131,15 @@ impl MainSession {
                 // The context is small again: a later crossing of `memory_flush_at` flushes.
                 self.memory.rearm(false);
             }
-            BrainEvent::CompactFinished { .. } => {
+            BrainEvent::CompactFinished { result, error } => {
+                if result != "success" {
+                    tracing::warn!(%result, error = ?error, "the cli's compaction failed");
+                }
                 if let Some(turn) = self.turns.inflight.front_mut() {
                     turn.compacting = false;
+                    if result != "success" {
+                        turn.compact_failed = Some(error.unwrap_or(result));
+                    }
                 }
             }
             BrainEvent::AssistantMessage {
@@ -152,7 +170,6 @@ impl MainSession {
                 status,
             ))),
             BrainEvent::LinesTaken { uuids, text } => {
-                self.process.lines_taken();
                 self.turns.note_taken(&uuids, text.as_deref());
             }
             BrainEvent::SessionState(state) => self.on_cli_state(&state, ctx),

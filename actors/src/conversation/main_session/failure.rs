@@ -2,8 +2,11 @@
 //! synthetic assistant message carrying an error kind and a result with the HTTP status
 //! (protocol reference §10.3, §10.5; what 2.1.330 sends for each case was captured against the
 //! mock API): not signed in or a refused sign-in (`authentication_failed`, 401, 403), no credit
-//! left (`billing_error`, 402), rate-limited (`rate_limit`, 429). Anything else stays a short
-//! "something went wrong"; the detail goes to the log.
+//! left (`billing_error`, 402), rate-limited (`rate_limit`, 429). A conversation too long for
+//! the model that the CLI could not compact (`compact_result: failed`, then `Prompt is too long`;
+//! 2.1.197 refuses to compact a single exchange, any release gives up when the summary call
+//! fails) says so and what helps. Anything else stays a short "something went wrong"; the
+//! detail goes to the log.
 
 use crate::claude::brain::TurnResult;
 
@@ -16,6 +19,8 @@ pub enum FailureKind {
     OutOfCredit,
     /// Too many requests for now.
     RateLimited,
+    /// The conversation no longer fits the model's context and compacting it failed.
+    ContextFull,
     /// Another failed model call.
     Api,
     /// Anything else (a tool loop limit, an internal error).
@@ -46,18 +51,27 @@ pub fn classify(api_error: Option<&str>, status: Option<u16>) -> FailureKind {
 
 impl Failure {
     /// The failure a result reports; `api_error` is the error kind of the turn's synthetic
-    /// assistant message, if it had one.
-    pub fn of(api_error: Option<&str>, result: &TurnResult) -> Self {
-        let detail = result
+    /// assistant message, if it had one; `compact_failed` why the CLI's compaction in the turn
+    /// failed, if it did.
+    pub fn of(api_error: Option<&str>, compact_failed: Option<&str>, result: &TurnResult) -> Self {
+        let said = result
             .errors
             .first()
             .cloned()
             .or_else(|| result.result.clone())
             .unwrap_or_else(|| result.subtype.clone());
-        Failure {
-            kind: classify(api_error, result.api_error_status),
-            detail,
-        }
+        let too_long = said.to_ascii_lowercase().contains("prompt is too long");
+        let kind = match classify(api_error, result.api_error_status) {
+            FailureKind::Api | FailureKind::Other if too_long || compact_failed.is_some() => {
+                FailureKind::ContextFull
+            }
+            kind => kind,
+        };
+        let detail = match compact_failed {
+            Some(why) => format!("{said}; compacting failed: {why}"),
+            None => said,
+        };
+        Failure { kind, detail }
     }
 
     /// The line shown to the user.
@@ -79,6 +93,11 @@ impl Failure {
                 "-# claude couldn't reach the model ({}) — try again.",
                 short(&self.detail)
             ),
+            FailureKind::ContextFull => format!(
+                "-# the conversation no longer fits the model ({}) — /clear starts a fresh one, \
+                then send that again.",
+                short(&self.detail)
+            ),
             FailureKind::Other => "-# something went wrong answering that — try again.".to_owned(),
         }
     }
@@ -95,7 +114,9 @@ pub fn retry_status(
         FailureKind::NotSignedIn => "sign-in refused",
         FailureKind::OutOfCredit => "out of credit",
         FailureKind::RateLimited => "rate-limited",
-        FailureKind::Api | FailureKind::Other => "the model's API failed",
+        FailureKind::Api | FailureKind::ContextFull | FailureKind::Other => {
+            "the model's API failed"
+        }
     };
     format!("{what} — retrying ({attempt}/{max_retries})...")
 }
@@ -138,15 +159,38 @@ mod tests {
             (Some("unknown"), "API Error: 500 boom", Some(500), "couldn't reach the model (500 boom)"),
         ];
         for (kind, text, status, expected) in cases {
-            let notice = Failure::of(kind, &failed(text, status)).notice();
+            let notice = Failure::of(kind, None, &failed(text, status)).notice();
             assert!(notice.contains(expected), "{kind:?} {status:?}: {notice}");
         }
-        let other = Failure::of(None, &failed("Reached maximum number of turns", None));
+        let other = Failure::of(None, None, &failed("Reached maximum number of turns", None));
         assert_eq!(other.kind, FailureKind::Other);
         assert_eq!(
             other.notice(),
             "-# something went wrong answering that — try again."
         );
+    }
+
+    #[test]
+    fn a_conversation_too_long_to_compact_says_so_and_what_helps() {
+        // 2.1.197 on one exchange: `compact_result: failed, compact_error: too_few_groups`,
+        // a synthetic `invalid_request` message, then the result.
+        let too_long = failed("Prompt is too long", Some(400));
+        let failure = Failure::of(Some("invalid_request"), Some("too_few_groups"), &too_long);
+        assert_eq!(failure.kind, FailureKind::ContextFull);
+        assert_eq!(
+            failure.notice(),
+            "-# the conversation no longer fits the model (Prompt is too long; compacting \
+            failed: too_few_groups) — /clear starts a fresh one, then send that again."
+        );
+        // Too long with no compaction tried is the same case; a refused sign-in stays itself.
+        let plain = Failure::of(Some("invalid_request"), None, &too_long);
+        assert_eq!(plain.kind, FailureKind::ContextFull);
+        let signed_out = Failure::of(
+            Some("authentication_failed"),
+            Some("exhausted"),
+            &failed("Invalid API key", Some(401)),
+        );
+        assert_eq!(signed_out.kind, FailureKind::NotSignedIn);
     }
 
     #[test]

@@ -96,19 +96,25 @@ const HAIKU_WINDOW: u64 = 200_000;
 /// The warning shown when a haiku fork runs on sonnet instead (SPEC §17).
 pub const HAIKU_TOO_SMALL: &str = "-# context exceeds haiku limit — using sonnet";
 
-/// An interactive fork's model: `model.fork`, else `model.main`. A haiku fork of a context
-/// larger than haiku's window (`parent_context`, the tokens of the conversation's last model
-/// call) runs on sonnet, with [`HAIKU_TOO_SMALL`].
+/// Sonnet with its 1M-token window, for a context past haiku's. 2.1.197 gives plain `sonnet` a
+/// 200k window (so it would compact the fork's whole context away, or fail to); later releases
+/// give it 1M and take this spelling too (the releases table, `claude::brain::releases`).
+const SONNET_LARGE_WINDOW: &str = "sonnet[1m]";
+
+/// An interactive fork's model (the CLI's spelling): `model.fork`, else `model.main`. A haiku
+/// fork of a context larger than haiku's window (`parent_context`, the tokens of the
+/// conversation's last model call) runs on sonnet with its large window, with
+/// [`HAIKU_TOO_SMALL`].
 pub fn fork_model(
     runtime: &RuntimeConfig,
     parent_context: Option<u64>,
-) -> (Option<ModelChoice>, Option<&'static str>) {
+) -> (Option<String>, Option<&'static str>) {
     let chosen = runtime.model_fork.or(runtime.model_main);
     match chosen {
         Some(ModelChoice::Haiku) if parent_context.is_some_and(|t| t > HAIKU_WINDOW) => {
-            (Some(ModelChoice::Sonnet), Some(HAIKU_TOO_SMALL))
+            (Some(SONNET_LARGE_WINDOW.to_owned()), Some(HAIKU_TOO_SMALL))
         }
-        other => (other, None),
+        other => (other.map(|m| m.as_str().to_owned()), None),
     }
 }
 
@@ -166,7 +172,7 @@ pub async fn start(
         );
         let (model, note) = fork_model(&runtime, fork.parent_context);
         if config.model_override.is_none() {
-            o.model = model.map(|m| m.as_str().to_owned());
+            o.model = model;
         }
         o.thinking = Some(runtime.thinking_fork);
         o.label = "fork".to_owned();
@@ -296,7 +302,7 @@ pub(super) struct Process {
     pub(super) memory_due: bool,
     /// The state the process last reported (`idle`, `running`, …; `None` until it says). A
     /// release that never reports it (2.1.197) is taken to be idle after a result and running
-    /// once it replays a line.
+    /// once a turn shows (its `init`, its stream, a replayed line).
     pub(super) reported_state: Option<String>,
     /// The process reports its state itself (`session_state_changed`).
     pub(super) reports_state: bool,
@@ -366,9 +372,11 @@ impl Process {
         self.state_epoch += 1;
     }
 
-    /// The process took lines into a turn: with a release that does not report its state, it
-    /// is running now.
-    pub(super) fn lines_taken(&mut self) {
+    /// The process shows a turn under way (it took lines in, started or streams an answer):
+    /// with a release that does not report its state, it is running now. 2.1.197 replays a line
+    /// only with the turn's first whole message, after its text has streamed, so the replay
+    /// alone comes too late to count.
+    pub(super) fn turn_running(&mut self) {
         if !self.reports_state {
             self.reported_state = Some("running".to_owned());
         }
@@ -498,19 +506,15 @@ mod tests {
             model_main: Some(ModelChoice::Opus),
             ..RuntimeConfig::default()
         };
-        assert_eq!(
-            fork_model(&runtime, Some(500_000)),
-            (Some(ModelChoice::Opus), None)
-        );
+        let named = |m: &str| Some(m.to_owned());
+        assert_eq!(fork_model(&runtime, Some(500_000)), (named("opus"), None));
         runtime.model_fork = Some(ModelChoice::Haiku);
-        assert_eq!(
-            fork_model(&runtime, Some(150_000)),
-            (Some(ModelChoice::Haiku), None)
-        );
-        assert_eq!(fork_model(&runtime, None), (Some(ModelChoice::Haiku), None));
+        assert_eq!(fork_model(&runtime, Some(150_000)), (named("haiku"), None));
+        assert_eq!(fork_model(&runtime, None), (named("haiku"), None));
+        // Sonnet's 1M window, which 2.1.197 gives only to `sonnet[1m]`.
         assert_eq!(
             fork_model(&runtime, Some(250_000)),
-            (Some(ModelChoice::Sonnet), Some(HAIKU_TOO_SMALL))
+            (named("sonnet[1m]"), Some(HAIKU_TOO_SMALL))
         );
     }
 }

@@ -5,8 +5,9 @@
 //! milliseconds, and the `running` or the take that follows ends the wait — the untaken lines
 //! go again, once each, in order, and lines waiting behind them follow. A line the CLI leaves
 //! untaken a second time is answered as failed and the owner is told. A release that never
-//! reports its state (2.1.197) is taken to be idle after each result, until it replays a line
-//! it takes.
+//! reports its state (2.1.197) is taken to be idle after each result, until a turn shows: its
+//! `init`, its stream or a replayed line (it replays only with the first whole message, after
+//! the text streamed, which a slow answer makes seconds late).
 
 use std::time::Duration;
 

@@ -37,6 +37,8 @@ pub struct Turn {
     pub compacting: bool,
     /// The boundary seen in this turn, if any.
     pub boundary: Option<CompactBoundary>,
+    /// The CLI's compaction in this turn failed: why (`too_few_groups`, `exhausted`).
+    pub compact_failed: Option<String>,
     /// An assistant message arrived after the boundary.
     pub assistant_after_boundary: bool,
     /// The user interrupted it.
@@ -86,6 +88,7 @@ impl Turn {
             kind,
             text: String::new(),
             compacting: false,
+            compact_failed: None,
             boundary: None,
             assistant_after_boundary: false,
             interrupted: false,
@@ -153,7 +156,11 @@ impl Turn {
             return Outcome::Resend(self.sent_text.clone());
         }
         if result.is_error {
-            return Outcome::Failed(Failure::of(self.api_error.as_deref(), result));
+            return Outcome::Failed(Failure::of(
+                self.api_error.as_deref(),
+                self.compact_failed.as_deref(),
+                result,
+            ));
         }
         let text = if self.text.trim().is_empty() {
             result.result.clone().unwrap_or_default()
