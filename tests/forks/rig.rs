@@ -358,26 +358,29 @@ pub fn call(name: &str, input: serde_json::Value) -> Reply {
     }
 }
 
-/// The text block of the first user message that holds `tag`: the prompt the fork sent, apart
-/// from the context blocks the CLI puts in the same message (2.1.197 puts its `currentDate`
-/// reminder there).
-pub fn prompt_block(req: &ModelRequest, tag: &str) -> String {
-    let first = req
-        .messages()
-        .iter()
-        .find(|m| m["role"] == "user")
-        .cloned()
-        .unwrap_or(Value::Null);
-    let blocks = match &first["content"] {
+/// The first user message of a request, block by block (a string content is one block).
+pub fn first_user_blocks(req: &ModelRequest) -> Vec<String> {
+    let Some(first) = req.messages().iter().find(|m| m["role"] == "user") else {
+        return Vec::new();
+    };
+    match &first["content"] {
         Value::String(s) => vec![s.clone()],
         Value::Array(blocks) => blocks
             .iter()
             .filter_map(|b| b["text"].as_str().map(str::to_owned))
             .collect(),
         _ => Vec::new(),
-    };
+    }
+}
+
+/// The text block of the first user message that holds `tag`: the prompt the fork sent, apart
+/// from the context blocks the CLI puts in the same message (2.1.197 puts its `currentDate`
+/// reminder there).
+pub fn prompt_block(req: &ModelRequest, tag: &str) -> String {
+    let blocks = first_user_blocks(req);
     blocks
-        .into_iter()
+        .iter()
         .find(|b| b.contains(tag))
-        .unwrap_or_else(|| panic!("no block holds {tag}: {first}"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no block holds {tag}: {blocks:#?}"))
 }

@@ -165,25 +165,10 @@ async fn a_job_naming_a_missing_or_broken_skill_is_blocked_and_the_agent_is_told
     assert_eq!(updates.len(), 3, "{updates:#?}");
 }
 
-/// The first user message of a request, block by block (a string content is one block).
-fn first_user_blocks(q: &ModelRequest) -> Vec<String> {
-    let Some(first) = q.messages().iter().find(|m| m["role"] == "user") else {
-        return Vec::new();
-    };
-    match &first["content"] {
-        Value::String(s) => vec![s.clone()],
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str().map(str::to_owned))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// The message the CLI sent for a job whose prompt opened with `/weekly-review`: the CLI must
 /// have expanded it as a slash command. Fails loudly when a CLI update stops doing that.
 fn expanded_command(q: &ModelRequest, tag: &str) -> String {
-    let blocks = first_user_blocks(q);
+    let blocks = crate::rig::first_user_blocks(q);
     let header = blocks
         .iter()
         .find(|b| b.contains("<command-name>/weekly-review</command-name>"))
@@ -276,7 +261,7 @@ async fn a_body_opening_with_a_skills_name_is_expanded_by_the_cli() {
 
     // A leading `/word` that names no skill stays plain text after the tag.
     let plain = &rig.requests_for("[routine-bg:5c120003]")[0];
-    let blocks = first_user_blocks(plain);
+    let blocks = crate::rig::first_user_blocks(plain);
     assert!(
         blocks.iter().any(|b| b.contains("[routine-bg:5c120003] ")
             && !b.starts_with('/')
