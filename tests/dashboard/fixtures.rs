@@ -1,0 +1,87 @@
+//! What the bot starts with and what the mock model answers: three routines in the data
+//! directory, and a conversation that writes `context.md` twice when asked to.
+
+use serde_json::json;
+
+use crate::support::home::Home;
+use crate::support::mock_model_api::{ModelRequest, Reply};
+
+/// A background routine at 9:00 every day: the one Run now starts.
+pub const MORNING: &str = "d2a00001";
+/// A background routine every two hours: the one paused (many marks on the timeline).
+pub const STRETCH: &str = "d2a00002";
+/// A foreground routine at 21:30: the one edited with a bad cron.
+pub const EVENING: &str = "d2a00003";
+
+/// The path of each routine's file under the data directory.
+pub fn routine_path(id: &str) -> &'static str {
+    match id {
+        MORNING => "routines/morning-review.md",
+        STRETCH => "routines/stretch-break.md",
+        EVENING => "routines/evening-wind-down.md",
+        other => panic!("no fixture routine {other}"),
+    }
+}
+
+/// Writes the routines into the bot's data directory.
+pub fn write(home: &Home) {
+    home.write(
+        routine_path(MORNING),
+        &format!(
+            "---\nid: \"{MORNING}\"\ncron: \"0 9 * * *\"\ndescription: \"Morning review\"\n\
+             background: true\n---\nLook over today's plan and the calendar.\n"
+        ),
+    );
+    home.write(
+        routine_path(STRETCH),
+        &format!(
+            "---\nid: \"{STRETCH}\"\ncron: \"0 */2 * * *\"\ndescription: \"Stretch break\"\n\
+             background: true\n---\nRemind me to stand up and stretch.\n"
+        ),
+    );
+    home.write(
+        routine_path(EVENING),
+        &format!(
+            "---\nid: \"{EVENING}\"\ncron: \"30 21 * * *\"\ndescription: \"Evening wind-down\"\n\
+             ---\nHelp me wind down: what went well today?\n"
+        ),
+    );
+}
+
+/// What the morning routine's run answers.
+pub const MORNING_ANSWER: &str = "Reviewed the plan: three meetings, one deadline.";
+
+/// The first line the conversation remembers, and the one added after it.
+pub const FIRST_MEMORY: &str = "- Robin is moving in May (MEMO-D2-ONE)";
+pub const SECOND_MEMORY: &str = "- The dentist is on Thursday (MEMO-D2-TWO)";
+
+/// What the owner types to have each line remembered.
+pub const REMEMBER_FIRST: &str = "remember that Robin is moving";
+pub const REMEMBER_SECOND: &str = "remember the dentist too";
+/// The conversation's answer after writing `context.md`.
+pub const NOTED: &str = "noted in memory";
+
+/// The mock model's script: a routine's run answers [`MORNING_ANSWER`]; asked to remember, the
+/// conversation writes `context.md` at `context` with its Write tool (first one line, then
+/// two); anything else is "ok".
+pub fn model_reply(context: String) -> impl Fn(&ModelRequest) -> Reply + Send + Sync + 'static {
+    move |req| {
+        let text = req.latest_user_text();
+        if !req.tool_results().is_empty() {
+            return Reply::Text(NOTED.into());
+        }
+        let write = |content: String| Reply::ToolUse {
+            name: "Write".into(),
+            input: json!({"file_path": context, "content": content}),
+        };
+        if text.contains(REMEMBER_FIRST) {
+            write(format!("{FIRST_MEMORY}\n"))
+        } else if text.contains(REMEMBER_SECOND) {
+            write(format!("{FIRST_MEMORY}\n{SECOND_MEMORY}\n"))
+        } else if text.contains("[routine-bg:") || text.contains("[routine:") {
+            Reply::Text(MORNING_ANSWER.into())
+        } else {
+            Reply::Text("ok".into())
+        }
+    }
+}
