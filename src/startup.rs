@@ -287,10 +287,13 @@ pub struct StartedActors {
     pub hooks: Option<actix_web::dev::ServerHandle>,
     /// The control socket `ollim-bot routine run` talks to (removed when dropped).
     pub control: Option<ollim_actors::bot::control_socket::ControlServer>,
+    /// The dashboard, unless it is off or could not start.
+    pub dashboard: Option<crate::dashboard::Running>,
 }
 
 /// Starts the supervisor (and so the conversation, which greets the user through `surface`),
-/// the webhook server and the control socket beside it. Must run inside the actix system.
+/// the webhook server, the dashboard and the control socket beside it. Must run inside the
+/// actix system.
 pub async fn start_actors(
     settings: &Settings,
     mut main: MainSessionConfig,
@@ -335,6 +338,7 @@ pub async fn start_actors(
         }
         None => None,
     };
+    let dashboard = crate::dashboard::start_for_bot(&handles, settings.tz);
     let socket = settings
         .data_dir
         .state_file(ollim_actors::bot::control_socket::FILE_NAME);
@@ -347,6 +351,7 @@ pub async fn start_actors(
         handles.scheduler.clone(),
         Some(chat),
         handles.google.clone(),
+        dashboard.as_ref().map(|d| d.logins.clone().recipient()),
     )
         .inspect_err(|e| {
             tracing::error!(socket = %socket.display(), cause = %e, "control socket failed to start; `routine run` cannot reach this bot");
@@ -358,6 +363,7 @@ pub async fn start_actors(
         main,
         hooks,
         control,
+        dashboard,
     })
 }
 
