@@ -4,6 +4,7 @@
 use std::process::Stdio;
 use std::time::Duration;
 
+use chrono_tz::Tz;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
@@ -25,14 +26,14 @@ pub struct Bot {
 }
 
 impl Bot {
-    /// Starts the bot on `home` with the dashboard on `port`.
-    pub async fn start(home: &Home, mock: &MockModelApi, port: u16) -> Bot {
+    /// Starts the bot on `home` in `zone` with the dashboard on `port`.
+    pub async fn start(home: &Home, mock: &MockModelApi, zone: Tz, port: u16) -> Bot {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
             .arg("console")
             .envs(mock.cli_env(&home.home))
             .env("OLLIM_CLAUDE_BIN", crate::support::claude_cli::binary())
             .env("OLLIM_DATA_DIR", &home.data)
-            .env("OLLIM_TIMEZONE", "America/New_York")
+            .env("OLLIM_TIMEZONE", zone.name())
             .env("OLLIM_USER_NAME", "Sam")
             .env("OLLIM_BOT_NAME", "Ollie")
             .env("DASHBOARD_PORT", port.to_string())

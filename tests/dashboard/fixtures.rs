@@ -1,6 +1,8 @@
-//! What the bot starts with and what the mock model answers: three routines in the data
-//! directory, and a conversation that writes `context.md` twice when asked to.
+//! What the bot starts with and what the mock model answers: three routines and a reminder in
+//! the data directory, a zone where it is midday, and a conversation that writes `context.md` twice when asked to.
 
+use chrono::{Duration, Timelike, Utc};
+use chrono_tz::Tz;
 use serde_json::json;
 
 use crate::support::home::Home;
@@ -12,19 +14,38 @@ pub const MORNING: &str = "d2a00001";
 pub const STRETCH: &str = "d2a00002";
 /// A foreground routine at 21:30: the one edited with a bad cron.
 pub const EVENING: &str = "d2a00003";
+/// A background reminder an hour from now.
+pub const DENTIST: &str = "d2a00004";
 
-/// The path of each routine's file under the data directory.
+/// A zone where it is now between noon and one in the afternoon (a fixed offset, no DST), so
+/// that the day on Today's timeline holds the reminder an hour from now and no routine of
+/// this file fires while the test runs.
+pub fn midday_zone() -> Tz {
+    let offset = 12 - i64::from(Utc::now().hour());
+    // Etc/GMT-5 is five hours ahead of UTC (the sign is POSIX's).
+    let name = match offset {
+        0 => "Etc/GMT".to_owned(),
+        ahead if ahead > 0 => format!("Etc/GMT-{ahead}"),
+        behind => format!("Etc/GMT+{}", -behind),
+    };
+    name.parse()
+        .unwrap_or_else(|e| panic!("the zone {name}: {e}"))
+}
+
+/// The path of each job's file under the data directory.
 pub fn routine_path(id: &str) -> &'static str {
     match id {
         MORNING => "routines/morning-review.md",
         STRETCH => "routines/stretch-break.md",
         EVENING => "routines/evening-wind-down.md",
-        other => panic!("no fixture routine {other}"),
+        DENTIST => "reminders/call-the-dentist.md",
+        other => panic!("no fixture job {other}"),
     }
 }
 
-/// Writes the routines into the bot's data directory.
-pub fn write(home: &Home) {
+/// Writes the routines and the reminder into the bot's data directory (the reminder's time in
+/// `zone`).
+pub fn write(home: &Home, zone: Tz) {
     home.write(
         routine_path(MORNING),
         &format!(
@@ -44,6 +65,16 @@ pub fn write(home: &Home) {
         &format!(
             "---\nid: \"{EVENING}\"\ncron: \"30 21 * * *\"\ndescription: \"Evening wind-down\"\n\
              ---\nHelp me wind down: what went well today?\n"
+        ),
+    );
+    let at = (Utc::now() + Duration::hours(1))
+        .with_timezone(&zone)
+        .format("%Y-%m-%dT%H:%M:%S%:z");
+    home.write(
+        routine_path(DENTIST),
+        &format!(
+            "---\nid: \"{DENTIST}\"\nrun-at: \"{at}\"\ndescription: \"Call the dentist\"\n\
+             background: true\n---\nRemind me to call the dentist.\n"
         ),
     );
 }

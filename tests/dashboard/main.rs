@@ -29,21 +29,21 @@ use crate::support::mock_model_api::MockModelApi;
 #[tokio::test]
 async fn the_dashboard_in_chromium() {
     let home = Home::new();
-    fixtures::write(&home);
+    let zone = fixtures::midday_zone();
+    fixtures::write(&home, zone);
     let context = home.data.join("context.md").display().to_string();
     let mock = MockModelApi::start(fixtures::model_reply(context))
         .await
         .expect("start the mock model API");
-    let mut bot = Bot::start(&home, &mock, browser::free_port()).await;
+    let mut bot = Bot::start(&home, &mock, zone, browser::free_port()).await;
     let browser = Browser::start().await;
     let link = bot.login_link().await;
 
-    let marks =
-        today::the_login_link_opens_today_with_the_routines_on_the_timeline(&browser, &link).await;
+    today::the_login_link_opens_today_with_the_routines_on_the_timeline(&browser, &link).await;
     today::the_login_links_second_use_is_refused(&browser, &link).await;
     jobs::run_now_sends_the_routines_prompt_to_the_model(&browser, &bot, &mock).await;
     runs::runs_shows_the_run_just_made_with_its_cost(&browser, &bot).await;
-    jobs::pause_writes_paused_and_the_timeline_drops_its_marks(&browser, &bot, &home, marks).await;
+    jobs::pause_writes_paused_and_the_timeline_drops_its_marks(&browser, &bot, &home).await;
     jobs::an_edit_with_a_bad_cron_is_refused_with_the_loaders_words(&browser, &bot, &home).await;
     memory::undo_reverts_the_last_change(&browser, &mut bot, &home).await;
     pages::the_other_pages_open_with_their_headings(&browser, &bot).await;

@@ -1,4 +1,4 @@
-//! Runs: the run Run now just made is listed with its cost.
+//! Runs: the run Run now just made is listed with its cost, and Today draws it.
 
 use std::time::Duration;
 
@@ -34,4 +34,16 @@ pub async fn runs_shows_the_run_just_made_with_its_cost(browser: &Browser, bot: 
         .open(&bot.url(&format!("/runs?job={MORNING}")), "main#page-runs")
         .await;
     assert_eq!(browser.count(&row).await, 1);
+    // Today draws it too, coloured as a run that went well.
+    browser.open(&bot.url("/"), "svg#timeline").await;
+    assert_eq!(
+        browser
+            .count(&format!(
+                "svg#timeline g.run.outcome-ok[data-job=\"{MORNING}\"]"
+            ))
+            .await,
+        1,
+        "the run on Today's timeline"
+    );
+    browser.screenshot("today-after-run").await;
 }
