@@ -29,28 +29,32 @@ pub async fn run_now_sends_the_routines_prompt_to_the_model(
         browser.wait_for(&format!("tr#job-{id}.job")).await;
     }
     browser.screenshot("jobs").await;
-    let tag = format!("[routine-bg:{MORNING}]");
-    assert!(
-        mock.agent_requests()
-            .iter()
-            .all(|r| !r.latest_user_text().contains(&tag)),
-        "the routine ran before Run now"
-    );
-    let run_now = button(MORNING, "run");
-    assert_eq!(browser.text(&run_now).await, "Run now");
-    browser.click_through(&run_now).await;
-    let answer = browser.text("main#page-jobs").await;
-    let request = mock
-        .first_agent_request(|r| r.latest_user_text().contains(&tag), LIMIT)
-        .await
-        .unwrap_or_else(|| panic!("the model never received {tag}; the page said: {answer}"));
-    assert!(
-        request
-            .latest_user_text()
-            .contains("Look over today's plan and the calendar."),
-        "the routine's prompt: {}",
-        request.latest_user_text()
-    );
+    // The morning routine, then (for a second job on Runs) the two-hourly one.
+    for (id, prompt) in [
+        (MORNING, "Look over today's plan and the calendar."),
+        (STRETCH, "Remind me to stand up and stretch."),
+    ] {
+        let tag = format!("[routine-bg:{id}]");
+        assert!(
+            mock.agent_requests()
+                .iter()
+                .all(|r| !r.latest_user_text().contains(&tag)),
+            "{id} ran before Run now"
+        );
+        let run_now = button(id, "run");
+        assert_eq!(browser.text(&run_now).await, "Run now");
+        browser.click_through(&run_now).await;
+        let answer = browser.text("main#page-jobs").await;
+        let request = mock
+            .first_agent_request(|r| r.latest_user_text().contains(&tag), LIMIT)
+            .await
+            .unwrap_or_else(|| panic!("the model never received {tag}; the page said: {answer}"));
+        assert!(
+            request.latest_user_text().contains(prompt),
+            "the routine's prompt: {}",
+            request.latest_user_text()
+        );
+    }
 }
 
 pub async fn pause_writes_paused_and_the_timeline_drops_its_marks(

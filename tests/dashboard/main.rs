@@ -42,7 +42,7 @@ async fn the_dashboard_in_chromium() {
     today::the_login_link_opens_today_with_the_routines_on_the_timeline(&browser, &link).await;
     today::the_login_links_second_use_is_refused(&browser, &link).await;
     jobs::run_now_sends_the_routines_prompt_to_the_model(&browser, &bot, &mock).await;
-    runs::runs_shows_the_run_just_made_with_its_cost(&browser, &bot).await;
+    runs::runs_shows_the_run_just_made_with_its_cost(&browser, &bot, &home).await;
     jobs::pause_writes_paused_and_the_timeline_drops_its_marks(&browser, &bot, &home).await;
     jobs::an_edit_with_a_bad_cron_is_refused_with_the_loaders_words(&browser, &bot, &home).await;
     memory::undo_reverts_the_last_change(&browser, &mut bot, &home).await;
