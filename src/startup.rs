@@ -285,6 +285,8 @@ pub struct StartedActors {
     pub main: actix::Addr<MainSession>,
     /// The webhook server, when configured and it could bind.
     pub hooks: Option<actix_web::dev::ServerHandle>,
+    /// The webhook server's admission actor (its recent verdicts), when the server runs.
+    pub hook_admission: Option<actix::Addr<webhook_server::admission::Admission>>,
     /// The control socket `ollim-bot routine run` talks to (removed when dropped).
     pub control: Option<ollim_actors::bot::control_socket::ControlServer>,
 }
@@ -321,7 +323,7 @@ pub async fn start_actors(
     let Some(main) = handles.main_session.clone() else {
         bail!("the supervisor started no main session");
     };
-    let hooks = match &settings.webhook {
+    let hook_server = match &settings.webhook {
         Some(hook) => {
             let parts = BotParts {
                 data_dir: &settings.data_dir,
@@ -335,6 +337,8 @@ pub async fn start_actors(
         }
         None => None,
     };
+    let hooks = hook_server.as_ref().map(|s| s.handle.clone());
+    let hook_admission = hook_server.map(|s| s.admission);
     let socket = settings
         .data_dir
         .state_file(ollim_actors::bot::control_socket::FILE_NAME);
@@ -357,6 +361,7 @@ pub async fn start_actors(
         handles,
         main,
         hooks,
+        hook_admission,
         control,
     })
 }
