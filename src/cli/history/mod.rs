@@ -163,6 +163,20 @@ pub fn session_lines(
     )))
 }
 
+/// The ids of the bot's sessions that have a transcript (the dashboard links only those).
+pub fn session_ids(
+    data_root: &std::path::Path,
+    get: &dyn Fn(&str) -> Option<String>,
+) -> anyhow::Result<std::collections::HashSet<String>> {
+    let config = store::config_dir(get)?;
+    let projects = store::projects(&config, data_root, false)?;
+    Ok(Library::open(&projects, None)
+        .sessions
+        .into_iter()
+        .map(|s| s.id)
+        .collect())
+}
+
 /// Runs a history command for the data directory `data_root`, with `now` in zone `tz`;
 /// `verbose` is the command line's `-v` (tool calls and results in `prompts` and `transcript`).
 fn run_command(
