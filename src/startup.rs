@@ -285,14 +285,15 @@ pub struct StartedActors {
     pub main: actix::Addr<MainSession>,
     /// The webhook server, when configured and it could bind.
     pub hooks: Option<actix_web::dev::ServerHandle>,
-    /// The webhook server's admission actor (its recent verdicts), when the server runs.
-    pub hook_admission: Option<actix::Addr<webhook_server::admission::Admission>>,
     /// The control socket `ollim-bot routine run` talks to (removed when dropped).
     pub control: Option<ollim_actors::bot::control_socket::ControlServer>,
+    /// The dashboard, unless it is off or could not start.
+    pub dashboard: Option<crate::dashboard::Running>,
 }
 
 /// Starts the supervisor (and so the conversation, which greets the user through `surface`),
-/// the webhook server and the control socket beside it. Must run inside the actix system.
+/// the webhook server, the dashboard and the control socket beside it. Must run inside the
+/// actix system.
 pub async fn start_actors(
     settings: &Settings,
     mut main: MainSessionConfig,
@@ -339,6 +340,12 @@ pub async fn start_actors(
     };
     let hooks = hook_server.as_ref().map(|s| s.handle.clone());
     let hook_admission = hook_server.map(|s| s.admission);
+    let dashboard = crate::dashboard::start_for_bot(
+        &handles,
+        settings.tz,
+        &settings.data_dir,
+        hook_admission,
+    );
     let socket = settings
         .data_dir
         .state_file(ollim_actors::bot::control_socket::FILE_NAME);
@@ -351,6 +358,7 @@ pub async fn start_actors(
         handles.scheduler.clone(),
         Some(chat),
         handles.google.clone(),
+        dashboard.as_ref().map(|d| d.logins.clone().recipient()),
     )
         .inspect_err(|e| {
             tracing::error!(socket = %socket.display(), cause = %e, "control socket failed to start; `routine run` cannot reach this bot");
@@ -361,8 +369,8 @@ pub async fn start_actors(
         handles,
         main,
         hooks,
-        hook_admission,
         control,
+        dashboard,
     })
 }
 
