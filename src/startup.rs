@@ -324,7 +324,7 @@ pub async fn start_actors(
     let Some(main) = handles.main_session.clone() else {
         bail!("the supervisor started no main session");
     };
-    let hooks = match &settings.webhook {
+    let hook_server = match &settings.webhook {
         Some(hook) => {
             let parts = BotParts {
                 data_dir: &settings.data_dir,
@@ -338,7 +338,14 @@ pub async fn start_actors(
         }
         None => None,
     };
-    let dashboard = crate::dashboard::start_for_bot(&handles, settings.tz);
+    let hooks = hook_server.as_ref().map(|s| s.handle.clone());
+    let hook_admission = hook_server.map(|s| s.admission);
+    let dashboard = crate::dashboard::start_for_bot(
+        &handles,
+        settings.tz,
+        &settings.data_dir,
+        hook_admission,
+    );
     let socket = settings
         .data_dir
         .state_file(ollim_actors::bot::control_socket::FILE_NAME);

@@ -23,7 +23,9 @@ use std::time::Duration;
 use actix::{Actor as _, Addr};
 use actix_web::{middleware::DefaultHeaders, App, HttpServer};
 use chrono_tz::Tz;
+use ollim_actors::base::data_dir::DataDir;
 use ollim_actors::bot::supervisor::Handles;
+use ollim_actors::bot::webhook_server::admission::Admission;
 
 pub use logins::Logins;
 
@@ -95,6 +97,11 @@ pub struct Dash {
     pub logins: Addr<Logins>,
     /// The configured zone.
     pub tz: Tz,
+    /// The data directory (Memory reads and undoes `context.md` with the functions `/memory`
+    /// uses; Runs finds reflections and transcripts; Webhooks reads the specs as the server does).
+    pub data_dir: DataDir,
+    /// The webhook server's admission actor (its recent verdicts), when the server runs.
+    pub hook_admission: Option<Addr<Admission>>,
     /// The `Host` values accepted: the bound address and `localhost`, with the port.
     pub hosts: Vec<String>,
 }
@@ -117,7 +124,13 @@ impl Running {
 }
 
 /// Starts the dashboard inside the running actix system, on `listener`.
-pub fn serve(listener: TcpListener, handles: Handles, tz: Tz) -> std::io::Result<Running> {
+pub fn serve(
+    listener: TcpListener,
+    handles: Handles,
+    tz: Tz,
+    data_dir: DataDir,
+    hook_admission: Option<Addr<Admission>>,
+) -> std::io::Result<Running> {
     let addr = listener.local_addr()?;
     let origin = format!("http://{}", host_port(addr.ip(), addr.port()));
     let logins = Logins::new(origin).start();
@@ -125,6 +138,8 @@ pub fn serve(listener: TcpListener, handles: Handles, tz: Tz) -> std::io::Result
         handles,
         logins: logins.clone(),
         tz,
+        data_dir,
+        hook_admission,
         hosts: vec![
             host_port(addr.ip(), addr.port()),
             format!("localhost:{}", addr.port()),
@@ -171,7 +186,12 @@ fn security_headers() -> DefaultHeaders {
 
 /// Starts the dashboard for the bot when the environment asks for it; logs why not, or where
 /// it listens.
-pub fn start_for_bot(handles: &Handles, tz: Tz) -> Option<Running> {
+pub fn start_for_bot(
+    handles: &Handles,
+    tz: Tz,
+    data_dir: &DataDir,
+    hook_admission: Option<Addr<Admission>>,
+) -> Option<Running> {
     let settings = match DashboardSettings::from_lookup(&|k| std::env::var(k).ok()) {
         Ok(Some(s)) => s,
         Ok(None) => {
@@ -187,7 +207,15 @@ pub fn start_for_bot(handles: &Handles, tz: Tz) -> Option<Running> {
         tracing::warn!(bind = %settings.bind, "dashboard: listening beyond this machine (DASHBOARD_BIND); anyone who can reach it sees the login page");
     }
     let started = TcpListener::bind((settings.bind, settings.port))
-        .and_then(|listener| serve(listener, handles.clone(), tz));
+        .and_then(|listener| {
+            serve(
+                listener,
+                handles.clone(),
+                tz,
+                data_dir.clone(),
+                hook_admission,
+            )
+        });
     match started {
         Ok(running) => {
             tracing::info!(address = %running.addr, "dashboard listening; `ollim-bot dashboard` gives a login link");

@@ -1,8 +1,14 @@
 //! One module per dashboard page. Each asks the actors that own its facts and renders a body
 //! for [`super::layout::Page`].
 
+pub mod health;
 pub mod jobs;
+pub mod memory;
+pub mod runs;
+pub mod spend;
 pub mod today;
+pub mod updates;
+pub mod webhooks;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
