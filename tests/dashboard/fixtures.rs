@@ -16,6 +16,8 @@ pub const STRETCH: &str = "d2a00002";
 pub const EVENING: &str = "d2a00003";
 /// A background reminder an hour from now.
 pub const DENTIST: &str = "d2a00004";
+/// The routine the test creates on `/jobs/new`.
+pub const WATER: &str = "d2a00005";
 
 /// A zone where it is now between noon and one in the afternoon (a fixed offset, no DST), so
 /// that the day on Today's timeline holds the reminder an hour from now and no routine of

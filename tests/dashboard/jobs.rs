@@ -1,15 +1,19 @@
 //! Jobs: Run now reaches the model with the routine's prompt, Pause writes `paused: true` and
 //! takes the routine off the timeline (Resume puts it back), and an edit with a bad cron is
-//! refused with the loader's words, leaving the file as it was.
+//! refused with the loader's words, leaving the file as it was; a new routine shows its next
+//! five fire times on Check and is written (and scheduled) on Save.
 
 use std::path::Path;
 use std::time::Duration;
 
+use chrono::Utc;
+use chrono_tz::Tz;
+use fantoccini::Locator;
 use ollim_actors::jobs::cron::CronSchedule;
 
 use crate::bot::{Bot, LIMIT};
 use crate::browser::Browser;
-use crate::fixtures::{routine_path, EVENING, MORNING, STRETCH};
+use crate::fixtures::{routine_path, EVENING, MORNING, STRETCH, WATER};
 use crate::support::home::Home;
 use crate::support::mock_model_api::MockModelApi;
 use crate::today::fire_marks;
@@ -186,4 +190,93 @@ async fn marks_until(
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// A new routine as typed on `/jobs/new`: daily at 16:15, later today in the midday zone.
+fn new_routine() -> String {
+    format!(
+        "---\nid: \"{WATER}\"\ncron: \"15 16 * * *\"\ndescription: \"Water the plants\"\n\
+         background: true\n---\nRemind me to water the plants.\n"
+    )
+}
+
+pub async fn a_new_routine_shows_its_next_five_fires_before_it_is_saved(
+    browser: &Browser,
+    bot: &Bot,
+    home: &Home,
+    zone: Tz,
+) {
+    let routines = home.data.join("routines");
+    let files_before = files_in(&routines);
+    browser
+        .open(&bot.url("/jobs/new"), "textarea[name=\"text\"]")
+        .await;
+    browser
+        .type_into("textarea[name=\"text\"]", &new_routine())
+        .await;
+    browser
+        .click_through("button[name=\"action\"][value=\"check\"]")
+        .await;
+    // Today at 16:15 and the four days after, in the bot's zone.
+    let today = Utc::now().with_timezone(&zone).date_naive();
+    let fires: Vec<String> = {
+        let items = browser
+            .client
+            .find_all(Locator::Css("ol.next-fires li"))
+            .await
+            .unwrap_or_else(|e| panic!("the next fire times: {e}"));
+        let mut texts = Vec::new();
+        for item in items {
+            texts.push(item.text().await.unwrap_or_default());
+        }
+        texts
+    };
+    assert_eq!(fires.len(), 5, "{fires:?}");
+    for (day, fire) in fires.iter().enumerate() {
+        let date = (today + chrono::Days::new(day as u64)).format("%Y-%m-%d");
+        assert!(
+            fire.contains(&date.to_string()) && fire.contains("16:15"),
+            "fire {day}: {fire:?}"
+        );
+    }
+    assert_eq!(files_in(&routines), files_before, "Check wrote nothing");
+    browser.screenshot("new").await;
+
+    browser
+        .click_through("button[name=\"action\"][value=\"save\"]")
+        .await;
+    let notes = browser.text("main").await;
+    assert!(notes.contains(&format!("saved {WATER}")), "{notes}");
+    let added: Vec<_> = files_in(&routines)
+        .into_iter()
+        .filter(|f| !files_before.contains(f))
+        .collect();
+    assert_eq!(added.len(), 1, "one new file: {added:?}");
+    let saved = read(&routines.join(&added[0]));
+    let routine = ollim_actors::jobs::routine::parse(&saved)
+        .unwrap_or_else(|e| panic!("the saved file loads: {e}\n{saved}"));
+    assert_eq!(routine.cron, "15 16 * * *");
+    assert_eq!(routine.message.trim(), "Remind me to water the plants.");
+    // The scheduler has it: on Jobs and once on Today's timeline.
+    browser.open(&bot.url("/jobs"), "main#page-jobs").await;
+    browser.wait_for(&format!("tr#job-{WATER}.job")).await;
+    marks_until(
+        browser,
+        bot,
+        WATER,
+        "the new routine on the timeline",
+        |n| n == 1,
+    )
+    .await;
+}
+
+/// The file names in `dir`, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("list {}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }

@@ -45,6 +45,8 @@ async fn the_dashboard_in_chromium() {
     runs::runs_shows_the_run_just_made_with_its_cost(&browser, &bot, &home).await;
     jobs::pause_writes_paused_and_the_timeline_drops_its_marks(&browser, &bot, &home).await;
     jobs::an_edit_with_a_bad_cron_is_refused_with_the_loaders_words(&browser, &bot, &home).await;
+    jobs::a_new_routine_shows_its_next_five_fires_before_it_is_saved(&browser, &bot, &home, zone)
+        .await;
     memory::undo_reverts_the_last_change(&browser, &mut bot, &home).await;
     pages::the_other_pages_open_with_their_headings(&browser, &bot).await;
 
