@@ -44,7 +44,7 @@ pub async fn wait_listening(port: u16) {
     }
 }
 
-fn client() -> reqwest::Client {
+pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(Policy::none())
         .no_proxy()
@@ -53,7 +53,7 @@ fn client() -> reqwest::Client {
 }
 
 /// The link in a line like `dashboard login (…): http://127.0.0.1:P/login?token=T`.
-fn link_in(line: &str) -> String {
+pub fn link_in(line: &str) -> String {
     let at = line
         .find("http://")
         .unwrap_or_else(|| panic!("no link in {line:?}"));
@@ -102,7 +102,7 @@ fn listening_addresses(port: u16) -> Vec<String> {
     found
 }
 
-fn cookie_from(headers: &HeaderMap) -> (String, String) {
+pub fn cookie_from(headers: &HeaderMap) -> (String, String) {
     let set = headers
         .get(SET_COOKIE)
         .expect("the login sets a cookie")
@@ -113,7 +113,7 @@ fn cookie_from(headers: &HeaderMap) -> (String, String) {
     (pair, set)
 }
 
-fn csrf_in(html: &str) -> String {
+pub fn csrf_in(html: &str) -> String {
     let at = html
         .find("name=\"csrf\" value=\"")
         .expect("a form with the CSRF token");

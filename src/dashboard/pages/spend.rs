@@ -264,7 +264,10 @@ mod tests {
         let last = svg.find("data-date=\"2026-11-28\"").unwrap();
         assert!(first < last, "oldest on the left");
         assert!(svg.contains("daily cap $10.00"));
-        assert!(!svg.contains("style="), "no inline style: the CSP forbids it");
+        assert!(
+            !svg.contains("style="),
+            "no inline style: the CSP forbids it"
+        );
         assert!(!chart(&days, None).contains("class=\"cap\""));
     }
 }
