@@ -261,7 +261,7 @@ async fn each_page_shows_what_its_actors_hold_and_undo_goes_through_memorys_own_
     // Spend: today's jobs against the daily cap, and the job's own line.
     let (_, html) = site.get("/spend").await;
     assert!(is_page(&html, "spend", "Spend"), "{html}");
-    let today = format!("${:.2} of $10.00", cost);
+    let today = format!("${cost:.4} of $10.00");
     assert!(html.contains(&today), "{today}: {html}");
     assert!(html.contains(&format!("data-job=\"{JOB}\"")), "{html}");
     assert!(html.contains("<svg id=\"spend-chart\""), "{html}");
