@@ -340,12 +340,8 @@ pub async fn start_actors(
     };
     let hooks = hook_server.as_ref().map(|s| s.handle.clone());
     let hook_admission = hook_server.map(|s| s.admission);
-    let dashboard = crate::dashboard::start_for_bot(
-        &handles,
-        settings.tz,
-        &settings.data_dir,
-        hook_admission,
-    );
+    let dashboard =
+        crate::dashboard::start_for_bot(&handles, settings.tz, &settings.data_dir, hook_admission);
     let socket = settings
         .data_dir
         .state_file(ollim_actors::bot::control_socket::FILE_NAME);

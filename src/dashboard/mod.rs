@@ -212,16 +212,15 @@ pub fn start_for_bot(
     if !settings.is_loopback() {
         tracing::warn!(bind = %settings.bind, "dashboard: listening beyond this machine (DASHBOARD_BIND); anyone who can reach it sees the login page");
     }
-    let started = TcpListener::bind((settings.bind, settings.port))
-        .and_then(|listener| {
-            serve(
-                listener,
-                handles.clone(),
-                tz,
-                data_dir.clone(),
-                hook_admission,
-            )
-        });
+    let started = TcpListener::bind((settings.bind, settings.port)).and_then(|listener| {
+        serve(
+            listener,
+            handles.clone(),
+            tz,
+            data_dir.clone(),
+            hook_admission,
+        )
+    });
     match started {
         Ok(running) => {
             tracing::info!(address = %running.addr, "dashboard listening; `ollim-bot dashboard` gives a login link");

@@ -27,7 +27,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/jobs/{id}/pause", web::post().to(pages::jobs::pause))
         .route("/jobs/{id}/resume", web::post().to(pages::jobs::resume))
         .route("/runs", web::get().to(pages::runs::page))
-        .route("/runs/{run}/transcript", web::get().to(pages::runs::transcript))
+        .route(
+            "/runs/{run}/transcript",
+            web::get().to(pages::runs::transcript),
+        )
         .route("/memory", web::get().to(pages::memory::page))
         .route("/memory/undo", web::post().to(pages::memory::undo))
         .route("/updates", web::get().to(pages::updates::page))

@@ -14,3 +14,4 @@ mod console_bot;
 
 mod doors;
 mod off;
+mod pages;

@@ -145,7 +145,11 @@ pub fn session_lines(
     let transcript = transcript::Transcript::read(&file.path)
         .map_err(|e| anyhow::anyhow!("reading {}: {e}", file.path.display()))?;
     if transcript.skipped_lines > 0 {
-        tracing::warn!(session, skipped = transcript.skipped_lines, "transcript lines that do not read were left out");
+        tracing::warn!(
+            session,
+            skipped = transcript.skipped_lines,
+            "transcript lines that do not read were left out"
+        );
     }
     let loaded = library::Loaded {
         label: library.label(index),

@@ -128,7 +128,11 @@ fn gather(data: &DataDir, tz: Tz, query: &str, csrf: String) -> Body {
     };
     Body {
         size: now.size_line(),
-        last: now.last_line(tz),
+        last: now
+            .last
+            .as_ref()
+            .map(|c| change_line(c, tz))
+            .unwrap_or_else(|| "none recorded".to_owned()),
         undo: now.last.as_ref().map(|c| c.short().to_owned()),
         over: text
             .as_deref()

@@ -71,7 +71,9 @@ pub struct RunsQuery {
 }
 
 fn local(at: DateTime<FixedOffset>, tz: Tz) -> String {
-    at.with_timezone(&tz).format("%a %Y-%m-%d %H:%M").to_string()
+    at.with_timezone(&tz)
+        .format("%a %Y-%m-%d %H:%M")
+        .to_string()
 }
 
 /// `42s`, `3m 08s`, `1h 02m`.
@@ -244,7 +246,9 @@ pub async fn transcript(
         .await
         .map_err(|_| ActorGone("run log"))?;
     let Some(record) = records.into_iter().find(|r| r.run == run) else {
-        return Err(actix_web::error::ErrorNotFound("no such run in the history"));
+        return Err(actix_web::error::ErrorNotFound(
+            "no such run in the history",
+        ));
     };
     let Some(session) = record.session.clone() else {
         return Err(actix_web::error::ErrorNotFound(

@@ -154,7 +154,7 @@ pub async fn page(_session: Session, dash: web::Data<Dash>) -> Result<HttpRespon
             "jobs today".to_owned(),
             format!(
                 "{} of {}",
-                usd::shown_usd(spent.today_usd),
+                usd4(spent.today_usd),
                 cap_text(caps.daily_cents)
             ),
         ),
@@ -162,7 +162,7 @@ pub async fn page(_session: Session, dash: web::Data<Dash>) -> Result<HttpRespon
             "jobs this month".to_owned(),
             format!(
                 "{} of {}",
-                usd::shown_usd(spent.month_usd),
+                usd4(spent.month_usd),
                 cap_text(caps.monthly_cents)
             ),
         ),
@@ -174,9 +174,12 @@ pub async fn page(_session: Session, dash: web::Data<Dash>) -> Result<HttpRespon
         ),
     ];
     let daily_cap = caps.daily_cents.map(|c| c as f64 / 100.0);
+    // The chart shows every day; the table only today and the days that cost something.
     let day_rows = days
         .iter()
-        .map(|d| DayRow {
+        .enumerate()
+        .filter(|(i, d)| *i == 0 || d.total_usd() > 0.0)
+        .map(|(_, d)| DayRow {
             date: d.date.format("%a %Y-%m-%d").to_string(),
             jobs: usd4(d.jobs_usd),
             conversation: usd4(d.conversation_usd + d.forks_usd),
@@ -264,7 +267,10 @@ mod tests {
         let last = svg.find("data-date=\"2026-11-28\"").unwrap();
         assert!(first < last, "oldest on the left");
         assert!(svg.contains("daily cap $10.00"));
-        assert!(!svg.contains("style="), "no inline style: the CSP forbids it");
+        assert!(
+            !svg.contains("style="),
+            "no inline style: the CSP forbids it"
+        );
         assert!(!chart(&days, None).contains("class=\"cap\""));
     }
 }

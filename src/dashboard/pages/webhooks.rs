@@ -157,11 +157,7 @@ pub async fn page(_session: Session, dash: web::Data<Dash>) -> Result<HttpRespon
     let verdicts = verdicts
         .into_iter()
         .map(|v| VerdictRow {
-            when: v
-                .at
-                .with_timezone(&tz)
-                .format("%a %H:%M:%S")
-                .to_string(),
+            when: v.at.with_timezone(&tz).format("%a %H:%M:%S").to_string(),
             class: match v.status {
                 200..=299 => "ok",
                 429 | 500..=599 => "warning",
@@ -186,11 +182,7 @@ pub async fn page(_session: Session, dash: web::Data<Dash>) -> Result<HttpRespon
         .into_iter()
         .rev()
         .map(|r| RunRow {
-            when: r
-                .ended
-                .with_timezone(&tz)
-                .format("%a %H:%M:%S")
-                .to_string(),
+            when: r.ended.with_timezone(&tz).format("%a %H:%M:%S").to_string(),
             outcome: r.outcome.as_str(),
             class: match r.outcome {
                 o if o == ollim_actors::records::runs::Outcome::Ok => "ok",

@@ -208,7 +208,11 @@ mod tests {
         assert!(recent(dir.path(), 5, 100).is_empty(), "no directory: none");
         let snaps = dir.path().join(SNAPSHOT_DIR);
         std::fs::create_dir_all(&snaps).unwrap();
-        for name in ["2026-11-25-0900-a.md", "2026-11-27-1005-b.md", "2026-11-26-0800-c.md"] {
+        for name in [
+            "2026-11-25-0900-a.md",
+            "2026-11-27-1005-b.md",
+            "2026-11-26-0800-c.md",
+        ] {
             std::fs::write(snaps.join(name), format!("summary of {name}")).unwrap();
         }
         std::fs::write(snaps.join("notes.txt"), "not a snapshot").unwrap();

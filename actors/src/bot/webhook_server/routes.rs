@@ -68,11 +68,21 @@ pub async fn hook(
                         .map(str::to_owned)
                 })
                 .unwrap_or_default();
-            keeper.do_send(RecordVerdict(Verdict::new(clock.now(), &hook_id, status, &note)));
+            keeper.do_send(RecordVerdict(Verdict::new(
+                clock.now(),
+                &hook_id,
+                status,
+                &note,
+            )));
             BoxBody::new(bytes)
         }
         Err(body) => {
-            keeper.do_send(RecordVerdict(Verdict::new(clock.now(), &hook_id, status, "")));
+            keeper.do_send(RecordVerdict(Verdict::new(
+                clock.now(),
+                &hook_id,
+                status,
+                "",
+            )));
             body
         }
     };

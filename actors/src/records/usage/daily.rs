@@ -193,7 +193,11 @@ mod tests {
         let dates: Vec<String> = days.iter().map(|d| d.date.to_string()).collect();
         assert_eq!(dates, ["2026-11-28", "2026-11-27", "2026-11-26"]);
         assert_eq!(
-            (days[0].conversation_usd, days[0].forks_usd, days[0].jobs_usd),
+            (
+                days[0].conversation_usd,
+                days[0].forks_usd,
+                days[0].jobs_usd
+            ),
             (0.5, 0.25, 0.125)
         );
         assert_eq!(days[0].job_runs, 1, "a run without a cost is not counted");
