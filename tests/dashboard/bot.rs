@@ -1,5 +1,6 @@
 //! The real bot for the browser tier: `ollim-bot console` with its own data directory and HOME,
-//! the real `claude` CLI against the mock model API, and the dashboard on a free port.
+//! the real `claude` CLI against the mock model API, and the dashboard and the webhook server
+//! on free ports.
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -9,6 +10,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
+use crate::fixtures::HOOK_SECRET;
 use crate::support::home::Home;
 use crate::support::mock_model_api::MockModelApi;
 
@@ -23,11 +25,20 @@ pub struct Bot {
     seen: Vec<String>,
     /// The dashboard's port.
     pub port: u16,
+    /// The webhook server's port.
+    pub hook_port: u16,
 }
 
 impl Bot {
-    /// Starts the bot on `home` in `zone` with the dashboard on `port`.
-    pub async fn start(home: &Home, mock: &MockModelApi, zone: Tz, port: u16) -> Bot {
+    /// Starts the bot on `home` in `zone` with the dashboard on `port` and the webhook server on
+    /// `hook_port` (taking [`HOOK_SECRET`]).
+    pub async fn start(
+        home: &Home,
+        mock: &MockModelApi,
+        zone: Tz,
+        port: u16,
+        hook_port: u16,
+    ) -> Bot {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ollim-bot"))
             .arg("console")
             .envs(mock.cli_env(&home.home))
@@ -37,6 +48,8 @@ impl Bot {
             .env("OLLIM_USER_NAME", "Sam")
             .env("OLLIM_BOT_NAME", "Ollie")
             .env("DASHBOARD_PORT", port.to_string())
+            .env("WEBHOOK_PORT", hook_port.to_string())
+            .env("WEBHOOK_SECRET", HOOK_SECRET)
             .env("RUST_LOG", "info")
             .env_remove("DISCORD_TOKEN")
             .env_remove("DASHBOARD_BIND")
@@ -70,6 +83,7 @@ impl Bot {
             lines,
             seen: Vec::new(),
             port,
+            hook_port,
         }
     }
 

@@ -1,5 +1,5 @@
-//! What the bot starts with and what the mock model answers: three routines and a reminder in
-//! the data directory, a zone where it is midday, and a conversation that writes `context.md` twice when asked to.
+//! What the bot starts with and what the mock model answers: three routines, a reminder and a
+//! webhook spec in the data directory, a zone where it is midday, and a conversation that writes `context.md` twice when asked to.
 
 use chrono::{Duration, Timelike, Utc};
 use chrono_tz::Tz;
@@ -18,6 +18,10 @@ pub const EVENING: &str = "d2a00003";
 pub const DENTIST: &str = "d2a00004";
 /// The routine the test creates on `/jobs/new`.
 pub const WATER: &str = "d2a00005";
+/// The webhook spec the bot serves.
+pub const HOOK: &str = "deploys";
+/// The bearer token the webhook server takes.
+pub const HOOK_SECRET: &str = "browser-tier-webhook-secret-0123456789abcdef";
 
 /// A zone where it is now between noon and one in the afternoon (a fixed offset, no DST), so
 /// that the day on Today's timeline holds the reminder an hour from now and no routine of
@@ -45,8 +49,8 @@ pub fn routine_path(id: &str) -> &'static str {
     }
 }
 
-/// Writes the routines and the reminder into the bot's data directory (the reminder's time in
-/// `zone`).
+/// Writes the routines, the reminder and the webhook spec into the bot's data directory (the
+/// reminder's time in `zone`).
 pub fn write(home: &Home, zone: Tz) {
     home.write(
         routine_path(MORNING),
@@ -67,6 +71,14 @@ pub fn write(home: &Home, zone: Tz) {
         &format!(
             "---\nid: \"{EVENING}\"\ncron: \"30 21 * * *\"\ndescription: \"Evening wind-down\"\n\
              ---\nHelp me wind down: what went well today?\n"
+        ),
+    );
+    home.write(
+        &format!("webhooks/{HOOK}.md"),
+        &format!(
+            "---\nid: \"{HOOK}\"\nfields:\n  type: object\n  required: [status]\n  properties:\n    \
+             status:\n      type: string\n      enum: [ok, failed]\n---\n\
+             The deploy finished: {{status}}. Tell me only if it failed.\n"
         ),
     );
     let at = (Utc::now() + Duration::hours(1))

@@ -18,11 +18,24 @@ mod memory;
 mod pages;
 mod runs;
 mod today;
+mod webhooks;
 
 use crate::bot::Bot;
 use crate::browser::Browser;
 use crate::support::home::Home;
 use crate::support::mock_model_api::MockModelApi;
+
+/// Runs one step of the walk, saying first which and when (for the reader of a failure).
+macro_rules! step {
+    ($started:expr, $step:path, $($arg:expr),*) => {{
+        eprintln!(
+            "dashboard walk, {:.1} s: {}",
+            $started.elapsed().as_secs_f64(),
+            stringify!($step)
+        );
+        $step($($arg),*).await
+    }};
+}
 
 /// One bot and one browser for the whole walk (starting them is most of the time), each step
 /// named for the behaviour it asserts.
@@ -35,20 +48,86 @@ async fn the_dashboard_in_chromium() {
     let mock = MockModelApi::start(fixtures::model_reply(context))
         .await
         .expect("start the mock model API");
-    let mut bot = Bot::start(&home, &mock, zone, browser::free_port()).await;
+    let mut bot = Bot::start(
+        &home,
+        &mock,
+        zone,
+        browser::free_port(),
+        browser::free_port(),
+    )
+    .await;
     let browser = Browser::start().await;
     let link = bot.login_link().await;
+    let started = std::time::Instant::now();
 
-    today::the_login_link_opens_today_with_the_routines_on_the_timeline(&browser, &link).await;
-    today::the_login_links_second_use_is_refused(&browser, &link).await;
-    jobs::run_now_sends_the_routines_prompt_to_the_model(&browser, &bot, &mock).await;
-    runs::runs_shows_the_run_just_made_with_its_cost(&browser, &bot, &home).await;
-    jobs::pause_writes_paused_and_the_timeline_drops_its_marks(&browser, &bot, &home).await;
-    jobs::an_edit_with_a_bad_cron_is_refused_with_the_loaders_words(&browser, &bot, &home).await;
-    jobs::a_new_routine_shows_its_next_five_fires_before_it_is_saved(&browser, &bot, &home, zone)
-        .await;
-    memory::undo_reverts_the_last_change(&browser, &mut bot, &home).await;
-    pages::the_other_pages_open_with_their_headings(&browser, &bot).await;
+    step!(
+        started,
+        today::the_login_link_opens_today_with_the_routines_on_the_timeline,
+        &browser,
+        &link
+    );
+    step!(
+        started,
+        today::the_login_links_second_use_is_refused,
+        &browser,
+        &link
+    );
+    step!(
+        started,
+        jobs::run_now_sends_the_routines_prompt_to_the_model,
+        &browser,
+        &bot,
+        &mock
+    );
+    step!(
+        started,
+        runs::runs_shows_the_run_just_made_with_its_cost,
+        &browser,
+        &bot,
+        &home
+    );
+    step!(
+        started,
+        jobs::pause_writes_paused_and_the_timeline_drops_its_marks,
+        &browser,
+        &bot,
+        &home
+    );
+    step!(
+        started,
+        jobs::an_edit_with_a_bad_cron_is_refused_with_the_loaders_words,
+        &browser,
+        &bot,
+        &home
+    );
+    step!(
+        started,
+        jobs::a_new_routine_shows_its_next_five_fires_before_it_is_saved,
+        &browser,
+        &bot,
+        &home,
+        zone
+    );
+    step!(
+        started,
+        memory::undo_reverts_the_last_change,
+        &browser,
+        &mut bot,
+        &home
+    );
+    step!(
+        started,
+        webhooks::the_webhooks_page_shows_the_spec_and_each_requests_answer,
+        &browser,
+        &bot,
+        &mock
+    );
+    step!(
+        started,
+        pages::the_other_pages_open_with_their_headings,
+        &browser,
+        &bot
+    );
 
     browser.close().await;
     bot.finish().await;

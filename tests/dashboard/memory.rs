@@ -28,6 +28,8 @@ pub async fn undo_reverts_the_last_change(browser: &Browser, bot: &mut Bot, home
     let undo = "main#page-memory form[action$=\"/memory/undo\"] button";
     assert_eq!(browser.text(undo).await, "Undo");
     browser.click_through(undo).await;
+    let answer = browser.text("main#page-memory").await;
+    assert!(answer.contains("undid"), "the answer to Undo: {answer}");
     // The page after the Undo shows the file as it was before the last change.
     browser.open(&bot.url("/memory"), "pre#context").await;
     let shown = browser.text("pre#context").await;

@@ -34,6 +34,9 @@ pub async fn the_login_link_opens_today_with_the_routines_on_the_timeline(
             "{id}'s marks on the timeline"
         );
     }
+    // What is still to come names the reminder by its description.
+    let text = browser.page_text().await;
+    assert!(text.contains("Call the dentist"), "{text}");
     browser.screenshot("today").await;
 }
 
