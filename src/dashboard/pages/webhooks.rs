@@ -185,7 +185,7 @@ pub async fn page(_session: Session, dash: web::Data<Dash>) -> Result<HttpRespon
             when: r.ended.with_timezone(&tz).format("%a %H:%M:%S").to_string(),
             outcome: r.outcome.as_str(),
             class: match r.outcome {
-                o if o == ollim_actors::records::runs::Outcome::Ok => "ok",
+                ollim_actors::records::runs::Outcome::Ok => "ok",
                 o if o.is_failure() => "error",
                 _ => "warning",
             },
