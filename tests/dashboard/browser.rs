@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use fantoccini::wd::Capabilities;
+use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
@@ -318,11 +318,7 @@ impl Browser {
             .await
             .unwrap_or_else(|e| panic!("screenshot of {name}: {e}"));
         self.resize(WIDTH, HEIGHT).await;
-        let dir = screenshot_dir();
-        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir {}: {e}", dir.display()));
-        let path = dir.join(format!("{name}.png"));
-        std::fs::write(&path, png).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-        path
+        save(name, &png)
     }
 
     /// Sets the window's size.
@@ -331,6 +327,49 @@ impl Browser {
             .set_window_size(width, height)
             .await
             .unwrap_or_else(|e| panic!("resize the window to {width}x{height}: {e}"));
+    }
+
+    /// Draws pages as a phone `width` CSS pixels wide would (`None`: as the window again),
+    /// through the DevTools command chromedriver passes on (a window cannot be that narrow).
+    pub async fn phone(&self, width: Option<u32>) {
+        let command = match width {
+            Some(width) => Cdp {
+                method: "Emulation.setDeviceMetricsOverride",
+                params: json!({"width": width, "height": 800, "deviceScaleFactor": 1,
+                               "mobile": true}),
+            },
+            None => Cdp {
+                method: "Emulation.clearDeviceMetricsOverride",
+                params: json!({}),
+            },
+        };
+        self.client
+            .issue_cmd(command)
+            .await
+            .unwrap_or_else(|e| panic!("phone emulation {width:?}: {e}"));
+    }
+
+    /// The page's width in CSS pixels (a phone shrinks a wider page to fit, so its viewport
+    /// says nothing: the document's scroll width does).
+    pub async fn page_width(&self) -> u64 {
+        let measured = self
+            .client
+            .execute("return document.documentElement.scrollWidth;", vec![])
+            .await;
+        match measured.as_ref().ok().and_then(|v| v.as_u64()) {
+            Some(pixels) => pixels,
+            None => panic!("measure the width of {}: {measured:?}", self.url().await),
+        }
+    }
+
+    /// Saves the viewport as it is (no resizing) as `<name>.png` in [`screenshot_dir`].
+    pub async fn screenshot_as_is(&self, name: &str) -> PathBuf {
+        let png = self
+            .client
+            .screenshot()
+            .await
+            .unwrap_or_else(|e| panic!("screenshot of {name}: {e}"));
+        save(name, &png)
     }
 
     /// Ends the session, then (in the drop) the processes.
@@ -343,6 +382,40 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         end(&mut self.driver, self.profile.path());
+    }
+}
+
+/// Writes `png` as `<name>.png` in [`screenshot_dir`].
+fn save(name: &str, png: &[u8]) -> PathBuf {
+    let dir = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir {}: {e}", dir.display()));
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    path
+}
+
+/// A Chrome DevTools command, sent through chromedriver's `goog/cdp/execute`.
+#[derive(Debug)]
+struct Cdp {
+    method: &'static str,
+    params: serde_json::Value,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({"cmd": self.method, "params": self.params});
+        (http::Method::POST, Some(body.to_string()))
     }
 }
 

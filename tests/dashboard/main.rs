@@ -16,6 +16,7 @@ mod fixtures;
 mod jobs;
 mod memory;
 mod pages;
+mod phone;
 mod runs;
 mod today;
 mod webhooks;
@@ -128,6 +129,7 @@ async fn the_dashboard_in_chromium() {
         &browser,
         &bot
     );
+    step!(started, phone::every_page_fits_a_phone, &browser, &bot);
 
     browser.close().await;
     bot.finish().await;
