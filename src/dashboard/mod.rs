@@ -31,6 +31,8 @@ pub use logins::Logins;
 
 /// The port when `DASHBOARD_PORT` is not set.
 pub const DEFAULT_PORT: u16 = 7312;
+/// Largest form body accepted (a whole job file).
+const FORM_LIMIT: usize = 256 * 1024;
 /// The variable naming the port (or `off`).
 pub const PORT_VARIABLE: &str = "DASHBOARD_PORT";
 /// The variable naming another address to bind (doctor warns when it is not loopback).
@@ -148,6 +150,8 @@ pub fn serve(
     let server = HttpServer::new(move || {
         App::new()
             .app_data(actix_web::web::Data::from(Arc::clone(&dash)))
+            // A job file travels whole in the edit form.
+            .app_data(actix_web::web::FormConfig::default().limit(FORM_LIMIT))
             .configure(routes::configure)
             .wrap_fn(guard::front_door)
             .wrap(security_headers())
@@ -168,7 +172,9 @@ pub fn serve(
 }
 
 /// The headers every answer carries: a CSP without inline script (and no script at all: the
-/// pages refresh themselves with a meta tag), no framing, no sniffing, no caching, no referrer.
+/// pages refresh themselves with a meta tag), no framing, no sniffing, no caching, and no
+/// referrer to other sites. (`same-origin`, not `no-referrer`: under `no-referrer` a browser
+/// sends `Origin: null` with a same-origin form POST, and the front door refuses it.)
 fn security_headers() -> DefaultHeaders {
     DefaultHeaders::new()
         .add((
@@ -178,7 +184,7 @@ fn security_headers() -> DefaultHeaders {
         ))
         .add(("X-Content-Type-Options", "nosniff"))
         .add(("X-Frame-Options", "DENY"))
-        .add(("Referrer-Policy", "no-referrer"))
+        .add(("Referrer-Policy", "same-origin"))
         .add(("Cache-Control", "no-store"))
         .add(("Cross-Origin-Opener-Policy", "same-origin"))
         .add(("Cross-Origin-Resource-Policy", "same-origin"))

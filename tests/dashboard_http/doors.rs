@@ -262,7 +262,7 @@ async fn one_bot_holds_every_door() {
     for (name, value) in [
         ("x-frame-options", "DENY"),
         ("x-content-type-options", "nosniff"),
-        ("referrer-policy", "no-referrer"),
+        ("referrer-policy", "same-origin"),
         ("cache-control", "no-store"),
     ] {
         assert_eq!(

@@ -125,10 +125,7 @@ async fn rows(dash: &Dash) -> Result<Vec<Row>, ActorGone> {
     out.extend(reminders.into_iter().map(|j| {
         Row {
             id: j.id.to_string(),
-            name: std::path::Path::new(&j.rel_path)
-                .file_stem()
-                .map(|s| s.to_string_lossy().replace('-', " "))
-                .unwrap_or_else(|| j.id.to_string()),
+            name: super::today::reminder_name(j),
             kind: "reminder",
             is_routine: false,
             paused: false,

@@ -12,7 +12,7 @@ use ollim_actors::records::ping_budget::Snapshot;
 use ollim_actors::records::runs::History;
 use ollim_actors::records::usage::GetReport;
 use ollim_actors::scheduling::fork::background::job_name;
-use ollim_actors::scheduling::scheduler::{Routines, Upcoming};
+use ollim_actors::scheduling::scheduler::{Routines, Upcoming, UpcomingJob};
 
 use super::{dollars, ActorGone};
 use crate::dashboard::guard::Session;
@@ -47,6 +47,18 @@ fn local_midnight(date: NaiveDate, tz: Tz) -> DateTime<Utc> {
         })
         .map(|d| d.with_timezone(&Utc))
         .unwrap_or_else(|| Utc.from_utc_datetime(&naive))
+}
+
+/// A reminder's name for people: its description, else its file name in words.
+pub fn reminder_name(job: &UpcomingJob) -> String {
+    let description = job.description.trim();
+    if !description.is_empty() {
+        return description.to_owned();
+    }
+    std::path::Path::new(&job.rel_path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().replace('-', " "))
+        .unwrap_or_else(|| format!("reminder {}", job.id))
 }
 
 /// What Today shows, gathered from the actors.
@@ -140,7 +152,7 @@ pub async fn gather(dash: &Dash, now: DateTime<Utc>) -> Result<Today, ActorGone>
             if at >= start && at < end {
                 fires.push(Fire {
                     job: job.id.to_string(),
-                    name: format!("reminder {}", job.id),
+                    name: reminder_name(job),
                     at,
                 });
             }

@@ -80,6 +80,8 @@ pub struct UpcomingJob {
     pub rel_path: String,
     /// A paused routine (listed, never fired).
     pub paused: bool,
+    /// Its `description` (may be empty).
+    pub description: String,
 }
 
 /// Fire whatever is due at the clock's now; answered once every job fired so far (by this or
