@@ -83,6 +83,7 @@ fn fixture(data: &Path) -> std::io::Result<()> {
             trigger: Trigger::Schedule,
             alerted: false,
             count: None,
+            session: None,
         };
         if let Ok(line) = serde_json::to_string(&record) {
             lines.push_str(&line);
