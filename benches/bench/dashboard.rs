@@ -229,7 +229,7 @@ async fn today_time(mock: &MockModelApi, claude: &Path, home: &Path, tmp: &Path)
     let p90 = rest.get(rest.len() * 9 / 10).copied().unwrap_or(median);
     println!(
         "dashboard: Today with {ROUTINES} routines and {RUNS} runs in the history ({fires} fire marks, {} KiB): \
-         median {}, p90 {}, first {} (target ≤ 50 ms)",
+         median {}, p90 {}; the first, right after the bot started, {} (target ≤ 50 ms)",
         bytes / 1024,
         ms(median),
         ms(p90),
