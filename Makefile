@@ -1,7 +1,7 @@
 # The README's commands. `make run` starts the bot; `make test` runs every test tier.
 CARGO ?= cargo
 
-.PHONY: run install test test-cli lint bench fmt claude
+.PHONY: run install test test-cli lint bench fmt claude chromium
 
 # Where the pinned Claude Code CLI goes in .tools/ (the package for this machine's platform).
 CLAUDE_PINNED = $(shell bash tools/install-claude.sh --print-binary)
@@ -40,7 +40,12 @@ install:
 claude:
 	@bash tools/install-claude.sh
 
-test: claude
+# Headless Chromium and chromedriver for the dashboard's browser tests (Debian's chromium and
+# chromium-driver): installed where missing, or a failure saying how.
+chromium:
+	@bash tools/install-chromium.sh
+
+test: claude chromium
 	@$(call TEST_RUN,--workspace)
 
 # The tests that drive the real claude CLI, against another release installed beside the

@@ -6,6 +6,7 @@
 mod chat;
 mod cli;
 mod console;
+mod dashboard;
 mod discord;
 mod doctor;
 mod drain;
@@ -155,6 +156,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // The zone only shows change times here: a bad one falls back to the system's.
             let tz = settings::zone_from(&env_lookup).unwrap_or_else(|_| settings::system_zone());
             done(cli::memory::run(cmd, &data, tz))
+        }
+        Some(Command::Dashboard) => {
+            let data = settings::data_dir_from(&env_lookup);
+            done(cli::dashboard::run(&data))
         }
         Some(Command::Console) => done(startup::run_bot(startup::SurfaceChoice::Console)),
         Some(Command::Chat { model }) => done(chat::run(model)),

@@ -287,10 +287,13 @@ pub struct StartedActors {
     pub hooks: Option<actix_web::dev::ServerHandle>,
     /// The control socket `ollim-bot routine run` talks to (removed when dropped).
     pub control: Option<ollim_actors::bot::control_socket::ControlServer>,
+    /// The dashboard, unless it is off or could not start.
+    pub dashboard: Option<crate::dashboard::Running>,
 }
 
 /// Starts the supervisor (and so the conversation, which greets the user through `surface`),
-/// the webhook server and the control socket beside it. Must run inside the actix system.
+/// the webhook server, the dashboard and the control socket beside it. Must run inside the
+/// actix system.
 pub async fn start_actors(
     settings: &Settings,
     mut main: MainSessionConfig,
@@ -321,7 +324,7 @@ pub async fn start_actors(
     let Some(main) = handles.main_session.clone() else {
         bail!("the supervisor started no main session");
     };
-    let hooks = match &settings.webhook {
+    let hook_server = match &settings.webhook {
         Some(hook) => {
             let parts = BotParts {
                 data_dir: &settings.data_dir,
@@ -335,6 +338,10 @@ pub async fn start_actors(
         }
         None => None,
     };
+    let hooks = hook_server.as_ref().map(|s| s.handle.clone());
+    let hook_admission = hook_server.map(|s| s.admission);
+    let dashboard =
+        crate::dashboard::start_for_bot(&handles, settings.tz, &settings.data_dir, hook_admission);
     let socket = settings
         .data_dir
         .state_file(ollim_actors::bot::control_socket::FILE_NAME);
@@ -347,6 +354,7 @@ pub async fn start_actors(
         handles.scheduler.clone(),
         Some(chat),
         handles.google.clone(),
+        dashboard.as_ref().map(|d| d.logins.clone().recipient()),
     )
         .inspect_err(|e| {
             tracing::error!(socket = %socket.display(), cause = %e, "control socket failed to start; `routine run` cannot reach this bot");
@@ -358,6 +366,7 @@ pub async fn start_actors(
         main,
         hooks,
         control,
+        dashboard,
     })
 }
 

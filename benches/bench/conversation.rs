@@ -43,6 +43,7 @@ pub fn console_bot(
         .envs(mock.cli_env(home))
         .env("OLLIM_CLAUDE_BIN", claude)
         .env("OLLIM_DATA_DIR", data)
+        .env("DASHBOARD_PORT", "off")
         .env("RUST_LOG", "warn")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -51,6 +51,7 @@ pub async fn bench_discord() {
         .env("OLLIM_USER_NAME", "Sam")
         .env("OLLIM_BOT_NAME", "Ollie")
         .env("DISCORD_TOKEN", "bench.token.value")
+        .env("DASHBOARD_PORT", "off")
         .env("OLLIM_DISCORD_PROXY", fake.base_url())
         .env("NO_PROXY", "127.0.0.1,localhost")
         .env("RUST_LOG", "warn")

@@ -4,6 +4,7 @@
 mod actors;
 mod background_load;
 mod conversation;
+mod dashboard;
 mod discord;
 mod forks;
 mod google;
@@ -85,6 +86,9 @@ fn main() {
         }
         if wanted("discord") {
             discord::bench_discord().await;
+        }
+        if wanted("dashboard") {
+            dashboard::bench_dashboard().await;
         }
     });
 }

@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod cal;
+pub mod dashboard;
 pub mod delete_ask;
 pub mod gmail;
 pub mod google;
@@ -63,7 +64,8 @@ examples:
   ollim-bot history search -p --since 3d \"dentist\"
   ollim-bot usage --by-job --days 7
   ollim-bot memory show
-  ollim-bot memory search dentist appointment --limit 5";
+  ollim-bot memory search dentist appointment --limit 5
+  ollim-bot dashboard";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -107,4 +109,6 @@ pub enum Command {
     /// The assistant's memory, context.md: show it, its changes, undo the last; search it.
     #[command(subcommand)]
     Memory(memory::MemoryCommand),
+    /// A one-time login link to the running bot's dashboard (works once, for 10 minutes).
+    Dashboard,
 }

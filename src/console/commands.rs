@@ -52,6 +52,8 @@ commands:
   /updates                                background updates waiting for the conversation
   /memory [undo]                          the assistant's memory (context.md): its size and
                                           last change; undo reverts that change
+  /dashboard                              a one-time login link to the dashboard (works
+                                          once, for 10 minutes)
   /version                                the bot's version and commit, the claude CLI's
   /help                                   this list
   /quit                                   leave (so does end of input)";

@@ -53,12 +53,13 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
             out.clone().recipient(),
         )
         .await?;
-        let (supervisor, handles, main, hooks, control) = (
+        let (supervisor, handles, main, hooks, control, dashboard) = (
             started.supervisor,
             started.handles,
             started.main,
             started.hooks,
             started.control,
+            started.dashboard,
         );
         let tz = settings.tz;
         out.do_send(render::Prompt);
@@ -86,6 +87,11 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
                             let text = setup_prompt(&settings.data_dir, names, chrono::Utc::now());
                             out.do_send(render::Line(SETUP_STARTED.to_owned()));
                             main.do_send(Say { text, images: Vec::new() });
+                            continue;
+                        }
+                        if line == "/dashboard" {
+                            let logins = dashboard.as_ref().map(|d| &d.logins);
+                            out.do_send(render::Line(crate::dashboard::link_reply(logins).await));
                             continue;
                         }
                         if let Some(reply) = memory::answer(line, &settings.data_dir, tz).await {
@@ -138,6 +144,9 @@ pub fn run(settings: Settings, main: MainSessionConfig, style: Style) -> anyhow:
         let _ = out
             .send(render::Line(farewell))
             .await;
+        if let Some(dashboard) = dashboard {
+            dashboard.stop().await;
+        }
         if let Some(hooks) = hooks {
             hooks.stop(true).await;
         }

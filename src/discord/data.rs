@@ -41,6 +41,8 @@ pub struct Data {
     pub tz: chrono_tz::Tz,
     /// The owner's and the bot's names as the bot started (the setup prompt).
     pub names: ollim_actors::agent::system_prompt::Names,
+    /// The dashboard's logins (`/dashboard`), when the dashboard runs.
+    pub dashboard: Option<Addr<crate::dashboard::Logins>>,
 }
 
 /// The error type of commands and handlers: reported in the log with its context.

@@ -255,6 +255,9 @@ async fn serve(
         {
             tracing::warn!("could not say goodbye in time");
         }
+        if let Some(dashboard) = r.dashboard {
+            dashboard.stop().await;
+        }
         if let Some(hooks) = r.hooks {
             hooks.stop(true).await;
         }

@@ -36,6 +36,8 @@ pub struct Running {
     pub hooks: Option<actix_web::dev::ServerHandle>,
     /// The control socket (removed when dropped).
     pub control: Option<ollim_actors::bot::control_socket::ControlServer>,
+    /// The dashboard, when it runs.
+    pub dashboard: Option<crate::dashboard::Running>,
 }
 
 /// Everything initialisation needs.
@@ -100,12 +102,13 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         .send(WatchShutdown)
         .await
         .context("the supervisor did not answer")?;
-    let (supervisor, handles, main_session, hooks, control) = (
+    let (supervisor, handles, main_session, hooks, control, dashboard) = (
         started.supervisor,
         started.handles,
         started.main,
         started.hooks,
         started.control,
+        started.dashboard,
     );
     start_auto_update(
         &settings,
@@ -128,6 +131,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
             user: settings.user_name.clone(),
             bot: settings.bot_name.clone(),
         },
+        dashboard: dashboard.as_ref().map(|d| d.logins.clone()),
     };
     let running = Running {
         supervisor,
@@ -136,6 +140,7 @@ pub async fn initialise(parts: Parts) -> anyhow::Result<(Data, Running)> {
         shutdown,
         hooks,
         control,
+        dashboard,
     };
     Ok((data, running))
 }

@@ -49,8 +49,39 @@ pub fn checks(inputs: &Inputs<'_>) -> Vec<Check> {
     }
     checks.push(zone(get));
     checks.extend(webhook_pair(get));
+    checks.push(dashboard(get));
     checks.extend(hang_timeout(get));
     checks
+}
+
+/// The dashboard's address (SPEC §21): a warning when `DASHBOARD_BIND` leaves loopback.
+fn dashboard(get: &dyn Fn(&str) -> Option<String>) -> Check {
+    use crate::dashboard::{host_port, DashboardSettings};
+    match DashboardSettings::from_lookup(get) {
+        Ok(None) => Check::pass("dashboard", "off (DASHBOARD_PORT=off)"),
+        Ok(Some(s)) if s.is_loopback() => Check::pass(
+            "dashboard",
+            format!(
+                "http://{} (`ollim-bot dashboard` gives a login link)",
+                host_port(s.bind, s.port)
+            ),
+        ),
+        Ok(Some(s)) => Check::warn(
+            "dashboard",
+            format!(
+                "DASHBOARD_BIND={} puts the dashboard beyond this machine: anyone who can reach {} \
+                 can try to sign in, over plain HTTP",
+                s.bind,
+                host_port(s.bind, s.port)
+            ),
+            "unset DASHBOARD_BIND (127.0.0.1), and reach it from elsewhere through an SSH tunnel",
+        ),
+        Err(e) => Check::fail(
+            "dashboard",
+            format!("{e}, so the dashboard stays off"),
+            "set DASHBOARD_PORT to a port number or off, DASHBOARD_BIND to an IP address",
+        ),
+    }
 }
 
 fn dot_env(inputs: &Inputs<'_>) -> Check {
@@ -196,6 +227,23 @@ fn hang_timeout(get: &dyn Fn(&str) -> Option<String>) -> Option<Check> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_dashboard_warns_off_loopback() {
+        use super::super::Status;
+        let with = |pairs: &'static [(&'static str, &'static str)]| {
+            dashboard(&move |k| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| (*v).to_owned())
+            })
+        };
+        assert_eq!(with(&[]).status, Status::Pass);
+        assert_eq!(with(&[("DASHBOARD_BIND", "::1")]).status, Status::Pass);
+        assert_eq!(with(&[("DASHBOARD_BIND", "0.0.0.0")]).status, Status::Warn);
+        assert_eq!(with(&[("DASHBOARD_PORT", "nope")]).status, Status::Fail);
+    }
 
     #[test]
     fn token_shapes() {

@@ -47,7 +47,8 @@ pub enum Status {
 }
 
 impl Status {
-    fn label(self) -> &'static str {
+    /// `PASS`, `WARN` or `FAIL`.
+    pub fn label(self) -> &'static str {
         match self {
             Status::Pass => "PASS",
             Status::Warn => "WARN",
@@ -222,8 +223,10 @@ fn own_command() -> Check {
     }
 }
 
-/// `ollim-bot doctor`: prints the report; exit code 1 when a check failed.
-pub fn run() -> anyhow::Result<ExitCode> {
+/// Every check, as `ollim-bot doctor` runs them, on this process's environment and working
+/// directory now; with the data directory they looked at. The dashboard's Health page shows the
+/// same. It reads files and runs `claude --version`: call it off an async thread.
+pub fn current() -> anyhow::Result<(DataDir, Vec<Section>)> {
     let env = |k: &str| std::env::var(k).ok();
     let inputs = Inputs {
         env: &env,
@@ -236,12 +239,18 @@ pub fn run() -> anyhow::Result<ExitCode> {
     if let Some(environment) = sections.first_mut() {
         environment.checks.push(own_command());
     }
+    Ok((inputs.data, sections))
+}
+
+/// `ollim-bot doctor`: prints the report; exit code 1 when a check failed.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let (data, sections) = current()?;
     let (text, failed) = report(&sections);
     // Each `ollim-bot …` it names is the command that runs from this shell.
     let text = ollim_actors::base::own_command::in_text(&text);
     println!(
         "ollim-bot doctor — data directory {}\n{}",
-        inputs.data.root().display(),
+        data.root().display(),
         text.trim_end()
     );
     Ok(if failed {

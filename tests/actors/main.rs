@@ -3,6 +3,7 @@
 
 mod catch_up;
 mod failure_alerts;
+mod job_edits;
 mod scheduler;
 mod simulated_year;
 mod state_actors;

@@ -95,6 +95,7 @@ impl Bot {
             .env("OLLIM_USER_NAME", "Sam")
             .env("OLLIM_BOT_NAME", "Ollie")
             .env("RUST_LOG", "info")
+            .env("DASHBOARD_PORT", "off")
             .env_remove("DISCORD_TOKEN")
             .envs(extra.iter().copied())
             .stdin(Stdio::piped())

@@ -121,6 +121,7 @@ async fn chat_without_a_bot_runs_the_conversation_itself_and_holds_the_lock() {
         .env("OLLIM_CLAUDE_BIN", crate::support::claude_cli::binary())
         .env("OLLIM_DATA_DIR", &home.data)
         .env("OLLIM_TIMEZONE", "America/New_York")
+        .env("DASHBOARD_PORT", "off")
         .env_remove("DISCORD_TOKEN")
         .stdin(std::process::Stdio::null())
         .output();

@@ -17,6 +17,7 @@ fn console(home: &Home, mock: &MockModelApi) -> Child {
         .env("OLLIM_DATA_DIR", &home.data)
         .env("OLLIM_TIMEZONE", "America/New_York")
         .env("RUST_LOG", "warn")
+        .env("DASHBOARD_PORT", "off")
         .env_remove("DISCORD_TOKEN")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

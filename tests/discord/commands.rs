@@ -64,6 +64,12 @@ async fn version_settings_and_usage_without_a_value_answer_with_what_is_in_force
         .wait_for("the version", LIMIT, |f| answer_text(f, asked))
         .await;
     assert!(is_release_line(&text), "{text}");
+    // `/dashboard` (SPEC §21) says why there is no link: the harness runs with the dashboard off.
+    let asked = fake.slash(OWNER_ID, "dashboard", json!([])).await;
+    let text = fake
+        .wait_for("the dashboard answer", LIMIT, |f| answer_text(f, asked))
+        .await;
+    assert!(text.starts_with("the dashboard is not running"), "{text}");
     for (command, expected) in [
         ("model", "model.main: cli default (default)"),
         ("thinking", "thinking.main: off (default)"),

@@ -94,6 +94,7 @@ impl Dir {
             .env("HOME", self.tmp.path())
             .env("OLLIM_DATA_DIR", &self.data)
             .env("OLLIM_TIMEZONE", "UTC")
+            .env("DASHBOARD_PORT", "off")
             .env("OLLIM_CLAUDE_BIN", self.tmp.path().join("no-claude"))
             .env_remove("DISCORD_TOKEN")
             .stdin(Stdio::null())

@@ -124,6 +124,63 @@ pub fn run(
     }
 }
 
+/// One session's transcript as `history transcript -v -t` lists it — its heading, then its
+/// lines from `since` on (a background fork's transcript starts with a copy of the conversation
+/// it branched from) — for the dashboard's Runs page. `None` when the bot's project has no
+/// transcript with exactly that id. Unreadable lines are skipped and logged.
+pub fn session_lines(
+    data_root: &std::path::Path,
+    get: &dyn Fn(&str) -> Option<String>,
+    session: &str,
+    since: Option<DateTime<Utc>>,
+    tz: Tz,
+) -> anyhow::Result<Option<(String, Vec<String>)>> {
+    let config = store::config_dir(get)?;
+    let projects = store::projects(&config, data_root, false)?;
+    let library = Library::open(&projects, None);
+    let Some(index) = library.sessions.iter().position(|s| s.id == session) else {
+        return Ok(None);
+    };
+    let file = library.sessions[index].clone();
+    let transcript = transcript::Transcript::read(&file.path)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", file.path.display()))?;
+    if transcript.skipped_lines > 0 {
+        tracing::warn!(
+            session,
+            skipped = transcript.skipped_lines,
+            "transcript lines that do not read were left out"
+        );
+    }
+    let loaded = library::Loaded {
+        label: library.label(index),
+        file,
+        transcript,
+    };
+    let layout = Layout {
+        tz,
+        timestamps: true,
+        page: 1,
+    };
+    Ok(Some((
+        show::heading(&loaded, tz),
+        show::transcript_lines(&loaded, true, &layout, since),
+    )))
+}
+
+/// The ids of the bot's sessions that have a transcript (the dashboard links only those).
+pub fn session_ids(
+    data_root: &std::path::Path,
+    get: &dyn Fn(&str) -> Option<String>,
+) -> anyhow::Result<std::collections::HashSet<String>> {
+    let config = store::config_dir(get)?;
+    let projects = store::projects(&config, data_root, false)?;
+    Ok(Library::open(&projects, None)
+        .sessions
+        .into_iter()
+        .map(|s| s.id)
+        .collect())
+}
+
 /// Runs a history command for the data directory `data_root`, with `now` in zone `tz`;
 /// `verbose` is the command line's `-v` (tool calls and results in `prompts` and `transcript`).
 fn run_command(

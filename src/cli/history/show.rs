@@ -136,10 +136,29 @@ pub fn prompts(loaded: &Loaded, verbose: bool, layout: &Layout) -> anyhow::Resul
 /// `transcript`: the whole conversation (`verbose`: with tool calls and results).
 pub fn transcript(loaded: &Loaded, verbose: bool, layout: &Layout) -> anyhow::Result<()> {
     emit(heading(loaded, layout.tz))?;
-    let lines: Vec<String> = loaded
+    let lines = transcript_lines(loaded, verbose, layout, None);
+    paged(&lines, LINES_PER_PAGE, layout.page)
+}
+
+/// The lines `transcript` prints, only those at or after `since` when given (an entry without
+/// a time goes with the ones before it).
+pub fn transcript_lines(
+    loaded: &Loaded,
+    verbose: bool,
+    layout: &Layout,
+    since: Option<DateTime<Utc>>,
+) -> Vec<String> {
+    let mut seen_since = since.is_none();
+    loaded
         .transcript
         .entries
         .iter()
+        .filter(|e| {
+            if let (Some(since), Some(at)) = (since, e.at) {
+                seen_since = at >= since;
+            }
+            seen_since
+        })
         .filter(|e| verbose || e.kind == Kind::Prompt || e.kind.is_answer())
         .map(|e| {
             let who = match e.kind {
@@ -153,8 +172,7 @@ pub fn transcript(loaded: &Loaded, verbose: bool, layout: &Layout) -> anyhow::Re
                 one_line(&e.text, LINE_CHARS)
             )
         })
-        .collect();
-    paged(&lines, LINES_PER_PAGE, layout.page)
+        .collect()
 }
 
 /// `subagents`: every subagent transcript, or one in full.

@@ -11,9 +11,11 @@
 //! | [`version`] | `/version` |
 //! | [`usage`] | `/usage` |
 //! | [`setup`] | `/setup` |
+//! | [`dashboard`] | `/dashboard` |
 
 mod budget;
 mod conversation;
+mod dashboard;
 mod lifecycle;
 pub mod memory;
 mod routines;
@@ -52,6 +54,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         lifecycle::google_auth(),
         version::version(),
         usage::usage(),
+        dashboard::dashboard(),
     ];
     for c in &mut commands {
         c.install_context = Some(vec![

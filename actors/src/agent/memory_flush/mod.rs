@@ -153,10 +153,74 @@ impl Snapshot<'_> {
     }
 }
 
+/// A snapshot as read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saved {
+    /// Its file name (`2026-11-27-1005-0123abcd.md`).
+    pub name: String,
+    /// Its text, cut to `max_chars`.
+    pub text: String,
+}
+
+/// The newest `limit` snapshots under `data_root` (by name, which starts with the local time),
+/// newest first, each cut to `max_chars`: what the dashboard's Memory page lists. A missing
+/// directory is none; an unreadable file is logged and left out.
+pub fn recent(data_root: &Path, limit: usize, max_chars: usize) -> Vec<Saved> {
+    let dir = data_root.join(SNAPSHOT_DIR);
+    let mut names: Vec<String> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".md"))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => {
+            tracing::warn!(dir = %dir.display(), cause = %e, "snapshots unreadable");
+            return Vec::new();
+        }
+    };
+    names.sort_unstable_by(|a, b| b.cmp(a));
+    names
+        .into_iter()
+        .take(limit)
+        .filter_map(|name| match std::fs::read_to_string(dir.join(&name)) {
+            Ok(text) => Some(Saved {
+                text: text.chars().take(max_chars).collect(),
+                name,
+            }),
+            Err(e) => {
+                tracing::warn!(file = %name, cause = %e, "snapshot unreadable");
+                None
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use chrono::TimeZone;
+
+    #[test]
+    fn recent_snapshots_come_newest_first_bounded_and_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(recent(dir.path(), 5, 100).is_empty(), "no directory: none");
+        let snaps = dir.path().join(SNAPSHOT_DIR);
+        std::fs::create_dir_all(&snaps).unwrap();
+        for name in [
+            "2026-11-25-0900-a.md",
+            "2026-11-27-1005-b.md",
+            "2026-11-26-0800-c.md",
+        ] {
+            std::fs::write(snaps.join(name), format!("summary of {name}")).unwrap();
+        }
+        std::fs::write(snaps.join("notes.txt"), "not a snapshot").unwrap();
+        let found = recent(dir.path(), 2, 12);
+        let names: Vec<&str> = found.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["2026-11-27-1005-b.md", "2026-11-26-0800-c.md"]);
+        assert_eq!(found[0].text, "summary of 2");
+    }
 
     #[test]
     fn the_threshold_is_a_share_of_the_window() {

@@ -44,7 +44,15 @@ pub enum Request {
         /// The asking session's kind (`OLLIM_AGENT_SESSION`): a background one is refused.
         session: String,
     },
+    /// *(`ollim-bot dashboard`, SPEC §21)* A one-time login link for the dashboard.
+    DashboardLink,
 }
+
+/// Asks the dashboard (a surface in the binary, beside the bot) for a one-time login link;
+/// answered with the link, or why there is none.
+#[derive(Debug, Clone, Copy, actix::Message)]
+#[rtype(result = "Result<String, String>")]
+pub struct DashboardLink;
 
 /// What `ollim-bot chat` shows of the conversation (SPEC §17): the answer's text as it streams,
 /// tool labels, embed titles and the bot's own lines. Buttons and files are not shown.

@@ -4,13 +4,13 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use actix::Addr;
+use actix::{Addr, Recipient};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::{UnixListener, UnixStream};
 
 use super::chat_tap::{Listen, SurfaceTap, Sync};
-use super::{ChatLine, Request, Response, MAX_REQUEST_BYTES};
+use super::{ChatLine, DashboardLink, Request, Response, MAX_REQUEST_BYTES};
 use crate::conversation::main_session::{IsBusy, MainSession, Say};
 use crate::google::account::AskDelete;
 use crate::google::confirm::BACKGROUND_REFUSAL;
@@ -49,12 +49,14 @@ impl Drop for ControlServer {
 
 /// Listens on `path` (replacing a socket file a crashed bot left: the caller holds the
 /// instance lock) and answers requests with the scheduler's help (chat lines through `chat`,
-/// delete questions through `google`, when given). Must run inside a Tokio runtime.
+/// delete questions through `google`, dashboard links through `dashboard`, when given). Must
+/// run inside a Tokio runtime.
 pub fn serve(
     path: &Path,
     scheduler: Addr<Scheduler>,
     chat: Option<ChatRoute>,
     google: Option<Addr<GoogleAccount>>,
+    dashboard: Option<Recipient<DashboardLink>>,
 ) -> std::io::Result<ControlServer> {
     if path.as_os_str().len() >= 108 {
         return Err(std::io::Error::new(
@@ -77,6 +79,7 @@ pub fn serve(
                         scheduler: scheduler.clone(),
                         chat: chat.clone(),
                         google: google.clone(),
+                        dashboard: dashboard.clone(),
                     };
                     tokio::spawn(answer(stream, peers));
                 }
@@ -98,6 +101,7 @@ struct Peers {
     scheduler: Addr<Scheduler>,
     chat: Option<ChatRoute>,
     google: Option<Addr<GoogleAccount>>,
+    dashboard: Option<Recipient<DashboardLink>>,
 }
 
 async fn answer(stream: UnixStream, peers: Peers) {
@@ -105,6 +109,7 @@ async fn answer(stream: UnixStream, peers: Peers) {
         scheduler,
         chat,
         google,
+        dashboard,
     } = peers;
     let (read, mut write) = stream.into_split();
     let mut line = Vec::new();
@@ -123,6 +128,7 @@ async fn answer(stream: UnixStream, peers: Peers) {
             Ok(Request::AskDelete { target, session }) => {
                 ask_delete(target, &session, google.as_ref()).await
             }
+            Ok(Request::DashboardLink) => dashboard_link(dashboard.as_ref()).await,
             Ok(request) => handle(request, &scheduler).await,
             Err(e) => refuse(format!("not a request this bot knows: {e}")),
         },
@@ -227,13 +233,32 @@ async fn ask_delete(
     }
 }
 
+/// A one-time login link from the dashboard, or why there is none.
+async fn dashboard_link(dashboard: Option<&Recipient<DashboardLink>>) -> Response {
+    let Some(dashboard) = dashboard else {
+        return refuse(
+            "the dashboard is not running in this bot: it is off (DASHBOARD_PORT=off) or could \
+             not start (the bot's log says why)"
+                .to_owned(),
+        );
+    };
+    match dashboard.send(DashboardLink).await {
+        Ok(Ok(link)) => Response {
+            ok: true,
+            message: link,
+        },
+        Ok(Err(why)) => refuse(format!("no login link: {why}")),
+        Err(e) => refuse(format!("the dashboard has stopped: {e}")),
+    }
+}
+
 fn refuse(message: String) -> Response {
     Response { ok: false, message }
 }
 
 async fn handle(request: Request, scheduler: &Addr<Scheduler>) -> Response {
     match request {
-        Request::Chat(_) | Request::AskDelete { .. } => {
+        Request::Chat(_) | Request::AskDelete { .. } | Request::DashboardLink => {
             refuse("this request goes through its own route".to_owned())
         }
         Request::RunRoutine(id) => {

@@ -6,6 +6,7 @@
 //! | --- | --- |
 //! | [`CountRequest`] | `Ok(())`, or the seconds until the hook's window has room |
 //! | [`ClaimDelivery`] | `true` the first time a hook's delivery id is claimed in 24 hours |
+//! | [`RecordVerdict`](super::verdicts::RecordVerdict), [`RecentVerdicts`](super::verdicts::RecentVerdicts) | the recent answers ([`super::verdicts`]) |
 //!
 //! Rate: a sliding window of the last minute's requests per hook, on the injected clock.
 //! Deliveries: `state/webhook_deliveries.json`, `[{hook, id, at}]`, read when the actor
@@ -22,6 +23,8 @@ use serde::{Deserialize, Serialize};
 use crate::base::clock::SharedClock;
 use crate::base::data_dir::DataDir;
 use crate::base::state_file;
+
+use super::verdicts::Verdict;
 
 /// The file inside `state/`.
 pub const FILE_NAME: &str = "webhook_deliveries.json";
@@ -69,6 +72,8 @@ pub struct Admission {
     clock: SharedClock,
     windows: HashMap<String, VecDeque<DateTime<Utc>>>,
     deliveries: Vec<Delivery>,
+    /// The recent answers, oldest first ([`super::verdicts`]).
+    verdicts: VecDeque<Verdict>,
 }
 
 impl Admission {
@@ -79,7 +84,13 @@ impl Admission {
             clock,
             windows: HashMap::new(),
             deliveries: Vec::new(),
+            verdicts: VecDeque::new(),
         }
+    }
+
+    /// The recent answers, for [`super::verdicts`]' handlers.
+    pub(super) fn verdicts_mut(&mut self) -> &mut VecDeque<Verdict> {
+        &mut self.verdicts
     }
 
     fn forget_old(&mut self, now: DateTime<Utc>) {

@@ -7,13 +7,15 @@
 //! [`routes`], and what happens after the 202 in [`dispatch`]: the accepted hook goes to the job
 //! runner as a [`RunJob`](crate::scheduling::job_runner::RunJob) (which screens it, builds its prompt and
 //! starts its fork — the same fire path as a routine's). Specs are read from `webhooks/` on every
-//! request.
+//! request. Each answer is kept, bounded, by the admission actor ([`verdicts`]) for the
+//! dashboard's Webhooks page.
 
 pub mod admission;
 pub mod auth;
 pub mod checks;
 pub mod dispatch;
 pub mod routes;
+pub mod verdicts;
 
 use std::net::{Ipv4Addr, TcpListener};
 use std::sync::Arc;
@@ -72,6 +74,16 @@ pub fn serve(
 ) -> std::io::Result<actix_web::dev::Server> {
     let admission =
         admission::Admission::in_data_dir(&config.data_dir, config.clock.clone()).start();
+    serve_with(listener, config, admission)
+}
+
+/// [`serve`] with an admission actor already started (the bot keeps its address to ask it for
+/// the recent verdicts).
+pub fn serve_with(
+    listener: TcpListener,
+    config: Arc<HookConfig>,
+    admission: Addr<admission::Admission>,
+) -> std::io::Result<actix_web::dev::Server> {
     let server =
         HttpServer::new(move || App::new().configure(|cfg| configure(cfg, &config, &admission)))
             .workers(2)
@@ -93,12 +105,22 @@ pub struct BotParts<'a> {
     pub handles: &'a Handles,
 }
 
+/// The running server: its handle (to stop it) and its admission actor (to ask for the recent
+/// verdicts, [`verdicts::RecentVerdicts`]).
+#[derive(Clone)]
+pub struct HookServer {
+    /// Stops the server.
+    pub handle: actix_web::dev::ServerHandle,
+    /// Rate limits, deliveries seen and the recent verdicts.
+    pub admission: Addr<admission::Admission>,
+}
+
 /// Starts the server on `127.0.0.1:<port>` inside the running actix system, sending accepted
 /// hooks to the job runner.
 pub fn start_for_bot(
     settings: &WebhookSettings,
     parts: BotParts<'_>,
-) -> std::io::Result<Option<actix_web::dev::ServerHandle>> {
+) -> std::io::Result<Option<HookServer>> {
     let config = Arc::new(HookConfig {
         secret: settings.secret.clone(),
         data_dir: parts.data_dir.clone(),
@@ -106,12 +128,14 @@ pub fn start_for_bot(
         runner: parts.handles.job_runner.clone().recipient(),
         schedule: Some(parts.handles.scheduler.clone().recipient()),
     });
-    let server = serve(bind(settings.port)?, config)?;
+    let admission =
+        admission::Admission::in_data_dir(&config.data_dir, config.clock.clone()).start();
+    let server = serve_with(bind(settings.port)?, config, admission.clone())?;
     let handle = server.handle();
     actix_rt::spawn(server);
     tracing::info!(
         port = settings.port,
         "webhook server listening on 127.0.0.1"
     );
-    Ok(Some(handle))
+    Ok(Some(HookServer { handle, admission }))
 }

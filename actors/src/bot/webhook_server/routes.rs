@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use actix_web::body::{BoxBody, MessageBody};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::{json, Map, Value};
@@ -14,6 +15,7 @@ use super::admission::{Admission, ClaimDelivery, CountRequest, MAX_ID_BYTES};
 use super::auth::{authenticate, bearer_matches, secret_in_query, Refusal};
 use super::checks::{check_payload, keep_declared, Rejection};
 use super::dispatch::dispatch;
+use super::verdicts::{RecordVerdict, Verdict};
 use super::HookConfig;
 use crate::jobs::webhook_auth::HookAuth;
 use crate::jobs::webhook_spec::{load_specs, WebhookSpec};
@@ -40,11 +42,58 @@ fn error(status: StatusCode, message: impl Into<String>) -> HttpResponse {
     answer(status, json!({ "error": message.into() }))
 }
 
-/// The handler: no secret in the URL (400), the spec (401 without a good bearer token when
-/// it is unknown, else 404), the body, the sender's proof ([`authenticate`], 401), the hook's
-/// rate limit (429 with `Retry-After`), the payload checks, a delivery id already accepted in
-/// the last 24 hours (200 `duplicate`, nothing started), then 202 and the job.
+/// The handler: [`answer_hook`], whose answer is then kept as a [`Verdict`] by the admission
+/// actor for the dashboard (its `status` or `error` text; the body is already in memory).
 pub async fn hook(
+    req: HttpRequest,
+    id: web::Path<String>,
+    payload: web::Payload,
+    config: web::Data<HookConfig>,
+    admission: web::Data<Addr<Admission>>,
+) -> HttpResponse {
+    let hook_id = id.as_str().to_owned();
+    let clock = config.clock.clone();
+    let keeper = admission.get_ref().clone();
+    let response = answer_hook(req, id, payload, config, admission).await;
+    let status = response.status().as_u16();
+    let (head, body) = response.into_parts();
+    let body = match body.try_into_bytes() {
+        Ok(bytes) => {
+            let note = serde_json::from_slice::<Value>(&bytes)
+                .ok()
+                .and_then(|v| {
+                    v.get("status")
+                        .or_else(|| v.get("error"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .unwrap_or_default();
+            keeper.do_send(RecordVerdict(Verdict::new(
+                clock.now(),
+                &hook_id,
+                status,
+                &note,
+            )));
+            BoxBody::new(bytes)
+        }
+        Err(body) => {
+            keeper.do_send(RecordVerdict(Verdict::new(
+                clock.now(),
+                &hook_id,
+                status,
+                "",
+            )));
+            body
+        }
+    };
+    head.set_body(body)
+}
+
+/// Answers one request: no secret in the URL (400), the spec (401 without a good bearer token
+/// when it is unknown, else 404), the body, the sender's proof ([`authenticate`], 401), the
+/// hook's rate limit (429 with `Retry-After`), the payload checks, a delivery id already
+/// accepted in the last 24 hours (200 `duplicate`, nothing started), then 202 and the job.
+async fn answer_hook(
     req: HttpRequest,
     id: web::Path<String>,
     payload: web::Payload,

@@ -154,6 +154,7 @@ mod tests {
             trigger: Trigger::Schedule,
             alerted,
             count: None,
+            session: None,
         }
     }
 

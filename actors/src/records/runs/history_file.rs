@@ -208,6 +208,7 @@ mod tests {
             trigger: Trigger::Schedule,
             alerted: false,
             count: None,
+            session: None,
         }
     }
 

@@ -99,6 +99,8 @@ pub struct RunEnd {
     pub pinged: bool,
     /// Whether it reported (the entry's marks count too).
     pub reported: bool,
+    /// The CLI session it ran in (a background fork's), when known.
+    pub session: Option<String>,
 }
 
 impl RunEnd {
@@ -111,6 +113,7 @@ impl RunEnd {
             error,
             pinged: false,
             reported: false,
+            session: None,
         }
     }
 }

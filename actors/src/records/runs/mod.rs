@@ -324,6 +324,7 @@ impl RunLog {
             trigger: entry.trigger,
             alerted: false,
             count: None,
+            session: end.session,
         };
         let earlier: Vec<&RunRecord> = self
             .records

@@ -171,6 +171,9 @@ pub struct RunRecord {
     /// For a line standing for several misses: how many.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u64>,
+    /// *(ours)* The CLI session a background run ran in, when known: where its transcript is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
 }
 
 /// A report the run is delivering to the pending updates: written here before it is appended
@@ -271,6 +274,7 @@ mod tests {
             trigger: Trigger::Schedule,
             alerted: false,
             count: None,
+            session: None,
         };
         let line = serde_json::to_string(&record).unwrap();
         assert_eq!(

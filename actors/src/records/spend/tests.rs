@@ -28,6 +28,7 @@ fn record(ended: &str, cost: Option<f64>) -> RunRecord {
         trigger: Trigger::Schedule,
         alerted: false,
         count: None,
+        session: None,
     }
 }
 

@@ -7,11 +7,13 @@
 //! | --- | --- | --- |
 //! | [`RecordTurn`] | the main session and each interactive fork, when a turn's result comes | — |
 //! | [`GetReport`] | `/usage` on Discord and the console | the [`Report`] |
+//! | [`GetDaily`] | the dashboard's Spend page | each of the last days' [`DaySpend`] |
 //!
 //! Jobs' turns are not recorded here: the run history (`state/runs.jsonl`, the `runs` module)
 //! already carries each run's cost, and the report adds the two. Lines older than 400 days are
 //! pruned at start and then at most once a day, when a line is appended.
 
+pub mod daily;
 pub mod file;
 pub mod record;
 pub mod render;
@@ -25,6 +27,7 @@ use chrono_tz::Tz;
 
 use crate::base::clock::SharedClock;
 use crate::base::data_dir::DataDir;
+pub use daily::{DaySpend, GetDaily};
 pub use record::{UsageKind, UsageRecord};
 pub use report::{Report, ReportError};
 

@@ -47,6 +47,7 @@ fn run(job: &str, ended: &str, outcome: Outcome, cost: Option<f64>) -> RunRecord
         trigger: Trigger::Schedule,
         alerted: false,
         count: None,
+        session: None,
     }
 }
 

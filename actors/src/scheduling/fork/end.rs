@@ -37,6 +37,8 @@ pub struct ForkEnd {
     /// *(ours)* When it failed for a passing cause (an overloaded API, the network, the CLI
     /// dying before any tool ran): that cause. The runner may run it again.
     pub transient: Option<String>,
+    /// The CLI session it ran in, once the CLI named it (its transcript).
+    pub session: Option<String>,
 }
 
 /// The longest error kept for the run history.

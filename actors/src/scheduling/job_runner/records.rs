@@ -92,6 +92,7 @@ pub(super) fn miss_records(
             trigger: Trigger::Schedule,
             alerted: false,
             count: line.count,
+            session: None,
         })
         .collect()
 }
@@ -125,6 +126,7 @@ pub(super) fn unopened_record(
         trigger: entry.trigger,
         alerted: false,
         count: None,
+        session: None,
     }
 }
 
@@ -142,6 +144,7 @@ pub(super) fn fork_end(end: ForkEnd) -> RunEnd {
         error: end.error,
         pinged: end.pinged,
         reported: end.reported,
+        session: end.session,
     }
 }
 
@@ -162,6 +165,7 @@ pub(super) fn turn_end(end: JobTurnEnd, stopping: bool) -> Option<RunEnd> {
         error: end.error,
         pinged: false,
         reported: false,
+        session: None,
     })
 }
 

@@ -19,8 +19,10 @@
 //! fork's slot first (the next job in line starts then), and asks for the reflection only once
 //! a slot is free again and no job waits for one; the reflection holds that slot until it is
 //! written (the job runner's queue). Failures are logged, never told to
-//! the owner. Reflections are kept (the docs prune nothing); `memory search` is to read them (SPEC §18).
+//! the owner. Reflections are kept (the docs prune nothing); `memory search` is to read them (SPEC §18),
+//! and the dashboard's Runs page shows each run's ([`lookup`]).
 
+pub mod lookup;
 pub mod model;
 pub mod render;
 

@@ -15,7 +15,7 @@ use crate::scheduling::fork::background::spoken;
 pub const PLACEHOLDER: &str = "TRACE_PLACEHOLDER";
 
 /// The trace's label, as the file and the template write it.
-const TRACE_LABEL: &str = "**Trace**:";
+pub(super) const TRACE_LABEL: &str = "**Trace**:";
 
 /// The longest trace kept from the model (it is asked for 1-3 sentences).
 pub const MAX_TRACE_CHARS: usize = 1_500;

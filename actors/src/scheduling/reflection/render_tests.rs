@@ -28,6 +28,7 @@ fn record(outcome: Outcome) -> RunRecord {
         trigger: Trigger::Schedule,
         alerted: false,
         count: None,
+        session: None,
     }
 }
 

@@ -21,6 +21,7 @@
 
 pub mod broken;
 pub mod control;
+pub mod edits;
 /// The cron schedules, a module of their own (the routine validator reads them too).
 pub use crate::jobs::cron;
 mod dir_events;
@@ -43,6 +44,7 @@ use crate::records::pending_updates::Append;
 use crate::records::runs::{Considered, RunLog};
 use crate::scheduling::job_runner::{RunJob, RunOutcome};
 pub use control::{RoutineEntry, Routines, RunNow, RunNowOutcome, SetPaused};
+pub use edits::{JobFile, ReadJobFile, SavedJob, WriteJobFile};
 use plan::{Baselines, Due, Plan};
 
 /// Re-read the job directories now (coalesced when several arrive together).
@@ -78,6 +80,8 @@ pub struct UpcomingJob {
     pub rel_path: String,
     /// A paused routine (listed, never fired).
     pub paused: bool,
+    /// Its `description` (may be empty).
+    pub description: String,
 }
 
 /// Fire whatever is due at the clock's now; answered once every job fired so far (by this or

@@ -231,7 +231,8 @@ impl Actor for BackgroundFork {
 
     fn stopped(&mut self, _ctx: &mut Self::Context) {
         crate::agent::outside_reads::forget(&self.config.data_dir, &self.read_token);
-        let end = self.state.end(&self.activity);
+        let mut end = self.state.end(&self.activity);
+        end.session = self.session_id.clone();
         let outcome = end.outcome;
         tracing::info!(actor = "background_fork", job = %self.fired.job.id(), ?outcome, "background fork stopped");
         if let Some(done) = self.done.take() {

@@ -115,6 +115,7 @@ impl Ending {
             turns: spent.map(|s| s.turns),
             error: error.cloned(),
             transient: transient.cloned(),
+            session: None,
         }
     }
 }

@@ -58,6 +58,7 @@ impl Plan {
                     background: r.settings.background,
                     rel_path: rel(&self.root, path),
                     paused: r.paused,
+                    description: r.settings.description.clone(),
                 })
             })
             .chain(
@@ -70,6 +71,7 @@ impl Plan {
                         background: r.settings.background,
                         rel_path: rel(&self.root, path),
                         paused: false,
+                        description: r.settings.description.clone(),
                     }),
             )
             .collect();
