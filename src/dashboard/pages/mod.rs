@@ -1,6 +1,7 @@
 //! One module per dashboard page. Each asks the actors that own its facts and renders a body
 //! for [`super::layout::Page`].
 
+pub mod job_edit;
 pub mod jobs;
 pub mod today;
 
