@@ -2,6 +2,7 @@
 //! for [`super::layout::Page`].
 
 pub mod health;
+pub mod job_edit;
 pub mod jobs;
 pub mod memory;
 pub mod runs;
