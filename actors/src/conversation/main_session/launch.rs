@@ -431,6 +431,11 @@ impl MainSession {
         let handlers = crate::claude::brain::Handlers {
             host: Arc::new(SessionHost::conversation(
                 self.config.data_dir.clone(),
+                // As `options` decides it for this start: the same runtime values.
+                crate::claude::sandbox::in_force(
+                    self.config.runtime.values().sandbox,
+                    &crate::claude::sandbox::support(),
+                ),
                 ctx.address(),
                 self.surface.clone(),
                 self.config.approvals.clone(),
