@@ -26,7 +26,7 @@ const GRANT_SECRET: &str = "ya29-sbx-grant-39";
 /// What the allowed server answers.
 const SERVED: &str = "sbx-served-39";
 
-fn require_sandbox_programs() {
+pub(crate) fn require_sandbox_programs() {
     for program in ["bwrap", "socat"] {
         let found = std::env::var_os("PATH")
             .map(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
