@@ -8,6 +8,12 @@
 //! process the bot started, and the shell it ran the command in), whose environment the agent
 //! cannot change: `env -u OLLIM_AGENT_SESSION ollim-bot tasks delete …` in a background job is
 //! still refused, and the strictest mark found wins.
+//!
+//! A process that detaches (a double fork, `setsid`) and drops the mark from its own
+//! environment leaves no ancestor carrying one: the mark cannot hold it. The OS sandbox does:
+//! such a process is one of the sandboxed command's, where the Google grant is unreadable and a
+//! background job has no network, and it cannot open the control socket (Unix sockets are
+//! refused there). With the sandbox off it deletes unasked (docs/sandbox.md says so).
 
 use anyhow::bail;
 use ollim_actors::base::child_env::{AgentSession, AGENT_SESSION};

@@ -16,6 +16,7 @@ mod chat;
 mod commands;
 mod conversation;
 mod crash_loop;
+mod detached_delete;
 mod docs_server;
 mod early_lines;
 mod failures;

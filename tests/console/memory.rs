@@ -192,13 +192,20 @@ async fn what_the_agent_remembers_reaches_every_session_and_background_forks_can
         .flat_map(|r| r.tool_results())
         .map(|(_, text, _)| text)
         .collect();
-    for (tool, result) in ["Write", "Edit", "Bash"].iter().zip(results.iter()) {
+    for (tool, result) in ["Write", "Edit"].iter().zip(results.iter()) {
         assert!(result.contains("report_updates"), "{tool}: {result}");
         assert!(
             result.contains("context.md is unchanged"),
             "{tool}: {result}"
         );
     }
+    // The file tools run inside the CLI: our hook refuses them. Bash runs in the OS sandbox,
+    // where the kernel refuses the write (the memory is read-only to a background job).
+    assert!(
+        results[2].contains("Read-only file system"),
+        "Bash: {}",
+        results[2]
+    );
     assert_eq!(results.len(), 3, "{results:#?}");
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),

@@ -26,7 +26,7 @@ const GRANT_SECRET: &str = "ya29-sbx-grant-39";
 /// What the allowed server answers.
 const SERVED: &str = "sbx-served-39";
 
-fn require_sandbox_programs() {
+pub(crate) fn require_sandbox_programs() {
     for program in ["bwrap", "socat"] {
         let found = std::env::var_os("PATH")
             .map(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
@@ -362,4 +362,57 @@ async fn without_bubblewrap_auto_warns_once_and_on_refuses() {
         .filter(|r| r.latest_user_text().contains("hello"))
         .count();
     assert_eq!(answered, 1, "only the auto bot reached the model");
+}
+
+/// A secret written while the conversation's CLI runs — the Google grant, at a sign-in — was
+/// not there when its sandbox was made; the next message starts the CLI again (resuming the
+/// session), so the grant is unreadable to it too.
+#[tokio::test]
+async fn a_grant_written_after_the_cli_started_is_kept_from_its_next_command() {
+    require_sandbox_programs();
+    let home = Home::new();
+    home.write(
+        "state/config.json",
+        r#"{"permission_mode": "bypassPermissions", "sandbox": "on"}"#,
+    );
+    let read = py_read(&["sta", "te/tok", "en.json"]);
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let (command, results) = (read.clone(), Arc::clone(&seen));
+    let mock = MockModelApi::start(move |req| {
+        if !req.mentions("peek at the grant") {
+            return Reply::Text("hello back".into());
+        }
+        match req.tool_results().first() {
+            Some((_, text, _)) => {
+                results.lock().push(text.clone());
+                Reply::Text("peeked".into())
+            }
+            None => bash(&command),
+        }
+    })
+    .await
+    .unwrap();
+    let mut bot = Bot::start_with(&home, &mock, &[("IS_SANDBOX", "1")]).await;
+    bot.say("hello").await;
+    bot.expect("hello back").await;
+    // The CLI runs; now the grant appears, as a sign-in writes it.
+    home.write(
+        "state/token.json",
+        &json!({"token": GRANT_SECRET, "refresh_token": GRANT_SECRET}).to_string(),
+    );
+    bot.say("peek at the grant").await;
+    bot.expect("peeked").await;
+    bot.finish().await;
+    let results = seen.lock().clone();
+    assert_eq!(results.len(), 1, "{results:#?}");
+    assert!(
+        !results[0].contains(GRANT_SECRET),
+        "the grant leaked: {}",
+        results[0]
+    );
+    assert!(
+        results[0].contains("Permission denied"),
+        "not refused by the kernel: {}",
+        results[0]
+    );
 }

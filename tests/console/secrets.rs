@@ -2,7 +2,9 @@
 //! conversation's and a background fork's `claude` (read from `/proc/<pid>/environ` while each
 //! waits for the model) holds none of the bot's secrets, and the agent's reads of `.env` and
 //! `state/token.json` — with Read or with Bash — come back refused, while `env` shows nothing
-//! secret.
+//! secret. The bot runs with `sandbox: off`, so the Bash refusals are the coarse rule that
+//! stands in for the OS sandbox (`no_sandbox`); `sandbox.rs` has the kernel's. Nothing escapes
+//! a sandbox that is not there, so our own command may be piped.
 
 use parking_lot::Mutex;
 use serde_json::json;
@@ -55,6 +57,10 @@ async fn the_agent_sees_no_secret_in_its_environment_nor_through_its_tools() {
         &json!({"token": TOKEN_IN_FILE, "refresh_token": TOKEN_IN_FILE}).to_string(),
     );
     home.write(
+        "state/config.json",
+        r#"{"permission_mode": "bypassPermissions", "sandbox": "off"}"#,
+    );
+    home.write(
         "tool-policy.yaml",
         "main_session:\n  additional_allowed: [\"Bash(env)\"]\nbg_forks:\n  additional_allowed: [\"Bash(env)\"]\n",
     );
@@ -94,6 +100,11 @@ async fn the_agent_sees_no_secret_in_its_environment_nor_through_its_tools() {
                 "Bash",
                 json!({"command": "cat state/token.json /proc/$PPID/environ", "description": "show"}),
             )
+        } else if text.contains("pipe ours") {
+            tool(
+                "Bash",
+                json!({"command": "ollim-bot reminder list | head -3", "description": "list"}),
+            )
         } else if text.contains("print env") {
             tool("Bash", json!({"command": "env", "description": "show env"}))
         } else {
@@ -103,13 +114,14 @@ async fn the_agent_sees_no_secret_in_its_environment_nor_through_its_tools() {
     .await
     .unwrap();
     // The bot runs where its .env is, as `make run` does.
-    let mut bot = Bot::start_in_with(&home, &mock, &home.data, &[]).await;
+    let mut bot = Bot::start_in_with(&home, &mock, &home.data, &[("IS_SANDBOX", "1")]).await;
     bot_pid.store(bot.pid(), Ordering::SeqCst);
     for line in [
         "read dotenv",
         "cat dotenv",
         "read token",
         "cat token",
+        "pipe ours",
         "print env",
     ] {
         bot.say(line).await;
@@ -167,5 +179,11 @@ async fn the_agent_sees_no_secret_in_its_environment_nor_through_its_tools() {
     );
     for (text, _) in &results {
         assert_eq!(leaks(text), Vec::<&str>::new(), "{text}");
+        assert!(!text.contains("run outside the sandbox"), "{text}");
     }
+    assert!(
+        results.iter().any(|(text, error)| !error
+            && (text.contains("no pending reminders") || text.contains("b0000009"))),
+        "the piped listing ran: {results:#?}"
+    );
 }

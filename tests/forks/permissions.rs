@@ -1,6 +1,8 @@
 //! Permissions through the real CLI (issue 17 item 5): in `acceptEdits` and `default`, nothing
 //! writes into `state/` or outside the data directory without the owner being asked — file
-//! tools and Bash alike — and `acceptEdits` lets edits inside the data directory through.
+//! tools and Bash alike — and `acceptEdits` lets edits inside the data directory through. Once
+//! Bash is allowed for the session, the OS sandbox (on here: bubblewrap is installed) keeps
+//! `state/`: the kernel refuses the write.
 //!
 //! The model (mock) calls one tool per message; the owner (a recording approver) refuses
 //! everything except what a test names; each turn is over when the model's answer to the tool
@@ -194,7 +196,7 @@ async fn accept_edits_asks_about_state_and_outside_writes_and_allows_edits_at_ho
 }
 
 #[actix_rt::test]
-async fn default_asks_about_state_writes_even_after_bash_was_unlocked() {
+async fn default_after_bash_was_unlocked_leaves_state_writes_to_the_kernel() {
     let owner = Owner {
         asked: Arc::default(),
         unlock: Some("unlocked.txt"),
@@ -202,14 +204,25 @@ async fn default_asks_about_state_writes_even_after_bash_was_unlocked() {
     let (rig, steps) = bot("default", &owner).await;
     let root = rig.data.root().to_path_buf();
     let mut planned = vec![bash(&format!("touch {}/unlocked.txt", root.display()))];
-    planned.extend(attacks(&rig.home, &root));
+    let attacks = attacks(&rig.home, &root);
+    let files = attacks.iter().filter(|(tool, _)| tool != "Bash").count();
+    planned.extend(attacks);
     planned.push(bash("ls > state/listed"));
-    let count = planned.len() - 1;
-    *steps.lock().unwrap() = planned;
-    // 🔓 for Bash: later Bash runs unasked, except what could write into state/.
+    *steps.lock().unwrap() = planned.clone();
+    // 🔓 for Bash: later Bash runs unasked, in the OS sandbox, where state/ is read-only; the
+    // file tools (outside any sandbox) are still asked about.
     let result = step(&rig, 0).await;
     assert!(root.join("unlocked.txt").exists(), "{result}");
-    each_asked(&rig, &owner, 1, count).await;
+    each_asked(&rig, &owner, 1, files).await;
+    for (n, (_, input)) in planned.iter().enumerate().skip(1 + files) {
+        let before = owner.asked.lock().unwrap().len();
+        let result = step(&rig, n).await;
+        assert_eq!(owner.asked.lock().unwrap().len(), before, "{input}: asked");
+        assert!(
+            result.contains("Read-only file system"),
+            "{input} was not refused by the kernel: {result}"
+        );
+    }
     assert_untouched(&rig);
     assert!(!root.join("state/listed").exists());
 }

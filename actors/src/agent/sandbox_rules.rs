@@ -14,7 +14,9 @@
 //!
 //! Only paths that exist are named: CLI 2.1.197 fails every command when bubblewrap cannot
 //! mount over a missing one inside a read-only directory. So a secret written after a CLI
-//! started (the grant, at a Google sign-in) is covered from that CLI's next start on. Denying
+//! started (the grant, at a Google sign-in) is covered from that CLI's next start on: a
+//! background job starts a CLI for each run, and the conversation starts its CLI again at the
+//! next message when a secret appeared ([`unreadable`] tells). Denying
 //! `state/` as a whole would cover it at once, but 2.1.332 then mounts an empty, writable
 //! directory there, where a write seems to succeed.
 //! - network: only `allowed_domains` of `tool-policy.yaml` for the session's kind, plus, for a
@@ -62,6 +64,18 @@ pub fn sandboxing(setting: SandboxSetting, data: &DataDir, session: Session<'_>)
         setting,
         rules: rules(data.root(), project.as_deref(), &policy, session, setting),
     }
+}
+
+/// The secret files a child started now would have unreadable (they exist, so they are named):
+/// what a running conversation compares against to tell that a secret appeared since its CLI
+/// started (a Google sign-in writes the grant) and the CLI must start again to cover it.
+pub fn unreadable(root: &Path) -> Vec<PathBuf> {
+    let project = std::env::current_dir().ok();
+    let dirs: Vec<&Path> = std::iter::once(root).chain(project.as_deref()).collect();
+    secret_files(root, &dirs)
+        .into_iter()
+        .filter(|p| p.exists())
+        .collect()
 }
 
 /// The `--settings` object.

@@ -166,6 +166,13 @@ pub enum Error {
     },
 }
 
+/// True when a child started under `setting` on a machine with `support` runs its commands in
+/// the sandbox: the owner did not turn it off and the machine has it (under `on` without it the
+/// child is not started at all). Which Bash checks of `agent::permissions` apply depends on it.
+pub fn in_force(setting: SandboxSetting, support: &Support) -> bool {
+    setting != SandboxSetting::Off && support.available()
+}
+
 /// The `--settings` value for a child, or `None` when it runs unsandboxed; an error when the
 /// setting is `on` and `support` says it cannot be had.
 pub fn settings_for(sandboxing: &Sandboxing, support: &Support) -> Result<Option<Value>, Error> {
@@ -254,6 +261,8 @@ mod tests {
             Ok(None)
         );
         assert_eq!(settings_for(&with(SandboxSetting::Off), &ok), Ok(None));
+        assert!(in_force(SandboxSetting::Auto, &ok) && in_force(SandboxSetting::On, &ok));
+        assert!(!in_force(SandboxSetting::Off, &ok) && !in_force(SandboxSetting::Auto, &missing));
         let refused = settings_for(&with(SandboxSetting::On), &missing).unwrap_err();
         assert!(
             refused.to_string().contains("bubblewrap not installed"),

@@ -5,21 +5,22 @@
 //!   policy alone);
 //! - PreToolUse on file writes: a routine or reminder file the scheduler could not register is
 //!   refused, and one with warnings told about (`routine_validator`, [`super::routine_validator`]);
-//! - PreToolUse on Bash: a command that could write into `state/` ([`bash_state_write`], read
-//!   against the shell's current directory, which the hook input carries) is denied here — a
-//!   conversation's host asks the owner instead ([`FileHooks::bash_state_write`]), so that an
-//!   allow rule (`Bash(ollim-bot reminder *)`), a 🔓, `acceptEdits` or `bypassPermissions` never
-//!   let one through unasked;
-//! - PreToolUse on Read, Glob, Grep, the writers and Bash: a call that could reach a secret
-//!   (`.env`, `state/token.json`, the Google client, a process's environment) is denied in every
-//!   mode ([`super::secret_reads`]), before anything else is judged;
-//! - PreToolUse on Bash: a command that names `ollim-bot` but is not one plain invocation is
-//!   denied in every mode: our commands run outside the OS sandbox, nothing may ride along
-//!   ([`super::unsandboxed`]);
+//! - PreToolUse on Read, Glob, Grep and the writers: a call that could reach a secret (`.env`,
+//!   `state/token.json`, the Google client, a process's environment) is denied in every mode
+//!   ([`super::secret_reads`]), before anything else is judged;
+//! - PreToolUse on Bash, with the OS sandbox in force: a command that names `ollim-bot` but is
+//!   not one plain invocation is denied in every mode: our commands run outside the sandbox,
+//!   nothing may ride along ([`super::unsandboxed`]). The kernel decides the rest;
+//! - PreToolUse on Bash, without the OS sandbox (`off`, or `auto` where bubblewrap or socat is
+//!   missing): the coarse courtesy of [`super::no_sandbox`] — a command naming a secret is
+//!   denied in every mode, one naming `state/` is denied here, and a conversation's host asks
+//!   the owner instead ([`FileHooks::bash_state_write`]), so that an allow rule, a 🔓,
+//!   `acceptEdits` or `bypassPermissions` never let one through unasked;
 //! - PostToolUse on file writes: a markdown file the agent wrote inside the data directory is
 //!   committed (`auto: write routines/x.md`; `context.md` as `auto: memory: write context.md`).
 //! - for background forks only, [`FileHooks::background_profile_denial`]: no write of
-//!   `context.md`, `USER.md` or `IDENTITY.md` ([`super::profile_writes`]).
+//!   `context.md`, `USER.md` or `IDENTITY.md` by a file tool ([`super::profile_writes`]), nor,
+//!   without the sandbox, a Bash command naming one.
 //!
 //! The conversation's host and a background fork's host both hand these hooks to [`FileHooks`].
 
@@ -28,7 +29,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::secret_reads::{call_cwd, secret_read, SECRET_READERS};
-use super::{bash_state_write, is_state_path, state_write_denial, APPROVAL_TIMEOUT};
+use super::{is_state_path, no_sandbox, state_write_denial, APPROVAL_TIMEOUT};
 use crate::base::data_dir::DataDir;
 use crate::claude::brain::{HookCall, HookEvent, HookRegistration};
 
@@ -37,7 +38,8 @@ pub const FILE_WRITERS: &str = "Write|Edit|MultiEdit|NotebookEdit";
 
 /// The hooks every session registers.
 pub fn hooks() -> Vec<HookRegistration> {
-    // The Bash hook may wait for the owner's answer: give it the approval time and a margin.
+    // The Bash hook may wait for the owner's answer (without the sandbox, a command naming
+    // state/): give it the approval time and a margin.
     let bash_wait = APPROVAL_TIMEOUT.as_secs() as u32 + 30;
     vec![
         HookRegistration::on_tools(HookEvent::PreToolUse, FILE_WRITERS),
@@ -54,29 +56,35 @@ pub fn hooks() -> Vec<HookRegistration> {
 #[derive(Debug, Clone)]
 pub struct FileHooks {
     data_dir: DataDir,
+    /// The session's CLI runs its commands in the OS sandbox (`claude::sandbox::in_force`).
+    sandboxed: bool,
 }
 
 impl FileHooks {
-    /// The hooks for sessions working in `data_dir`.
-    pub fn new(data_dir: DataDir) -> Self {
-        Self { data_dir }
+    /// The hooks for sessions working in `data_dir`, whose commands run in the OS sandbox when
+    /// `sandboxed`.
+    pub fn new(data_dir: DataDir, sandboxed: bool) -> Self {
+        Self {
+            data_dir,
+            sandboxed,
+        }
     }
 
-    /// Why a PreToolUse call of Bash could write into `state/`, or `None` (for any other call
-    /// too). Relative paths are read from the shell's directory (the input's `cwd`), else from
-    /// the data directory.
-    pub fn bash_state_write(&self, call: &HookCall) -> Option<String> {
+    /// The command of a PreToolUse call of Bash; `None` for any other call.
+    fn bash_command(call: &HookCall) -> Option<&str> {
         if call.event != HookEvent::PreToolUse || call.tool_name() != Some("Bash") {
             return None;
         }
-        let command = call.input.get("tool_input")?.get("command")?.as_str()?;
-        let root = self.data_dir.root();
-        let cwd = call
-            .input
-            .get("cwd")
-            .and_then(Value::as_str)
-            .map_or_else(|| root.to_path_buf(), PathBuf::from);
-        bash_state_write(command, &cwd, root)
+        call.input.get("tool_input")?.get("command")?.as_str()
+    }
+
+    /// Why a PreToolUse call of Bash may write into `state/` and must be asked about, or `None`
+    /// (for any other call too, and whenever the sandbox is in force: the kernel keeps
+    /// `state/` then). Without the sandbox, a command that names `state/` counts
+    /// ([`no_sandbox::names_state`]).
+    pub fn bash_state_write(&self, call: &HookCall) -> Option<String> {
+        let command = Self::bash_command(call).filter(|_| !self.sandboxed)?;
+        no_sandbox::names_state(command).then(|| no_sandbox::NAMES_STATE.to_owned())
     }
 
     /// The denial of a PreToolUse call that could reach a secret, or `None`.
@@ -87,37 +95,45 @@ impl FileHooks {
         let tool = call.tool_name()?;
         let input = call.input.get("tool_input")?;
         let root = self.data_dir.root();
-        let why = secret_read(tool, input, &call_cwd(&call.input, root), root)?;
+        let why = match Self::bash_command(call) {
+            Some(_) if self.sandboxed => None,
+            Some(command) => no_sandbox::secret(command).map(no_sandbox::secret_refusal),
+            None => secret_read(tool, input, &call_cwd(&call.input, root), root),
+        }?;
         tracing::warn!(%tool, "a call that could reach a secret denied");
         Some(HookCall::deny_tool(why))
     }
 
     /// The denial of a PreToolUse Bash call that names `ollim-bot` without being one plain
-    /// invocation of a command the sandbox lets out ([`super::unsandboxed`]), or `None`.
+    /// invocation of a command the sandbox lets out ([`super::unsandboxed`]), or `None`. Only
+    /// with the sandbox in force: without one, nothing escapes it.
     pub fn unsandboxed_denial(&self, call: &HookCall) -> Option<Value> {
-        if call.event != HookEvent::PreToolUse || call.tool_name() != Some("Bash") {
-            return None;
-        }
-        let command = call.input.get("tool_input")?.get("command")?.as_str()?;
+        let command = Self::bash_command(call).filter(|_| self.sandboxed)?;
         let why = super::unsandboxed::refusal(command)?;
         tracing::warn!("a Bash command riding along with ollim-bot refused");
         Some(HookCall::deny_tool(why))
     }
 
     /// The denial of a background fork's PreToolUse call that would write `context.md`,
-    /// `USER.md` or `IDENTITY.md` ([`super::profile_writes`]), or `None`.
+    /// `USER.md` or `IDENTITY.md` ([`super::profile_writes`]; without the sandbox, a Bash
+    /// command naming one), or `None`.
     pub fn background_profile_denial(&self, call: &HookCall) -> Option<Value> {
         if call.event != HookEvent::PreToolUse {
             return None;
         }
-        let why = super::profile_writes::background_refusal(&call.input, self.data_dir.root())?;
+        let bash = Self::bash_command(call).filter(|_| !self.sandboxed);
+        let why = match bash {
+            Some(command) => no_sandbox::profile(command)
+                .map(|file| super::profile_writes::refusal_text("Bash", file)),
+            None => super::profile_writes::background_refusal(&call.input, self.data_dir.root()),
+        }?;
         tracing::warn!(tool = ?call.tool_name(), "a background fork's write of the memory or profile refused");
         Some(HookCall::deny_tool(why))
     }
 
     /// The answer to a PreToolUse or PostToolUse call; no opinion on anything else. A call that
-    /// could reach a secret is denied; so is a Bash command that could write into `state/`:
-    /// nobody is asked here.
+    /// could reach a secret is denied; so is, without the sandbox, a Bash command that names
+    /// `state/`: nobody is asked here.
     pub async fn answer(&self, call: HookCall) -> Value {
         if let Some(denied) = self.secret_denial(&call) {
             return denied;
@@ -202,7 +218,7 @@ mod tests {
     #[tokio::test]
     async fn writes_into_state_are_denied_even_through_dot_dot() {
         let tmp = tempfile::tempdir().unwrap();
-        let hooks = FileHooks::new(DataDir::new(tmp.path()));
+        let hooks = FileHooks::new(DataDir::new(tmp.path()), true);
         let denied = hooks
             .answer(call(
                 HookEvent::PreToolUse,
@@ -224,37 +240,61 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn bash_that_may_write_into_state_is_denied_from_the_shells_directory() {
-        let tmp = tempfile::tempdir().unwrap();
-        let hooks = FileHooks::new(DataDir::new(tmp.path()));
-        let denied = hooks.answer(bash("touch state/x", tmp.path())).await;
-        assert_eq!(denied["hookSpecificOutput"]["permissionDecision"], "deny");
-        let reason = denied["hookSpecificOutput"]["permissionDecisionReason"]
+    fn decision(answer: &Value) -> &str {
+        answer["hookSpecificOutput"]["permissionDecision"]
             .as_str()
-            .unwrap_or_default();
-        assert!(reason.contains("touch on state/x"), "{reason}");
-        let routines = tmp.path().join("routines");
-        let moved = hooks.answer(bash("touch ../state/x", &routines)).await;
-        assert_eq!(moved["hookSpecificOutput"]["permissionDecision"], "deny");
-        let fine = hooks
-            .answer(bash("ollim-bot reminder list", tmp.path()))
-            .await;
-        assert_eq!(fine, json!({}));
+            .unwrap_or("none")
     }
 
     #[tokio::test]
-    async fn secrets_are_refused_to_readers_and_bash_alike_and_the_readers_are_hooked() {
+    async fn without_the_sandbox_bash_naming_state_or_a_secret_is_denied() {
         let tmp = tempfile::tempdir().unwrap();
-        let hooks_for = FileHooks::new(DataDir::new(tmp.path()));
-        let read = HookCall {
-            event: HookEvent::PreToolUse,
-            callback_id: "hook_3".into(),
-            input: json!({"tool_name": "Read", "tool_input": {"file_path": ".env"}, "cwd": tmp.path()}),
-        };
-        for call in [read, bash("cat state/token.json", tmp.path())] {
-            let denied = hooks_for.answer(call).await;
-            assert_eq!(denied["hookSpecificOutput"]["permissionDecision"], "deny");
+        let hooks = FileHooks::new(DataDir::new(tmp.path()), false);
+        let denied = hooks.answer(bash("touch state/x", tmp.path())).await;
+        assert_eq!(decision(&denied), "deny");
+        let reason = denied["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(reason.contains(no_sandbox::NAMES_STATE), "{reason}");
+        let secret = hooks.answer(bash("cat .env", tmp.path())).await;
+        assert_eq!(decision(&secret), "deny");
+        // Nothing escapes a sandbox that is not there: a pipe after our command is fine.
+        for fine in ["ollim-bot reminder list", "ollim-bot tasks list | head -3"] {
+            assert_eq!(
+                hooks.answer(bash(fine, tmp.path())).await,
+                json!({}),
+                "{fine}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn with_the_sandbox_bash_is_the_kernels_but_nothing_rides_out_with_ollim_bot() {
+        let tmp = tempfile::tempdir().unwrap();
+        let hooks = FileHooks::new(DataDir::new(tmp.path()), true);
+        for command in ["touch state/x", "cat .env", "echo x >> context.md"] {
+            let call = bash(command, tmp.path());
+            assert_eq!(hooks.bash_state_write(&call), None, "{command}");
+            assert_eq!(hooks.background_profile_denial(&call), None, "{command}");
+            assert_eq!(hooks.answer(call).await, json!({}), "{command}");
+        }
+        let riding = hooks
+            .answer(bash("ollim-bot tasks list | head -3", tmp.path()))
+            .await;
+        assert_eq!(decision(&riding), "deny");
+    }
+
+    #[tokio::test]
+    async fn secrets_are_refused_to_the_file_tools_in_every_case_and_the_readers_are_hooked() {
+        let tmp = tempfile::tempdir().unwrap();
+        for sandboxed in [true, false] {
+            let hooks_for = FileHooks::new(DataDir::new(tmp.path()), sandboxed);
+            let read = HookCall {
+                event: HookEvent::PreToolUse,
+                callback_id: "hook_3".into(),
+                input: json!({"tool_name": "Read", "tool_input": {"file_path": ".env"}, "cwd": tmp.path()}),
+            };
+            assert_eq!(decision(&hooks_for.answer(read).await), "deny");
         }
         let matchers: Vec<String> = hooks().into_iter().filter_map(|h| h.matcher).collect();
         assert!(matchers.iter().any(|m| m.split('|').any(|t| t == "Read")));
@@ -276,7 +316,7 @@ mod tests {
         let data = DataDir::new(tmp.path().join("d"));
         data.ensure().unwrap();
         std::fs::write(data.routines().join("x.md"), "---\nid: \"1\"\n---\nhi\n").unwrap();
-        let hooks = FileHooks::new(data.clone());
+        let hooks = FileHooks::new(data.clone(), true);
         let abs = data.routines().join("x.md");
         hooks
             .answer(call(HookEvent::PostToolUse, abs.to_str().unwrap()))
@@ -299,7 +339,7 @@ mod tests {
         data.ensure().unwrap();
         let file = data.root().join("context.md");
         std::fs::write(&file, "- moving in May\n").unwrap();
-        FileHooks::new(data.clone())
+        FileHooks::new(data.clone(), true)
             .answer(call(HookEvent::PostToolUse, file.to_str().unwrap()))
             .await;
         let last = crate::agent::memory::versions::last_change(&data).unwrap();

@@ -14,33 +14,27 @@
 //! | [`modes`] | the modes in plain words for `/permissions`, and reading either spelling |
 //! | [`root_rule`] | the CLI's refusal of `bypassPermissions` as root |
 //! | [`read_scope`] | a background fork's Read/Glob/Grep held to its allowed set (a hook) |
-//! | [`secret_reads`] | `.env`, `state/token.json`, the Google client, `/proc/*/environ`: refused to every session, file tools and Bash alike |
+//! | [`secret_reads`] | `.env`, `state/token.json`, the Google client, `/proc/*/environ`: refused to the file tools of every session |
 //! | [`unsandboxed`] | the `ollim-bot` commands the OS sandbox lets out, and that nothing rides along with them |
+//! | [`no_sandbox`] | Bash without the OS sandbox: one coarse, documented reading of the text |
 //! | [`file_hooks`] | the hooks every session registers: `state/` writes denied, markdown committed |
-//! | [`profile_writes`] | background forks refused writing `context.md`, `USER.md`, `IDENTITY.md` (file tools and Bash) |
+//! | [`profile_writes`] | background forks' file tools refused writing `context.md`, `USER.md`, `IDENTITY.md` |
 //! | [`routine_validator`] | the file hook's check of routine and reminder writes (refused when unloadable, warnings passed on) |
-//! | `bash_writes`, `bash_commands`, `bash_words`, `bash_quotes`, `bash_paths` | could a Bash command write into `state/`? ([`bash_state_write`]) |
 //! | `edit_scope` | which file edits `acceptEdits` approves: inside the data directory, not hidden |
-//!
-//! With the OS sandbox on (`sandbox_rules` beside this module, SPEC §20) the kernel is the
-//! boundary for what a Bash command reads, writes and reaches: secrets, `state/`, a background
-//! job's memory and profile, the network. The Bash text judges (`secret_reads`' Bash part,
-//! `profile_writes`' Bash part, the `bash_*` family) are then only the first, friendlier word —
-//! a refusal that says why, or the owner asked before a state write — and the only guard where
-//! the sandbox is `off` or unavailable. What the sandbox cannot express stays here alone: the
-//! file tools (Read, Write, Edit run inside the CLI, outside any sandbox: `secret_reads`,
-//! `read_scope`, `file_hooks`, `profile_writes`), which commands a session may run at all
-//! (`matcher`, `policy`, `approval`), what may ride out of the sandbox with our own commands
-//! (`unsandboxed`), and whether a routine file loads (`routine_validator`).
 //! | `file_rules`, `glob` | what path rules cover; wildcard matching |
+//!
+//! With the OS sandbox in force (`sandbox_rules` beside this module, SPEC §20) the kernel is the
+//! boundary for what a Bash command reads, writes and reaches — secrets, `state/`, a background
+//! job's memory and profile, the network — and no Bash text is judged for it. What the sandbox
+//! cannot express stays here: the file tools (Read, Write, Edit, Grep run inside the CLI,
+//! outside any sandbox: `secret_reads`, `read_scope`, `file_hooks`, `profile_writes`), which
+//! tools and commands a session may run at all (`matcher`, `policy`, `approval`), what may ride
+//! out of the sandbox with our own commands (`unsandboxed`), and whether a routine file loads
+//! (`routine_validator`). Without the sandbox (`off`, or `auto` where bubblewrap or socat is
+//! missing) a Bash command meets only `no_sandbox`'s coarse rule: a courtesy, not a boundary.
 
 pub mod approval;
 pub mod background;
-mod bash_commands;
-mod bash_paths;
-mod bash_quotes;
-mod bash_words;
-mod bash_writes;
 mod edit_scope;
 pub mod file_hooks;
 mod file_rules;
@@ -48,6 +42,7 @@ mod glob;
 pub mod label;
 pub mod matcher;
 pub mod modes;
+pub mod no_sandbox;
 pub mod patterns;
 pub mod policy;
 pub mod profile_writes;
@@ -66,7 +61,6 @@ pub use background::{
     background_tools, conversation_tools, Declared, UnsafeTools, BG_REPLY_TOOLS, DEFAULT_BG_TOOLS,
     MAIN_SESSION_TOOLS,
 };
-pub use bash_writes::{bash_file_write, bash_state_write};
 pub use edit_scope::edit_stays_home;
 pub use file_hooks::FileHooks;
 pub use file_rules::{is_file_write_tool, is_state_path, FILE_WRITE_TOOLS};

@@ -2,9 +2,10 @@
 //!
 //! In order:
 //! 1. a file tool's write into `state/` is denied, in every mode;
-//! 2. a Bash command that could write into `state/` ([`super::bash_state_write`]) is asked about
-//!    every time — whatever the mode, 🔓 included — and denied where nobody can be asked
-//!    (`dontAsk`, background forks): [`Policy::decide_state_write`];
+//! 2. without the OS sandbox, a Bash command that names `state/` (the Bash hook,
+//!    [`super::FileHooks::bash_state_write`]) is asked about every time — whatever the mode, 🔓
+//!    included — and denied where nobody can be asked (`dontAsk`, background forks):
+//!    [`Policy::decide_state_write`]. With the sandbox in force the kernel keeps `state/`;
 //! 3. a tool the user allowed for this session (🔓) runs, and so does a call `tool-policy.yaml`
 //!    grants the conversation ([`Policy::set_standing`]); so does the conversation's file tool
 //!    writing its memory, `context.md` (SPEC §18), in every mode;
@@ -15,9 +16,9 @@
 //!
 //! An `Ask` goes to the surface as an [`super::ApprovalRequest`]; its answer comes back through
 //! [`Policy::settle`]. The CLI consults us only for calls its allow rules do not already cover,
-//! and not at all under `bypassPermissions`, so the `state/` rules also run as PreToolUse hooks
-//! ([`super::FileHooks`]): [`state_write_denial`] is the file check on its own, and the hook on
-//! Bash asks through [`Policy::decide_state_write`]. The CLI itself never runs in `acceptEdits`
+//! and not at all under `bypassPermissions`, so the `state/` rules run as PreToolUse hooks
+//! ([`super::FileHooks`], which run before any permission prompt): [`state_write_denial`] is
+//! the file check on its own, and the hook on Bash asks through [`Policy::decide_state_write`]. The CLI itself never runs in `acceptEdits`
 //! (it would approve file-changing Bash commands on its own): that mode is ours, over the
 //! CLI's `default`.
 
@@ -27,7 +28,6 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::approval::ApprovalAnswer;
-use super::bash_writes::bash_state_write;
 use super::edit_scope::edit_stays_home;
 use super::file_rules::{is_file_write_tool, is_state_path};
 use super::label::{escape_markdown, tool_label};
@@ -141,15 +141,6 @@ impl Policy {
                 message,
                 reason: reasons::STATE_FILES.to_owned(),
             };
-        }
-        if tool == "Bash" {
-            // The hook judged this with the shell's own directory; here the data directory is
-            // all there is, which catches what reaches us without the hook.
-            let command = request.input.get("command").and_then(Value::as_str);
-            let root = data_dir.root();
-            if let Some(why) = command.and_then(|c| bash_state_write(c, root, root)) {
-                return self.decide_state_write(request, &why, data_dir);
-            }
         }
         if self.session_allowed.contains(tool)
             || is_allowed(tool, &request.input, &self.standing, data_dir)

@@ -287,10 +287,11 @@ fn accept_edits_asks_about_edits_that_leave_the_data_directory() {
 fn bash_that_may_write_into_state_is_asked_whatever_was_allowed_before() {
     use PermissionMode::*;
     let touch = request("Bash", json!({"command": "touch state/x"}));
+    let why = "it names state/";
     for mode in [Default, Plan, AcceptEdits, BypassPermissions] {
         let mut policy = Policy::new(mode);
         policy.allow_for_session("Bash");
-        let got = policy.decide(&touch, &data());
+        let got = policy.decide_state_write(&touch, why, &data());
         assert_eq!(verdict(&got), "ask", "{mode}");
         let Decision::Ask { label } = got else {
             unreachable!()
@@ -299,9 +300,12 @@ fn bash_that_may_write_into_state_is_asked_whatever_was_allowed_before() {
     }
     let mut dont_ask = Policy::new(DontAsk);
     dont_ask.allow_for_session("Bash");
-    assert_eq!(verdict(&dont_ask.decide(&touch, &data())), "deny");
     assert_eq!(
-        verdict(&Policy::background().decide(&touch, &data())),
+        verdict(&dont_ask.decide_state_write(&touch, why, &data())),
+        "deny"
+    );
+    assert_eq!(
+        verdict(&Policy::background().decide_state_write(&touch, why, &data())),
         "deny"
     );
     let list = request("Bash", json!({"command": "ollim-bot reminder list"}));

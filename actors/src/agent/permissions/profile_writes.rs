@@ -2,14 +2,15 @@
 //! `USER.md` and `IDENTITY.md` at the data directory's root. What a background run reads may be
 //! hostile; it passes what it found on with `report_updates`, and the conversation decides what
 //! to keep. A PreToolUse hook of the background fork's host refuses the file tools naming one
-//! of them (as written or where a symlink leads) and a Bash command that could write one
-//! ([`super::bash_file_write`]), whatever the job's `allowed-tools` say.
+//! of them (as written or where a symlink leads), whatever the job's `allowed-tools` say: they
+//! run inside the CLI, outside any OS sandbox. A background job's Bash command is the
+//! sandbox's to stop (`sandbox_rules` denies writing these files); without a sandbox in force,
+//! `no_sandbox`'s coarse rule refuses a command naming one ([`super::no_sandbox::profile`]).
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::bash_file_write;
 use super::file_rules::{is_file_write_tool, lexical, real_path};
 use super::secret_reads::call_cwd;
 use crate::agent::memory::FILE_NAME as MEMORY_FILE;
@@ -24,27 +25,25 @@ pub fn background_refusal(input: &Value, root: &Path) -> Option<String> {
     let tool = input.get("tool_name").and_then(Value::as_str)?;
     let args = input.get("tool_input")?;
     let cwd = call_cwd(input, root);
-    let (file, how) = if is_file_write_tool(tool) {
-        let target = ["file_path", "notebook_path"]
-            .iter()
-            .find_map(|k| args.get(*k).and_then(Value::as_str))?;
-        let file = CONVERSATION_ONLY
-            .into_iter()
-            .find(|name| names(&cwd.join(target), root, name))?;
-        (file, tool.to_owned())
-    } else if tool == "Bash" {
-        let command = args.get("command").and_then(Value::as_str)?;
-        CONVERSATION_ONLY.into_iter().find_map(|name| {
-            bash_file_write(command, &cwd, root, name).map(|why| (name, format!("Bash ({why})")))
-        })?
-    } else {
+    if !is_file_write_tool(tool) {
         return None;
-    };
-    Some(format!(
+    }
+    let target = ["file_path", "notebook_path"]
+        .iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str))?;
+    let file = CONVERSATION_ONLY
+        .into_iter()
+        .find(|name| names(&cwd.join(target), root, name))?;
+    Some(refusal_text(tool, file))
+}
+
+/// What a background fork reads when `how` (a tool, `Bash`) was refused writing `file`.
+pub fn refusal_text(how: &str, file: &str) -> String {
+    format!(
         "{how} was refused: background tasks never change {file} (the owner's memory and \
          profile). Pass what should be remembered on with report_updates instead; the \
          conversation decides what to keep. {file} is unchanged."
-    ))
+    )
 }
 
 /// True when a file tool's `input` names `context.md` at the data directory's root.
@@ -114,26 +113,5 @@ mod tests {
         std::fs::write(root.join("context.md"), "x").unwrap();
         std::os::unix::fs::symlink(root.join("context.md"), root.join("alias.md")).unwrap();
         assert!(refusal("Edit", json!({"file_path": "alias.md"}), root).is_some());
-    }
-
-    #[test]
-    fn bash_writing_them_is_refused_and_reading_them_is_not() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path();
-        let why = refusal("Bash", json!({"command": "echo x >> context.md"}), root).unwrap();
-        assert!(
-            why.starts_with("Bash (output redirected to context.md) was refused"),
-            "{why}"
-        );
-        assert!(why.contains("report_updates"));
-        assert!(refusal("Bash", json!({"command": "tee -a USER.md"}), root).is_some());
-        assert_eq!(
-            refusal("Bash", json!({"command": "cat context.md"}), root),
-            None
-        );
-        assert_eq!(
-            refusal("Bash", json!({"command": "ollim-bot tasks list"}), root),
-            None
-        );
     }
 }

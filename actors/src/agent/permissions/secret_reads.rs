@@ -3,14 +3,13 @@
 //! secret or a token, and any process's environment (`/proc/<pid>/environ`: the bot's own
 //! holds `DISCORD_TOKEN`).
 //!
-//! File tools (Read, Grep, the writers) are judged on their path, `..` folded and symlinks
-//! followed; a Grep of a directory that holds a secret file is refused unless its `glob` keeps
-//! the secret's name out. A Bash command is judged on its text, leaning towards refusing: a
-//! secret's name as a path anywhere in it (code passed to `python3 -c` included), a `/…/environ`,
-//! `ps e` (which prints environments), or a wildcard that could reach a secret's name in a
-//! directory that holds one (or in a directory the text does not tell, after a `cd`). What text
-//! cannot show — a program that computes the name — is out of its reach; the children's
-//! environment holds no secret to begin with ([`crate::base::child_env`]).
+//! File tools (Read, Grep, the writers) are judged here on their path, `..` folded and
+//! symlinks followed; a Grep of a directory that holds a secret file is refused unless its
+//! `glob` keeps the secret's name out. They run inside the CLI, outside any OS sandbox, so this
+//! judge is theirs alone. A Bash command is the sandbox's to stop ([`secret_files`] names what
+//! it keeps unreadable); without a sandbox in force only `no_sandbox`'s coarse reading of the
+//! text stands in ([`named_secret`]). The children's environment holds no secret to begin with
+//! ([`crate::base::child_env`]).
 
 use std::path::{Path, PathBuf};
 
@@ -68,8 +67,8 @@ fn secret_kind(path: &Path, state: &Path) -> Option<&'static str> {
     })
 }
 
-/// Why a PreToolUse call must be refused for reaching a secret, or `None`. `cwd` is the
-/// shell's or the tool's directory; `root` the data directory.
+/// Why a PreToolUse call of a file tool must be refused for reaching a secret, or `None` (for
+/// Bash too: see [`named_secret`]). `cwd` is the tool's directory; `root` the data directory.
 pub fn secret_read(tool: &str, input: &Value, cwd: &Path, root: &Path) -> Option<String> {
     let state = lexical(root).join("state");
     let text = |key: &str| input.get(key).and_then(Value::as_str).map(str::trim);
@@ -80,10 +79,6 @@ pub fn secret_read(tool: &str, input: &Value, cwd: &Path, root: &Path) -> Option
         )
     };
     match tool {
-        "Bash" => {
-            let command = text("command")?;
-            bash_secret(command, cwd, &state).map(|what| refused(&what))
-        }
         "Grep" => {
             let base = match text("path") {
                 Some(p) if !p.is_empty() => lexical(&cwd.join(p)),
@@ -103,6 +98,7 @@ pub fn secret_read(tool: &str, input: &Value, cwd: &Path, root: &Path) -> Option
                 .find(|(name, _)| names.is_empty() || names.iter().any(|g| could_match(g, name)))
                 .map(|(_, what)| refused(what))
         }
+        "Bash" => None,
         _ => {
             let file = text("file_path").or_else(|| text("notebook_path"))?;
             secret_kind(&cwd.join(file), &state).map(refused)
@@ -111,7 +107,7 @@ pub fn secret_read(tool: &str, input: &Value, cwd: &Path, root: &Path) -> Option
 }
 
 /// The secret files the OS sandbox must keep unreadable (SPEC §20), from the same rules as
-/// the text judge: `.env` and `.env.<x>` (examples aside) in each of `dirs`, `state/`'s
+/// the file tools' judge: `.env` and `.env.<x>` (examples aside) in each of `dirs`, `state/`'s
 /// grant and client whether they exist yet or not, and every other `state/` file named for a
 /// secret or a token that exists now. Paths are as given (the CLI resolves them).
 pub fn secret_files(root: &Path, dirs: &[&Path]) -> Vec<PathBuf> {
@@ -199,72 +195,13 @@ fn could_match(pattern: &str, name: &str) -> bool {
     Glob::path(&simple).matches(name)
 }
 
-/// Characters that separate words for this reading of a command.
-fn is_separator(c: char) -> bool {
-    c.is_whitespace() || matches!(c, ';' | '|' | '&' | '<' | '>' | '(' | ')' | '=' | ',')
-}
-
 /// Characters a path name is made of (for telling `x.env` from `.env`).
 fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
-/// The secret a Bash command's text could reach, described; `None` when it shows none.
-fn bash_secret(command: &str, cwd: &Path, state: &Path) -> Option<String> {
-    // Quotes and escapes do not change which file a word names.
-    let text: String = command
-        .chars()
-        .filter(|c| !matches!(c, '\'' | '"' | '\\' | '`'))
-        .collect();
-    if let Some(what) = named_secret(&text) {
-        return Some(what.to_owned());
-    }
-    let changes_dir = text
-        .split(|c: char| is_separator(c))
-        .any(|w| matches!(w, "cd" | "pushd"));
-    let words: Vec<&str> = text.split(is_separator).filter(|w| !w.is_empty()).collect();
-    for (i, word) in words.iter().enumerate() {
-        if *word == "ps" || word.ends_with("/ps") {
-            let bsd_e = words[i + 1..]
-                .iter()
-                .take_while(|w| !matches!(**w, "ps"))
-                .any(|w| !w.starts_with('-') && w.contains('e'));
-            if bsd_e {
-                return Some("the environment of running processes (ps e)".to_owned());
-            }
-        }
-        if !word.contains(['*', '?', '[', '{']) {
-            continue;
-        }
-        let (dir, name) = match word.rsplit_once('/') {
-            Some((d, n)) => (Some(if d.is_empty() { "/" } else { d }), n),
-            None => (None, *word),
-        };
-        let dir = match dir {
-            Some(d) if d.contains(['*', '?', '[', '{', '$', '~']) => None,
-            Some(d) => Some(lexical(&cwd.join(d))),
-            None if changes_dir => None,
-            None => Some(lexical(cwd)),
-        };
-        let reachable = |secret: &str, holder: &dyn Fn(&Path) -> bool| {
-            could_match(name, secret) && dir.as_deref().is_none_or(holder)
-        };
-        let in_state = |d: &Path| d == state || real_path(d) == real_path(state);
-        if STATE_SECRETS.iter().any(|s| reachable(s, &in_state)) {
-            return Some("a secret in state/ (through a wildcard)".to_owned());
-        }
-        if reachable(".env", &|_| true) {
-            return Some("a .env file (through a wildcard)".to_owned());
-        }
-        if reachable("environ", &|d| d.starts_with("/proc")) {
-            return Some("a process's environment (through a wildcard)".to_owned());
-        }
-    }
-    None
-}
-
-/// A secret's name written as a path somewhere in `text`.
-fn named_secret(text: &str) -> Option<&'static str> {
+/// A secret's name written as a path somewhere in `text`, described.
+pub(super) fn named_secret(text: &str) -> Option<&'static str> {
     let chars: Vec<char> = text.chars().collect();
     for i in 0..chars.len() {
         let starts_name = i == 0 || !is_name_char(chars[i - 1]);

@@ -19,7 +19,9 @@
 //! command that names `ollim-bot` anywhere — after quotes and escapes are taken out — must be
 //! one plain `ollim-bot …` invocation: no `; & | $ \` < > ( ) { }`, backslash or new
 //! line, so that the shell runs exactly that one program with literal arguments. Anything else
-//! that names it is refused; anything that does not runs sandboxed.
+//! that names it is refused; anything that does not runs sandboxed. Only while the sandbox is
+//! in force (`FileHooks` is told per session): without one there is nothing to ride out of,
+//! and `ollim-bot tasks list | head` runs like any other command.
 
 /// The command groups the CLI runs unsandboxed, as `ollim-bot <group> …`.
 pub const GROUPS: [&str; 7] = [

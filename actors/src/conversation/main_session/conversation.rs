@@ -238,6 +238,16 @@ impl MainSession {
     /// waits, ahead of the jobs still queued, and is answered right after that turn.
     pub(super) fn submit(&mut self, out: Outgoing, ctx: &mut Context<Self>) {
         self.process.note_activity();
+        let restartable = self.forks.is_main() && !self.turns.busy();
+        if restartable && self.process.misses_a_secret(self.config.data_dir.root()) {
+            // The secrets changed since the CLI started (a Google sign-in wrote the grant): its
+            // sandbox was made without them. The next start covers them; the session resumes.
+            // (An interactive fork would start over from its parent: it keeps its CLI.)
+            tracing::info!(
+                "the secret files changed since the claude cli started; starting it again"
+            );
+            self.process.live = None;
+        }
         if !self.process.running() {
             self.turns.enqueue(out);
             self.ensure_launched(ctx);

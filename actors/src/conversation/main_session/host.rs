@@ -9,9 +9,10 @@
 //!   Bash commands through); `bypassPermissions` lets the CLI decide. The policy is per
 //!   session, so a fork's `/permissions` leaves the main session's alone.
 //! - The file hooks (file writes into `state/` denied, markdown committed) are every session's:
-//!   [`FileHooks`]. A Bash command that could write into `state/` is asked about here, in its
-//!   PreToolUse hook, whatever the mode ([`DecideStateWrite`]): the hook runs before the CLI's
-//!   own allow rules and modes, so none of them can let one through unasked.
+//!   [`FileHooks`]. Without the OS sandbox, a Bash command that names `state/` is asked about
+//!   here, in its PreToolUse hook, whatever the mode ([`DecideStateWrite`]): the hook runs
+//!   before the CLI's own allow rules and modes, so none of them can let one through unasked.
+//!   With the sandbox in force the kernel keeps `state/`, and nothing is asked for it.
 
 use actix::prelude::*;
 use serde_json::Value;
@@ -139,15 +140,17 @@ pub struct SessionHost {
 
 impl SessionHost {
     /// A conversation's host: decisions by `session`'s policy, denials shown on `surface`,
-    /// questions asked through `approvals`.
+    /// questions asked through `approvals`; `sandboxed` when its CLI runs its commands in the
+    /// OS sandbox.
     pub fn conversation(
         data_dir: DataDir,
+        sandboxed: bool,
         session: Addr<MainSession>,
         surface: Recipient<SurfaceEvent>,
         approvals: Option<Recipient<ApprovalRequest>>,
     ) -> Self {
         Self {
-            files: FileHooks::new(data_dir),
+            files: FileHooks::new(data_dir, sandboxed),
             session,
             surface,
             approvals,
@@ -288,7 +291,8 @@ impl Host for SessionHost {
             if let Some(denied) = self.files.secret_denial(&call) {
                 return denied;
             }
-            // Refused outright, never asked: our commands run outside the OS sandbox.
+            // Refused outright, never asked: our commands run outside the OS sandbox (only
+            // while there is one).
             if let Some(denied) = self.files.unsandboxed_denial(&call) {
                 return denied;
             }

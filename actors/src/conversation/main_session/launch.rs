@@ -2,6 +2,7 @@
 //! an id we choose; fall back to a fresh session when the saved one cannot be resumed. The
 //! process the actor runs, once started, is its [`Process`].
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -317,6 +318,8 @@ pub(super) struct Live {
     pub(super) driver: Arc<Box<dyn Driver>>,
     /// Which process it is ([`Process::generation`] when it started).
     pub(super) generation: u64,
+    /// The secret files its OS sandbox keeps unreadable; `None` when it runs unsandboxed.
+    pub(super) unreadable: Option<Vec<PathBuf>>,
 }
 
 impl Process {
@@ -333,6 +336,17 @@ impl Process {
             reports_state: false,
             state_epoch: 0,
         }
+    }
+
+    /// True when the running process is sandboxed and the secret files are not those it started
+    /// with (`root` is the data directory): one written since is not covered by its sandbox,
+    /// and one gone since leaves a rule over a missing path (which 2.1.197's bubblewrap cannot
+    /// mount, failing every command).
+    pub(super) fn misses_a_secret(&self, root: &std::path::Path) -> bool {
+        let Some(known) = self.live.as_ref().and_then(|l| l.unreadable.as_ref()) else {
+            return false;
+        };
+        &crate::agent::sandbox_rules::unreadable(root) != known
     }
 
     /// A process is running.
@@ -352,7 +366,12 @@ impl Process {
 
     /// A process has started on `driver`: it is the running one now; `memory_due` when its
     /// first message is to carry the memory. Returns its generation.
-    pub(super) fn started(&mut self, driver: Box<dyn Driver>, memory_due: bool) -> u64 {
+    pub(super) fn started(
+        &mut self,
+        driver: Box<dyn Driver>,
+        memory_due: bool,
+        unreadable: Option<Vec<PathBuf>>,
+    ) -> u64 {
         self.generation += 1;
         self.memory_due = memory_due;
         self.reported_state = None;
@@ -361,6 +380,7 @@ impl Process {
         self.live = Some(Live {
             driver: Arc::new(driver),
             generation: self.generation,
+            unreadable,
         });
         self.generation
     }
@@ -428,9 +448,18 @@ impl MainSession {
             }),
             Role::Main => None,
         };
+        // As `options` decides it for this start: the same runtime values.
+        let sandboxed = crate::claude::sandbox::in_force(
+            self.config.runtime.values().sandbox,
+            &crate::claude::sandbox::support(),
+        );
+        // Taken before the rules are: a secret that appears later starts the CLI again.
+        let unreadable =
+            sandboxed.then(|| crate::agent::sandbox_rules::unreadable(self.config.data_dir.root()));
         let handlers = crate::claude::brain::Handlers {
             host: Arc::new(SessionHost::conversation(
                 self.config.data_dir.clone(),
+                sandboxed,
                 ctx.address(),
                 self.surface.clone(),
                 self.config.approvals.clone(),
@@ -470,9 +499,11 @@ impl MainSession {
                     if let Some(note) = started.note {
                         act.show(SurfaceEvent::Notice(note));
                     }
-                    let generation = act
-                        .process
-                        .started(started.launched.driver, started.memory_due);
+                    let generation = act.process.started(
+                        started.launched.driver,
+                        started.memory_due,
+                        unreadable,
+                    );
                     let me = ctx.address();
                     let mut events = started.launched.events;
                     tokio::spawn(async move {

@@ -34,9 +34,14 @@ pub const START_RETRY_WAITS: [Duration; 2] = [Duration::from_secs(5), Duration::
 impl BackgroundFork {
     /// Starts the process and sends the job's prompt.
     pub(super) fn launch(&mut self, ctx: &mut Context<Self>) {
+        let options = self.options();
+        // The hooks judge Bash as the CLI will run it: in the OS sandbox or not.
+        let sandboxed = options.sandbox.as_ref().is_some_and(|s| {
+            crate::claude::sandbox::in_force(s.setting, &crate::claude::sandbox::support())
+        });
         let handlers = Handlers {
             host: Arc::new(ForkHost::new(
-                FileHooks::new(self.config.data_dir.clone()),
+                FileHooks::new(self.config.data_dir.clone(), sandboxed),
                 ReadScope::new(
                     crate::agent::tools::SessionKind::Background(self.rules()).effective_allowed(),
                     self.config.data_dir.clone(),
@@ -50,7 +55,6 @@ impl BackgroundFork {
             )),
         };
         let launcher = Arc::clone(&self.config.launcher);
-        let options = self.options();
         ctx.wait(
             async move { launcher.launch(options, handlers).await }
                 .into_actor(self)
